@@ -1,0 +1,103 @@
+//! The WIT glue: the generated bindings and the `site-renderer` resource over the plain-Rust
+//! renderer. Compiled only for WebAssembly.
+
+use std::cell::RefCell;
+
+wit_bindgen::generate!({
+    world: "renderer",
+    path: "../../wit",
+});
+
+use exports::quire::plugins::render::{
+    Guest, GuestSiteRenderer, Heading, NavEntry, NavKind, OutputFile, PageInput, RenderedPage,
+    Section, SiteInfo, SiteRenderer,
+};
+use quire::plugins::types::{Error, Warning};
+
+use crate::{NavItem, NavItemKind, Site, assets, render_page};
+
+struct Renderer;
+
+/// The WIT resource: the prepared site, shared by every page of one job.
+struct SiteRendererResource {
+    site: RefCell<Site>,
+}
+
+impl Guest for Renderer {
+    type SiteRenderer = SiteRendererResource;
+}
+
+impl GuestSiteRenderer for SiteRendererResource {
+    fn open(info: SiteInfo) -> Result<SiteRenderer, Error> {
+        let items = info.navigation.into_iter().map(nav_item).collect();
+        let site = Site::new(info.name, info.version, items, &info.config_json, info.pages)
+            .map_err(Error::InvalidInput)?;
+        Ok(SiteRenderer::new(SiteRendererResource {
+            site: RefCell::new(site),
+        }))
+    }
+
+    fn assets(&self) -> Result<Vec<OutputFile>, Error> {
+        let site = self.site.borrow();
+        Ok(assets(&site)
+            .into_iter()
+            .map(|(path, contents)| OutputFile { path, contents })
+            .collect())
+    }
+
+    fn render_page(&self, input: PageInput) -> Result<RenderedPage, Error> {
+        let site = self.site.borrow();
+        let out = render_page(&site, &input.path, &input.file, &input.source);
+        Ok(RenderedPage {
+            title: out.title,
+            files: vec![OutputFile {
+                path: format!("{}.html", input.path),
+                contents: out.html.into_bytes(),
+            }],
+            headings: out
+                .headings
+                .into_iter()
+                .map(|h| Heading {
+                    level: h.level,
+                    text: h.text,
+                    anchor: h.anchor,
+                })
+                .collect(),
+            sections: out
+                .sections
+                .into_iter()
+                .map(|s| Section {
+                    anchor: s.anchor,
+                    heading_trail: s.heading_trail,
+                    text: s.text,
+                })
+                .collect(),
+            warnings: out
+                .warnings
+                .into_iter()
+                .map(|w| Warning {
+                    file: input.file.clone(),
+                    line: w.line,
+                    message: w.message,
+                })
+                .collect(),
+        })
+    }
+}
+
+fn nav_item(entry: NavEntry) -> NavItem {
+    NavItem {
+        kind: match entry.kind {
+            NavKind::Group => NavItemKind::Group,
+            NavKind::Page => NavItemKind::Page,
+            NavKind::Tab => NavItemKind::Tab,
+            NavKind::Link => NavItemKind::Link,
+        },
+        depth: entry.depth,
+        label: entry.label,
+        target: entry.target,
+        icon: entry.icon,
+    }
+}
+
+export!(Renderer);

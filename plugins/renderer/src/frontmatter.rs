@@ -1,0 +1,37 @@
+//! Page frontmatter: the YAML block at the top of a page.
+
+use serde::Deserialize;
+
+/// The frontmatter fields this renderer uses; others are ignored.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Frontmatter {
+    pub title: Option<String>,
+    pub description: Option<String>,
+}
+
+/// Parses a YAML frontmatter block. Bad YAML is the author's problem to fix, not a reason to
+/// lose the page: the error comes back as a message and the page renders without frontmatter.
+pub fn parse(yaml: &str) -> Result<Frontmatter, String> {
+    if yaml.trim().is_empty() {
+        return Ok(Frontmatter::default());
+    }
+    serde_yaml_ng::from_str(yaml).map_err(|e| format!("frontmatter is not valid YAML: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_title_and_description() {
+        let fm = parse("title: Quickstart\ndescription: Start here\nicon: rocket").unwrap();
+        assert_eq!(fm.title.as_deref(), Some("Quickstart"));
+        assert_eq!(fm.description.as_deref(), Some("Start here"));
+    }
+
+    #[test]
+    fn bad_yaml_is_an_error_message() {
+        assert!(parse("title: [unclosed").is_err());
+    }
+}

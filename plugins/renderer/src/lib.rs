@@ -1,0 +1,20 @@
+//! Quire's default renderer: MDX and Markdown pages to a navigable static HTML site.
+//!
+//! The work lives in plain-Rust modules that know nothing of the component model, so they are
+//! tested natively; `component` is the WIT glue, compiled only for WebAssembly.
+
+mod components;
+mod escape;
+mod frontmatter;
+mod links;
+mod markup;
+mod navigation;
+mod page;
+mod theme;
+
+#[cfg(target_arch = "wasm32")]
+mod component;
+
+pub use navigation::{NavItem, NavItemKind, Site};
+pub use page::{PageOutput, render_page};
+pub use theme::assets;

@@ -1,0 +1,423 @@
+//! The Markdown tree (mdast, from a real MDX parser) to HTML, collecting headings, searchable
+//! sections and warnings on the way.
+
+use std::collections::HashMap;
+
+use markdown::mdast::{AlignKind, Node};
+
+use crate::components;
+use crate::escape::{escaped, push_escaped};
+use crate::links;
+use crate::navigation::Site;
+
+/// A heading of the page, with the anchor it got.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageHeading {
+    pub level: u8,
+    pub text: String,
+    pub anchor: String,
+}
+
+/// The text under one heading.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageSection {
+    pub anchor: String,
+    pub heading_trail: Vec<String>,
+    pub text: String,
+}
+
+/// A problem in the page's source, with the line it is on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageWarning {
+    pub line: Option<u32>,
+    pub message: String,
+}
+
+/// State of one page's rendering.
+pub struct Markup<'a> {
+    pub site: &'a Site,
+    pub page_path: &'a str,
+    pub html: String,
+    pub headings: Vec<PageHeading>,
+    pub warnings: Vec<PageWarning>,
+    sections: Vec<PageSection>,
+    /// Headings above the current position, as (level, text).
+    heading_stack: Vec<(u8, String)>,
+    page_title: String,
+    slugs: HashMap<String, usize>,
+    definitions: HashMap<String, (String, Option<String>)>,
+}
+
+impl<'a> Markup<'a> {
+    pub fn new(site: &'a Site, page_path: &'a str, page_title: String) -> Self {
+        Self {
+            site,
+            page_path,
+            html: String::new(),
+            headings: Vec::new(),
+            warnings: Vec::new(),
+            sections: vec![PageSection {
+                anchor: String::new(),
+                heading_trail: vec![page_title.clone()],
+                text: String::new(),
+            }],
+            heading_stack: Vec::new(),
+            page_title,
+            slugs: HashMap::new(),
+            definitions: HashMap::new(),
+        }
+    }
+
+    /// Renders a whole document tree.
+    pub fn render_root(&mut self, root: &Node) {
+        collect_definitions(root, &mut self.definitions);
+        self.render(root);
+    }
+
+    /// The sections, without empty ones.
+    pub fn into_sections(self) -> Vec<PageSection> {
+        self.sections
+            .into_iter()
+            .map(|mut s| {
+                s.text = s.text.split_whitespace().collect::<Vec<_>>().join(" ");
+                s
+            })
+            .filter(|s| !s.text.is_empty())
+            .collect()
+    }
+
+    pub fn warn(&mut self, node: &Node, message: String) {
+        let line = node
+            .position()
+            .and_then(|p| u32::try_from(p.start.line).ok());
+        self.warnings.push(PageWarning { line, message });
+    }
+
+    /// Adds text to the page and to the current search section.
+    pub fn text(&mut self, text: &str) {
+        push_escaped(&mut self.html, text);
+        if let Some(section) = self.sections.last_mut() {
+            section.text.push_str(text);
+        }
+    }
+
+    /// Ends a block in the search text, so words of adjacent blocks do not run together.
+    fn block_break(&mut self) {
+        if let Some(section) = self.sections.last_mut() {
+            section.text.push(' ');
+        }
+    }
+
+    pub fn children(&mut self, node: &Node) {
+        if let Some(children) = node.children() {
+            for child in children {
+                self.render(child);
+            }
+        }
+    }
+
+    /// An `href`/`src` from the source, made relative to this page and checked.
+    pub fn link_target(&mut self, node: &Node, url: &str) -> String {
+        let rewritten = links::rewrite(url, self.page_path, &self.site.pages);
+        if let Some(problem) = rewritten.problem {
+            self.warn(node, problem);
+        }
+        rewritten.href
+    }
+
+    pub fn render(&mut self, node: &Node) {
+        match node {
+            Node::Root(_) => self.children(node),
+            Node::Paragraph(_) => self.wrap(node, "<p>", "</p>\n"),
+            Node::Heading(h) => self.heading(node, h.depth),
+            Node::Text(t) => self.text(&t.value),
+            Node::Emphasis(_) => self.wrap(node, "<em>", "</em>"),
+            Node::Strong(_) => self.wrap(node, "<strong>", "</strong>"),
+            Node::Delete(_) => self.wrap(node, "<del>", "</del>"),
+            Node::Break(_) => self.html.push_str("<br>"),
+            Node::ThematicBreak(_) => self.html.push_str("<hr>\n"),
+            Node::Blockquote(_) => self.wrap(node, "<blockquote>", "</blockquote>\n"),
+            Node::InlineCode(c) => {
+                self.html.push_str("<code>");
+                self.text(&c.value);
+                self.html.push_str("</code>");
+            }
+            Node::InlineMath(m) => {
+                self.html.push_str("<code class=\"math\">");
+                self.text(&m.value);
+                self.html.push_str("</code>");
+            }
+            Node::Math(m) => {
+                self.html.push_str("<pre class=\"math\"><code>");
+                self.text(&m.value);
+                self.html.push_str("</code></pre>\n");
+            }
+            Node::Code(code) => {
+                self.code_block(code.lang.as_deref(), code.meta.as_deref(), &code.value)
+            }
+            Node::List(list) => {
+                let (open, close) = if list.ordered {
+                    match list.start {
+                        Some(start) if start != 1 => (format!("<ol start=\"{start}\">"), "</ol>\n"),
+                        _ => ("<ol>".to_string(), "</ol>\n"),
+                    }
+                } else {
+                    ("<ul>".to_string(), "</ul>\n")
+                };
+                self.html.push_str(&open);
+                self.children(node);
+                self.html.push_str(close);
+            }
+            Node::ListItem(item) => {
+                self.html.push_str("<li>");
+                if let Some(checked) = item.checked {
+                    let state = if checked { " checked" } else { "" };
+                    self.html
+                        .push_str(&format!("<input type=\"checkbox\" disabled{state}> "));
+                }
+                // Tight list items hold one paragraph: render its content without <p>.
+                match item.children.as_slice() {
+                    [Node::Paragraph(_)] if !item.spread => self.children(&item.children[0]),
+                    _ => self.children(node),
+                }
+                self.html.push_str("</li>\n");
+                self.block_break();
+            }
+            Node::Link(link) => {
+                let href = self.link_target(node, &link.url);
+                self.html.push_str("<a href=\"");
+                push_escaped(&mut self.html, &href);
+                self.html.push('"');
+                if let Some(title) = &link.title {
+                    self.html.push_str(" title=\"");
+                    push_escaped(&mut self.html, title);
+                    self.html.push('"');
+                }
+                self.html.push('>');
+                self.children(node);
+                self.html.push_str("</a>");
+            }
+            Node::Image(image) => self.image(node, &image.url, &image.alt),
+            Node::LinkReference(reference) => {
+                match self.definitions.get(&reference.identifier.to_lowercase()).cloned() {
+                    Some((url, _)) => {
+                        let href = self.link_target(node, &url);
+                        self.html.push_str(&format!("<a href=\"{}\">", escaped(&href)));
+                        self.children(node);
+                        self.html.push_str("</a>");
+                    }
+                    None => self.children(node),
+                }
+            }
+            Node::ImageReference(reference) => {
+                if let Some((url, _)) =
+                    self.definitions.get(&reference.identifier.to_lowercase()).cloned()
+                {
+                    self.image(node, &url, &reference.alt);
+                }
+            }
+            Node::Definition(_) | Node::Yaml(_) | Node::Toml(_) | Node::MdxjsEsm(_) => {}
+            Node::FootnoteReference(f) => {
+                let id = escaped(&f.identifier);
+                self.html.push_str(&format!(
+                    "<sup class=\"footnote-ref\"><a href=\"#fn-{id}\" id=\"fnref-{id}\">{id}</a></sup>"
+                ));
+            }
+            Node::FootnoteDefinition(f) => {
+                let id = escaped(&f.identifier);
+                self.html.push_str(&format!(
+                    "<div class=\"footnote\" id=\"fn-{id}\"><span class=\"footnote-label\">{id}.</span> "
+                ));
+                self.children(node);
+                self.html.push_str("</div>\n");
+            }
+            Node::Table(table) => self.table(node, &table.align),
+            Node::TableRow(_) | Node::TableCell(_) => self.children(node),
+            Node::Html(h) => self.html.push_str(&h.value),
+            Node::MdxFlowExpression(e) => self.expression(node, &e.value),
+            Node::MdxTextExpression(e) => self.expression(node, &e.value),
+            Node::MdxJsxFlowElement(el) => {
+                components::render(self, node, el.name.as_deref(), &el.attributes, true)
+            }
+            Node::MdxJsxTextElement(el) => {
+                components::render(self, node, el.name.as_deref(), &el.attributes, false)
+            }
+        }
+    }
+
+    fn wrap(&mut self, node: &Node, open: &str, close: &str) {
+        self.html.push_str(open);
+        self.children(node);
+        self.html.push_str(close);
+        if close.ends_with('\n') {
+            self.block_break();
+        }
+    }
+
+    fn heading(&mut self, node: &Node, depth: u8) {
+        let text = plain_text(node);
+        let anchor = self.unique_slug(&text);
+        let level = depth.clamp(1, 6);
+        self.html.push_str(&format!(
+            "<h{level} id=\"{anchor}\"><a class=\"anchor\" href=\"#{anchor}\" aria-hidden=\"true\">#</a>"
+        ));
+        push_escaped(&mut self.html, &text);
+        self.html.push_str(&format!("</h{level}>\n"));
+
+        while self.heading_stack.last().is_some_and(|(l, _)| *l >= level) {
+            self.heading_stack.pop();
+        }
+        self.heading_stack.push((level, text.clone()));
+        let mut trail = vec![self.page_title.clone()];
+        trail.extend(self.heading_stack.iter().map(|(_, t)| t.clone()));
+        self.sections.push(PageSection {
+            anchor: anchor.clone(),
+            heading_trail: trail,
+            text: String::new(),
+        });
+        self.headings.push(PageHeading {
+            level,
+            text,
+            anchor,
+        });
+    }
+
+    /// A fenced code block; the first word of the fence's meta string that is not an option is
+    /// shown as the block's title (```` ```js app.js ````).
+    pub fn code_block(&mut self, lang: Option<&str>, meta: Option<&str>, code: &str) {
+        self.html.push_str("<div class=\"code-block\">");
+        let title = meta.and_then(|m| {
+            m.split_whitespace()
+                .find(|w| !w.contains('=') && !w.starts_with('{'))
+        });
+        if let Some(title) = title.or(lang) {
+            self.html.push_str("<div class=\"code-title\">");
+            push_escaped(&mut self.html, title);
+            self.html.push_str("</div>");
+        }
+        match lang {
+            Some(lang) => self.html.push_str(&format!(
+                "<pre><code class=\"language-{}\">",
+                escaped(lang)
+            )),
+            None => self.html.push_str("<pre><code>"),
+        }
+        self.text(code);
+        self.html.push_str("</code></pre></div>\n");
+        self.block_break();
+    }
+
+    fn image(&mut self, node: &Node, url: &str, alt: &str) {
+        let src = self.link_target(node, url);
+        self.html.push_str(&format!(
+            "<img src=\"{}\" alt=\"{}\" loading=\"lazy\">",
+            escaped(&src),
+            escaped(alt)
+        ));
+    }
+
+    fn table(&mut self, node: &Node, align: &[AlignKind]) {
+        self.html.push_str("<div class=\"table-wrap\"><table>\n");
+        for (row_index, row) in node.children().into_iter().flatten().enumerate() {
+            let cell_tag = if row_index == 0 { "th" } else { "td" };
+            if row_index == 0 {
+                self.html.push_str("<thead>");
+            } else if row_index == 1 {
+                self.html.push_str("<tbody>");
+            }
+            self.html.push_str("<tr>");
+            for (i, cell) in row.children().into_iter().flatten().enumerate() {
+                let style = match align.get(i) {
+                    Some(AlignKind::Left) => " style=\"text-align:left\"",
+                    Some(AlignKind::Right) => " style=\"text-align:right\"",
+                    Some(AlignKind::Center) => " style=\"text-align:center\"",
+                    _ => "",
+                };
+                self.html.push_str(&format!("<{cell_tag}{style}>"));
+                self.children(cell);
+                self.html.push_str(&format!("</{cell_tag}>"));
+                self.block_break();
+            }
+            self.html.push_str("</tr>\n");
+            if row_index == 0 {
+                self.html.push_str("</thead>");
+            }
+        }
+        if node.children().is_some_and(|rows| rows.len() > 1) {
+            self.html.push_str("</tbody>");
+        }
+        self.html.push_str("</table></div>\n");
+    }
+
+    /// JavaScript expressions are not evaluated: comments vanish, anything else is reported.
+    fn expression(&mut self, node: &Node, value: &str) {
+        let trimmed = value.trim();
+        let is_comment = trimmed.is_empty()
+            || (trimmed.starts_with("/*") && trimmed.ends_with("*/"))
+            || trimmed.lines().all(|l| l.trim_start().starts_with("//"));
+        if !is_comment {
+            self.warn(
+                node,
+                format!("the expression {{{trimmed}}} is not evaluated in a static export"),
+            );
+        }
+    }
+
+    fn unique_slug(&mut self, text: &str) -> String {
+        let base = slugify(text);
+        let base = if base.is_empty() { "section".to_string() } else { base };
+        let count = self.slugs.entry(base.clone()).or_insert(0);
+        *count += 1;
+        if *count == 1 {
+            base
+        } else {
+            format!("{base}-{}", *count - 1)
+        }
+    }
+}
+
+/// The plain text of a node and its descendants.
+pub fn plain_text(node: &Node) -> String {
+    let mut out = String::new();
+    collect_text(node, &mut out);
+    out.trim().to_string()
+}
+
+fn collect_text(node: &Node, out: &mut String) {
+    match node {
+        Node::Text(t) => out.push_str(&t.value),
+        Node::InlineCode(c) => out.push_str(&c.value),
+        Node::Code(c) => out.push_str(&c.value),
+        Node::InlineMath(m) => out.push_str(&m.value),
+        _ => {
+            for child in node.children().into_iter().flatten() {
+                collect_text(child, out);
+            }
+        }
+    }
+}
+
+/// GitHub-style heading anchors: lower case, letters and digits kept, spaces to `-`.
+pub fn slugify(text: &str) -> String {
+    let mut slug = String::with_capacity(text.len());
+    for c in text.trim().chars() {
+        if c.is_alphanumeric() {
+            slug.extend(c.to_lowercase());
+        } else if c == ' ' || c == '-' {
+            slug.push('-');
+        } else if c == '_' {
+            slug.push('_');
+        }
+    }
+    slug
+}
+
+fn collect_definitions(node: &Node, out: &mut HashMap<String, (String, Option<String>)>) {
+    if let Node::Definition(d) = node {
+        out.entry(d.identifier.to_lowercase())
+            .or_insert_with(|| (d.url.clone(), d.title.clone()));
+    }
+    for child in node.children().into_iter().flatten() {
+        collect_definitions(child, out);
+    }
+}
