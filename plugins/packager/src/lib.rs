@@ -1,96 +1,147 @@
 //! Quire's default packager: writes the exported site as a `.tar.gz`, handing back compressed
 //! bytes as files go in so the archive is never held whole on either side of the boundary.
+//!
+//! [`TarGzWriter`] is plain Rust, tested natively; `component` is the WIT glue, compiled only
+//! for WebAssembly.
 
-use std::cell::RefCell;
+#[cfg(target_arch = "wasm32")]
+mod component;
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
-
-wit_bindgen::generate!({
-    world: "packager",
-    path: "../../wit",
-});
-
-use exports::quire::plugins::packing::{FormatInfo, Guest, GuestArchive};
-use quire::plugins::types::Error;
 
 /// Files in the archive get this mode and a fixed modification time, so the same site always
 /// packs to the same bytes.
 const FILE_MODE: u32 = 0o644;
 const FIXED_MTIME: u64 = 0;
 
-struct Packager;
-
 /// A tar stream inside a gzip stream whose compressed output is drained after every file.
-struct TarGzArchive {
-    builder: RefCell<Option<tar::Builder<GzEncoder<Vec<u8>>>>>,
+pub struct TarGzWriter {
+    builder: Option<tar::Builder<GzEncoder<Vec<u8>>>>,
 }
 
-impl Guest for Packager {
-    type Archive = TarGzArchive;
+impl Default for TarGzWriter {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
-impl GuestArchive for TarGzArchive {
-    fn new() -> Self {
+impl TarGzWriter {
+    pub fn new() -> Self {
         let encoder = GzEncoder::new(Vec::new(), Compression::default());
         let mut builder = tar::Builder::new(encoder);
         builder.mode(tar::HeaderMode::Deterministic);
         Self {
-            builder: RefCell::new(Some(builder)),
+            builder: Some(builder),
         }
     }
 
-    fn format(&self) -> FormatInfo {
-        FormatInfo {
-            extension: "tar.gz".into(),
-            media_type: "application/gzip".into(),
-        }
-    }
-
-    fn add_file(&self, path: String, contents: Vec<u8>) -> Result<Vec<u8>, Error> {
-        check_path(&path)?;
-        let mut slot = self.builder.borrow_mut();
-        let builder = slot
+    /// Adds a file and returns the compressed bytes ready so far (possibly none).
+    pub fn add_file(&mut self, path: &str, contents: &[u8]) -> Result<Vec<u8>, String> {
+        check_path(path)?;
+        let builder = self
+            .builder
             .as_mut()
-            .ok_or_else(|| Error::InvalidInput("the archive is already finished".into()))?;
+            .ok_or_else(|| "the archive is already finished".to_string())?;
         let mut header = tar::Header::new_gnu();
         header.set_size(contents.len() as u64);
         header.set_mode(FILE_MODE);
         header.set_mtime(FIXED_MTIME);
         header.set_entry_type(tar::EntryType::Regular);
         builder
-            .append_data(&mut header, &path, contents.as_slice())
-            .map_err(|e| Error::Internal(format!("adding {path}: {e}")))?;
+            .append_data(&mut header, path, contents)
+            .map_err(|e| format!("adding {path}: {e}"))?;
         Ok(std::mem::take(builder.get_mut().get_mut()))
     }
 
-    fn finish(&self) -> Result<Vec<u8>, Error> {
+    /// Ends the archive and returns its last bytes.
+    pub fn finish(&mut self) -> Result<Vec<u8>, String> {
         let builder = self
             .builder
-            .borrow_mut()
             .take()
-            .ok_or_else(|| Error::InvalidInput("the archive is already finished".into()))?;
+            .ok_or_else(|| "the archive is already finished".to_string())?;
         let encoder = builder
             .into_inner()
-            .map_err(|e| Error::Internal(format!("ending the tar stream: {e}")))?;
+            .map_err(|e| format!("ending the tar stream: {e}"))?;
         encoder
             .finish()
-            .map_err(|e| Error::Internal(format!("ending the gzip stream: {e}")))
+            .map_err(|e| format!("ending the gzip stream: {e}"))
     }
 }
 
 /// Archive paths must stay inside the archive: relative, no `..`, no empty segments.
-fn check_path(path: &str) -> Result<(), Error> {
+fn check_path(path: &str) -> Result<(), String> {
     let bad = path.is_empty()
         || path.starts_with('/')
         || path.contains('\\')
         || path.split('/').any(|s| s.is_empty() || s == "." || s == "..");
     if bad {
-        return Err(Error::InvalidInput(format!(
+        return Err(format!(
             "archive path {path:?} must be relative, with no empty, '.' or '..' segments"
-        )));
+        ));
     }
     Ok(())
 }
 
-export!(Packager);
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    #[test]
+    fn chunks_concatenate_to_a_valid_archive() {
+        let mut writer = TarGzWriter::new();
+        let mut bytes = Vec::new();
+        let big: Vec<u8> = (0..200_000u32).flat_map(|i| i.to_le_bytes()).collect();
+        bytes.extend(writer.add_file("index.html", b"<h1>hi</h1>").unwrap());
+        bytes.extend(writer.add_file("assets/big.bin", &big).unwrap());
+        bytes.extend(writer.finish().unwrap());
+        let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(bytes.as_slice()));
+        let mut seen = Vec::new();
+        for entry in archive.entries().unwrap() {
+            let mut entry = entry.unwrap();
+            let mut data = Vec::new();
+            entry.read_to_end(&mut data).unwrap();
+            seen.push((entry.path().unwrap().display().to_string(), data.len()));
+        }
+        assert_eq!(seen, [("index.html".to_string(), 11), ("assets/big.bin".to_string(), big.len())]);
+    }
+
+    #[test]
+    fn output_streams_as_files_go_in() {
+        let mut writer = TarGzWriter::new();
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let noise: Vec<u8> = (0..1_000_000)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state >> 32) as u8
+            })
+            .collect();
+        let chunk = writer.add_file("noise.bin", &noise).unwrap();
+        assert!(chunk.len() > 100_000, "compressed bytes come back before finish: {}", chunk.len());
+    }
+
+    #[test]
+    fn refuses_escaping_paths_and_use_after_finish() {
+        let mut writer = TarGzWriter::new();
+        for bad in ["../x", "/etc/x", "a//b", "a/./b", ""] {
+            assert!(writer.add_file(bad, b"x").is_err(), "{bad}");
+        }
+        writer.finish().unwrap();
+        assert!(writer.add_file("a", b"x").is_err());
+        assert!(writer.finish().is_err());
+    }
+
+    #[test]
+    fn same_input_same_bytes() {
+        let pack = || {
+            let mut w = TarGzWriter::new();
+            let mut out = w.add_file("a.html", b"a").unwrap();
+            out.extend(w.finish().unwrap());
+            out
+        };
+        assert_eq!(pack(), pack());
+    }
+}

@@ -128,6 +128,13 @@ impl<'a> Markup<'a> {
     pub fn render(&mut self, node: &Node) {
         match node {
             Node::Root(_) => self.children(node),
+            // A paragraph holding only components (`<Note>one line</Note>`) is the components:
+            // wrapping their blocks in <p> would be invalid HTML.
+            Node::Paragraph(p) if p.children.iter().all(is_component_or_space) => {
+                self.children(node);
+                self.html.push('\n');
+                self.block_break();
+            }
             Node::Paragraph(_) => self.wrap(node, "<p>", "</p>\n"),
             Node::Heading(h) => self.heading(node, h.depth),
             Node::Text(t) => self.text(&t.value),
@@ -373,6 +380,14 @@ impl<'a> Markup<'a> {
         } else {
             format!("{base}-{}", *count - 1)
         }
+    }
+}
+
+fn is_component_or_space(node: &Node) -> bool {
+    match node {
+        Node::MdxJsxTextElement(_) => true,
+        Node::Text(t) => t.value.trim().is_empty(),
+        _ => false,
     }
 }
 

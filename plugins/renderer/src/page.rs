@@ -266,6 +266,7 @@ mod tests {
         assert_eq!(out.title, "Quickstart");
         assert!(out.html.contains("href=\"guides/auth.html\""), "{}", out.html);
         assert!(out.html.contains("callout callout-note"));
+        assert!(!out.html.contains("<p><div"), "components must not be wrapped in <p>");
         assert!(out.html.contains("<div class=\"code-title\">install.sh</div>"));
         assert!(out.html.contains("<h2 id=\"install-it\">"));
         assert!(out.html.contains("rel=\"prev\" href=\"index.html\""));

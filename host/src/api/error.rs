@@ -1,0 +1,159 @@
+//! The API's one error type: `{"error": "...", "code": "..."}` with the right status. Every
+//! module error maps onto it here, so handlers just use `?`.
+
+use axum::Json;
+use axum::extract::FromRequest;
+use axum::extract::rejection::JsonRejection;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use crate::auth::AuthError;
+use crate::sites::{PublishError, SiteError};
+use crate::storage::LinkError;
+use crate::store::StoreError;
+
+/// An error response.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// The body of every error response.
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    /// What went wrong, for people.
+    pub error: String,
+    /// What went wrong, for programs.
+    pub code: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "invalid_request", message)
+    }
+
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+
+    pub fn conflict(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::CONFLICT, "conflict", message)
+    }
+
+    pub fn internal(message: impl std::fmt::Display) -> Self {
+        tracing::error!("internal error: {message}");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "internal server error; the server log has the details",
+        )
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody {
+            error: self.message,
+            code: self.code.to_string(),
+        };
+        (self.status, Json(body)).into_response()
+    }
+}
+
+impl From<AuthError> for ApiError {
+    fn from(e: AuthError) -> Self {
+        match e {
+            AuthError::Store(e) => e.into(),
+            e => Self::new(StatusCode::UNAUTHORIZED, "unauthorized", e.to_string()),
+        }
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::NotFound(m) => Self::not_found(m),
+            StoreError::Conflict(m) => Self::conflict(m),
+            e => Self::internal(e),
+        }
+    }
+}
+
+impl From<SiteError> for ApiError {
+    fn from(e: SiteError) -> Self {
+        match e {
+            SiteError::TooLarge(_) => Self::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", e.to_string()),
+            e => Self::new(StatusCode::BAD_REQUEST, "invalid_site", e.to_string()),
+        }
+    }
+}
+
+impl From<PublishError> for ApiError {
+    fn from(e: PublishError) -> Self {
+        match e {
+            PublishError::Site(e) => e.into(),
+            PublishError::InvalidInput(m) => Self::bad_request(m),
+            PublishError::Store(e) => e.into(),
+            PublishError::Storage(e) => Self::internal(e),
+        }
+    }
+}
+
+impl From<LinkError> for ApiError {
+    fn from(e: LinkError) -> Self {
+        match e {
+            LinkError::Presign(m) => Self::internal(m),
+            LinkError::Expired(_) => Self::new(StatusCode::FORBIDDEN, "link_expired", e.to_string()),
+            e => Self::new(StatusCode::FORBIDDEN, "link_invalid", e.to_string()),
+        }
+    }
+}
+
+impl From<opendal::Error> for ApiError {
+    fn from(e: opendal::Error) -> Self {
+        if e.kind() == opendal::ErrorKind::NotFound {
+            return Self::not_found("the file no longer exists in storage");
+        }
+        Self::internal(e)
+    }
+}
+
+/// `Json<T>` whose rejections are API errors naming the field at fault.
+pub struct JsonBody<T>(pub T);
+
+impl<S, T> FromRequest<S> for JsonBody<T>
+where
+    Json<T>: FromRequest<S, Rejection = JsonRejection>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(Self(value)),
+            Err(rejection) => {
+                let status = match rejection {
+                    JsonRejection::MissingJsonContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    _ => StatusCode::BAD_REQUEST,
+                };
+                let detail = rejection.body_text();
+                let message = detail
+                    .strip_prefix("Failed to deserialize the JSON body into the target type: ")
+                    .map(|d| format!("invalid request body: {d}"))
+                    .unwrap_or(detail);
+                Err(ApiError::new(status, "invalid_request", message))
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! The HTTP API: one router per area, the shared state, and the OpenAPI document generated
+//! from the handlers themselves (utoipa), so it cannot drift from them.
+
+mod downloads;
+mod error;
+mod health;
+mod sites;
+mod static_export;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::HeaderMap;
+use axum::http::header::AUTHORIZATION;
+use opendal::Operator;
+use utoipa::OpenApi;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+pub use error::{ApiError, ErrorBody};
+
+use crate::auth::{Principal, authenticate};
+use crate::config::Config;
+use crate::jobs::ExportContext;
+use crate::storage::LinkSigner;
+use crate::store::{KeyKind, Store};
+
+/// What every handler can reach.
+pub struct AppState {
+    pub store: Store,
+    pub operator: Operator,
+    pub signer: LinkSigner,
+    pub config: Config,
+    pub exports: Arc<ExportContext>,
+}
+
+pub type SharedState = Arc<AppState>;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Quire API",
+        description = "Documentation assistant and static export API.",
+    ),
+    modifiers(&BearerAuth),
+    tags(
+        (name = "static-export", description = "Render a documentation site into a downloadable static bundle."),
+        (name = "sites", description = "Publish content versions of documentation sites."),
+        (name = "operations", description = "Health and API description."),
+    )
+)]
+struct ApiDoc;
+
+struct BearerAuth;
+
+impl utoipa::Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+    }
+}
+
+/// The whole API, with `/openapi.json`.
+pub fn router(state: SharedState) -> Router {
+    let max_upload = state.config.server.max_upload_mib << 20;
+    let (router, openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(static_export::start_job))
+        .routes(routes!(static_export::get_job))
+        .routes(routes!(static_export::generate_bundle))
+        .routes(routes!(sites::publish_version))
+        .routes(routes!(downloads::download))
+        .routes(routes!(health::healthz))
+        .routes(routes!(health::readyz))
+        .split_for_parts();
+    let openapi = Arc::new(openapi);
+    router
+        .route(
+            "/openapi.json",
+            axum::routing::get(move || {
+                let openapi = openapi.clone();
+                async move { axum::Json(openapi.as_ref().clone()) }
+            }),
+        )
+        .layer(DefaultBodyLimit::max(max_upload))
+        .with_state(state)
+}
+
+/// The principal behind the request's admin key.
+fn admin(state: &AppState, headers: &HeaderMap) -> Result<Principal, ApiError> {
+    let header = headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok());
+    Ok(authenticate(&state.store, header, KeyKind::Admin)?)
+}

@@ -1,0 +1,70 @@
+//! Publishing over HTTP: a CI pipeline uploads a `.tar.gz` of its site folder.
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use serde::Deserialize;
+
+use super::{ApiError, ErrorBody, SharedState, admin};
+use crate::sites::{PublishRequest, SiteLimits, extract_site_archive, publish};
+use crate::store::ContentVersion;
+
+/// Query of the publish endpoint.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct PublishQuery {
+    /// Label of the new version; default: the time of publishing.
+    pub version: Option<String>,
+}
+
+/// Publish a new content version of a site from a `.tar.gz` of its folder (`docs.json` or
+/// `mint.json` at the top, or inside one top-level folder).
+#[utoipa::path(
+    post, path = "/v1/sites/{domain}/versions", tag = "sites",
+    params(("domain" = String, Path, description = "The site's domain"), PublishQuery),
+    request_body(content = Vec<u8>, content_type = "application/gzip", description = "The site folder as .tar.gz"),
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "Published", body = ContentVersion),
+        (status = 400, description = "Broken site (the message names the file)", body = ErrorBody),
+        (status = 401, description = "Missing, invalid, revoked or assistant key", body = ErrorBody),
+        (status = 409, description = "Version exists, or the domain is another organization's", body = ErrorBody),
+        (status = 413, description = "Too large", body = ErrorBody),
+    )
+)]
+pub async fn publish_version(
+    State(state): State<SharedState>,
+    headers: HeaderMap,
+    Path(domain): Path<String>,
+    Query(query): Query<PublishQuery>,
+    body: Bytes,
+) -> Result<(StatusCode, Json<ContentVersion>), ApiError> {
+    let principal = admin(&state, &headers)?;
+    if body.is_empty() {
+        return Err(ApiError::bad_request(
+            "the request body must be a .tar.gz of the site folder",
+        ));
+    }
+    let limits = SiteLimits {
+        max_files: state.config.publish.max_files,
+        max_bytes: state.config.publish.max_site_mib << 20,
+    };
+    let workdir = tempfile::tempdir().map_err(ApiError::internal)?;
+    let dest = workdir.path().to_path_buf();
+    let root = tokio::task::spawn_blocking(move || extract_site_archive(&body, &dest, limits))
+        .await
+        .map_err(ApiError::internal)??;
+    let version = publish(
+        &state.store,
+        &state.operator,
+        PublishRequest {
+            organization: &principal.organization.name,
+            domain: &domain,
+            label: query.version.as_deref(),
+            root: &root,
+            limits,
+        },
+    )
+    .await?;
+    Ok((StatusCode::CREATED, Json(version)))
+}

@@ -1,0 +1,315 @@
+//! The static export API (SPEC 4.2-4.4): start a job, poll it, generate its bundle link.
+
+use std::collections::HashSet;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+
+use super::error::JsonBody;
+use super::{ApiError, ErrorBody, SharedState, admin};
+use crate::auth::Principal;
+use crate::sites::{SiteManifest, validate_domain, validate_label};
+use crate::storage::paths;
+use crate::store::{Job, JobStatus, JobWarning, Plan};
+
+/// Warnings returned with a job; the job keeps counting past this.
+const WARNINGS_SHOWN: usize = 100;
+
+/// Body of `POST /v1/static-export/jobs`. Unknown fields are ignored.
+#[derive(Debug, Deserialize, utoipa::ToSchema)]
+pub struct StartJobRequest {
+    /// The domain of the site to export (no protocol, no path).
+    #[serde(default)]
+    pub domain: Option<String>,
+    /// The published content version to export; default: the latest.
+    #[serde(default)]
+    pub version: Option<String>,
+    /// Page paths to export; default: every published page.
+    #[serde(default)]
+    pub paths: Option<Vec<String>>,
+}
+
+/// A static export job.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JobView {
+    pub job_id: String,
+    pub status: JobStatus,
+    /// Percent done, 0 to 100.
+    pub progress: f64,
+    /// Pages exported so far.
+    pub page_count: u64,
+    /// Pages this job exports (known once it runs).
+    pub total_pages: u64,
+    pub domain: String,
+    pub version: String,
+    #[schema(format = DateTime)]
+    pub created_at: String,
+    #[schema(format = DateTime)]
+    pub updated_at: String,
+    /// Why the job failed; only when `status` is `failed`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// How many problems the export found in the site (bad markup, broken links, ...).
+    pub warning_count: u64,
+    /// The first of those problems.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<JobWarning>,
+    /// Size of the archive, once completed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size_bytes: Option<u64>,
+}
+
+impl From<&Job> for JobView {
+    fn from(job: &Job) -> Self {
+        Self {
+            job_id: job.id.clone(),
+            status: job.status,
+            progress: job.progress(),
+            page_count: job.page_count,
+            total_pages: job.total_pages,
+            domain: job.domain.clone(),
+            version: job.version.clone(),
+            created_at: rfc3339(job.created_at),
+            updated_at: rfc3339(job.updated_at),
+            error: job.error.clone(),
+            warning_count: job.warning_count,
+            warnings: job.warnings.iter().take(WARNINGS_SHOWN).cloned().collect(),
+            size_bytes: job.bundle.as_ref().map(|b| b.size_bytes),
+        }
+    }
+}
+
+/// Response of `POST /v1/static-export/jobs/{jobId}/bundle`.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BundleView {
+    pub job_id: String,
+    /// Download link of the archive; works until `expiresAt`.
+    pub bundle_url: String,
+    pub size_bytes: u64,
+    #[schema(format = DateTime)]
+    pub expires_at: String,
+}
+
+/// Start a static export job.
+#[utoipa::path(
+    post, path = "/v1/static-export/jobs", tag = "static-export",
+    request_body = StartJobRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 202, description = "Queued", body = JobView),
+        (status = 400, description = "Invalid body", body = ErrorBody),
+        (status = 401, description = "Missing, invalid, revoked or assistant key", body = ErrorBody),
+        (status = 403, description = "The plan is not enterprise", body = ErrorBody),
+        (status = 404, description = "Unknown domain or version", body = ErrorBody),
+    )
+)]
+pub async fn start_job(
+    State(state): State<SharedState>,
+    headers: HeaderMap,
+    JsonBody(request): JsonBody<StartJobRequest>,
+) -> Result<(StatusCode, Json<JobView>), ApiError> {
+    let principal = enterprise(&state, &headers)?;
+    let domain = request.domain.unwrap_or_default();
+    validate_domain(domain.trim()).map_err(ApiError::bad_request)?;
+    if let Some(version) = &request.version {
+        validate_label(version).map_err(ApiError::bad_request)?;
+    }
+    let site = state
+        .store
+        .site(&domain)?
+        .filter(|s| s.organization == principal.organization.name)
+        .ok_or_else(|| ApiError::not_found(format!("no site {domain:?} in this organization")))?;
+    let version = match request.version.or(site.latest_version) {
+        Some(v) => v,
+        None => return Err(ApiError::not_found(format!("{domain:?} has no published version"))),
+    };
+    let content = state.store.version(&domain, &version)?.ok_or_else(|| {
+        ApiError::not_found(format!("{domain:?} has no published version {version:?}"))
+    })?;
+
+    let paths = match request.paths {
+        None => None,
+        Some(paths) => Some(check_paths(&state, &domain, &version, paths).await?),
+    };
+    let total_pages = paths.as_ref().map_or(content.page_count, Vec::len) as u64;
+    let now = OffsetDateTime::now_utc();
+    let job = Job {
+        id: new_job_id(),
+        organization: principal.organization.name.clone(),
+        domain,
+        version,
+        paths,
+        status: JobStatus::Queued,
+        page_count: 0,
+        total_pages,
+        created_at: now,
+        updated_at: now,
+        attempts: 0,
+        error: None,
+        warnings: Vec::new(),
+        warning_count: 0,
+        bundle: None,
+    };
+    state.store.insert_job(&job)?;
+    state.exports.queued.notify_one();
+    Ok((StatusCode::ACCEPTED, Json(JobView::from(&job))))
+}
+
+/// Get a static export job's status and progress.
+#[utoipa::path(
+    get, path = "/v1/static-export/jobs/{jobId}", tag = "static-export",
+    params(("jobId" = String, Path, description = "The job's id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The job", body = JobView),
+        (status = 401, description = "Missing, invalid, revoked or assistant key", body = ErrorBody),
+        (status = 403, description = "The plan is not enterprise", body = ErrorBody),
+        (status = 404, description = "No such job in this organization", body = ErrorBody),
+    )
+)]
+pub async fn get_job(
+    State(state): State<SharedState>,
+    headers: HeaderMap,
+    Path(job_id): Path<String>,
+) -> Result<Json<JobView>, ApiError> {
+    let principal = enterprise(&state, &headers)?;
+    let job = own_job(&state, &principal, &job_id)?;
+    Ok(Json(JobView::from(&job)))
+}
+
+/// Generate a download link for a completed job's bundle. Calling it again returns a fresh
+/// link; the archive is not rebuilt.
+#[utoipa::path(
+    post, path = "/v1/static-export/jobs/{jobId}/bundle", tag = "static-export",
+    params(("jobId" = String, Path, description = "The job's id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "A fresh link", body = BundleView),
+        (status = 401, description = "Missing, invalid, revoked or assistant key", body = ErrorBody),
+        (status = 403, description = "The plan is not enterprise", body = ErrorBody),
+        (status = 404, description = "No such job in this organization", body = ErrorBody),
+        (status = 409, description = "The job is not completed", body = ErrorBody),
+    )
+)]
+pub async fn generate_bundle(
+    State(state): State<SharedState>,
+    headers: HeaderMap,
+    Path(job_id): Path<String>,
+) -> Result<Json<BundleView>, ApiError> {
+    let principal = enterprise(&state, &headers)?;
+    let job = own_job(&state, &principal, &job_id)?;
+    let bundle = match (job.status, &job.bundle) {
+        (JobStatus::Completed, Some(bundle)) => bundle,
+        (JobStatus::Failed, _) => {
+            return Err(ApiError::conflict(format!(
+                "job {job_id} failed ({}); start a new export",
+                job.error.as_deref().unwrap_or("no reason recorded")
+            )));
+        }
+        (status, _) => {
+            return Err(ApiError::conflict(format!(
+                "job {job_id} is {}; a bundle can be generated once it is completed",
+                status_name(status)
+            )));
+        }
+    };
+    let link = state
+        .signer
+        .link(&state.operator, &bundle.path, state.config.links.lifetime())
+        .await?;
+    Ok(Json(BundleView {
+        job_id: job.id.clone(),
+        bundle_url: link.url,
+        size_bytes: bundle.size_bytes,
+        expires_at: rfc3339(link.expires_at),
+    }))
+}
+
+/// The request's organization, which must be on the enterprise plan.
+fn enterprise(state: &SharedState, headers: &HeaderMap) -> Result<Principal, ApiError> {
+    let principal = admin(state, headers)?;
+    if principal.organization.plan != Plan::Enterprise {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "plan_required",
+            "Static export is not enabled for this organization",
+        ));
+    }
+    Ok(principal)
+}
+
+/// The job, if it exists and is the organization's; another organization's job is "not found".
+fn own_job(state: &SharedState, principal: &Principal, job_id: &str) -> Result<Job, ApiError> {
+    state
+        .store
+        .job(job_id)?
+        .filter(|job| job.organization == principal.organization.name)
+        .ok_or_else(|| ApiError::not_found(format!("no static export job {job_id:?}")))
+}
+
+/// Checks `paths` against the version's pages: each must be a page (a leading `/` and an
+/// extension are tolerated), none may be empty.
+async fn check_paths(
+    state: &SharedState,
+    domain: &str,
+    version: &str,
+    paths: Vec<String>,
+) -> Result<Vec<String>, ApiError> {
+    if paths.is_empty() {
+        return Err(ApiError::bad_request(
+            "paths must not be empty; leave it out to export every page",
+        ));
+    }
+    let bytes = state
+        .operator
+        .read(&paths::version_manifest(domain, version))
+        .await?;
+    let manifest: SiteManifest = serde_json::from_slice(&bytes.to_vec()).map_err(ApiError::internal)?;
+    let known: HashSet<&str> = manifest.pages.iter().map(|p| p.path.as_str()).collect();
+    let mut out = Vec::new();
+    for (i, raw) in paths.iter().enumerate() {
+        let path = raw
+            .trim()
+            .trim_start_matches('/')
+            .trim_end_matches(".mdx")
+            .trim_end_matches(".md")
+            .trim_end_matches(".html");
+        if path.is_empty() {
+            return Err(ApiError::bad_request(format!("paths[{i}] is empty")));
+        }
+        if !known.contains(path) {
+            return Err(ApiError::bad_request(format!(
+                "paths[{i}]: no page {raw:?} in version {version:?} of {domain:?}"
+            )));
+        }
+        if !out.iter().any(|p: &String| p == path) {
+            out.push(path.to_string());
+        }
+    }
+    Ok(out)
+}
+
+fn new_job_id() -> String {
+    let bytes: [u8; 8] = rand::rng().random();
+    format!("se_{}", hex::encode(bytes))
+}
+
+fn status_name(status: JobStatus) -> &'static str {
+    match status {
+        JobStatus::Queued => "queued",
+        JobStatus::Running => "running",
+        JobStatus::Completed => "completed",
+        JobStatus::Failed => "failed",
+    }
+}
+
+fn rfc3339(t: OffsetDateTime) -> String {
+    t.format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default()
+}

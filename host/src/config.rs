@@ -1,0 +1,247 @@
+//! Configuration: defaults, then an optional TOML file, then `QUIRE_*` environment variables
+//! (`QUIRE_SERVER__LISTEN=127.0.0.1:9000`, `QUIRE_STORAGE__BACKEND=s3`, ...).
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use figment::Figment;
+use figment::providers::{Env, Format, Serialized, Toml};
+use serde::{Deserialize, Serialize};
+
+use crate::plugins::Limits;
+
+/// Everything an operator can set.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub server: ServerConfig,
+    pub storage: StorageConfig,
+    pub jobs: JobsConfig,
+    pub links: LinksConfig,
+    pub plugins: PluginsConfig,
+    pub publish: PublishConfig,
+}
+
+/// The HTTP server.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServerConfig {
+    /// Address to listen on.
+    pub listen: SocketAddr,
+    /// The URL clients reach this server at, used in download links. Default: `http://{listen}`.
+    pub public_url: Option<String>,
+    /// Largest request body, in MiB (site uploads).
+    pub max_upload_mib: usize,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            public_url: None,
+            max_upload_mib: 256,
+        }
+    }
+}
+
+impl ServerConfig {
+    pub fn public_url(&self) -> String {
+        self.public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{}", self.listen))
+            .trim_end_matches('/')
+            .to_string()
+    }
+}
+
+/// Which object storage holds content versions and bundles.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StorageBackend {
+    /// A folder on the local filesystem (default: `{data_dir}/storage`).
+    #[default]
+    Fs,
+    /// Any S3-compatible service.
+    S3,
+}
+
+/// Object storage settings; the S3 fields apply to the `s3` backend only.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StorageConfig {
+    pub backend: StorageBackend,
+    /// Folder (fs) or key prefix (s3) under which everything is stored.
+    pub root: Option<String>,
+    pub endpoint: Option<String>,
+    pub bucket: Option<String>,
+    pub region: Option<String>,
+    pub access_key_id: Option<String>,
+    pub secret_access_key: Option<String>,
+}
+
+/// The export job queue.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct JobsConfig {
+    /// Jobs exported at the same time.
+    pub workers: usize,
+    /// Starts a job may have before it is failed (a crash mid-job costs one).
+    pub max_attempts: u32,
+    /// Largest number of pages one export may hold.
+    pub max_pages: usize,
+}
+
+impl Default for JobsConfig {
+    fn default() -> Self {
+        Self {
+            workers: 2,
+            max_attempts: 3,
+            max_pages: 100_000,
+        }
+    }
+}
+
+/// Download links.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LinksConfig {
+    /// How long a `bundleUrl` works, in seconds.
+    pub lifetime_secs: u64,
+}
+
+impl Default for LinksConfig {
+    fn default() -> Self {
+        Self {
+            lifetime_secs: 3600,
+        }
+    }
+}
+
+impl LinksConfig {
+    pub fn lifetime(&self) -> Duration {
+        Duration::from_secs(self.lifetime_secs.max(1))
+    }
+}
+
+/// Which component serves each role, and the sandbox limits.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PluginsConfig {
+    /// Folder holding the built-in plugins. Default: `plugins/` beside the executable, else the
+    /// workspace's `target/wasm32-wasip2/release`.
+    pub dir: Option<PathBuf>,
+    /// Renderer component. Default: `quire_renderer.wasm` in `dir`.
+    pub renderer: Option<PathBuf>,
+    /// Packager component. Default: `quire_packager.wasm` in `dir`.
+    pub packager: Option<PathBuf>,
+    /// Largest memory one plugin instance may use, in MiB.
+    pub memory_limit_mib: usize,
+    /// CPU time one plugin call may take, in milliseconds.
+    pub cpu_time_limit_ms: u64,
+    /// Largest output one plugin call may return, in MiB.
+    pub output_limit_mib: usize,
+}
+
+impl Default for PluginsConfig {
+    fn default() -> Self {
+        Self {
+            dir: None,
+            renderer: None,
+            packager: None,
+            memory_limit_mib: 256,
+            cpu_time_limit_ms: 10_000,
+            output_limit_mib: 32,
+        }
+    }
+}
+
+impl PluginsConfig {
+    pub fn limits(&self) -> Limits {
+        Limits {
+            memory_bytes: self.memory_limit_mib << 20,
+            cpu_time: Duration::from_millis(self.cpu_time_limit_ms.max(1)),
+            output_bytes: self.output_limit_mib << 20,
+        }
+    }
+
+    /// Where the built-in plugins are.
+    pub fn dir(&self) -> PathBuf {
+        if let Some(dir) = &self.dir {
+            return dir.clone();
+        }
+        let exe_dir = std::env::current_exe()
+            .ok()
+            .and_then(|exe| exe.parent().map(Path::to_path_buf))
+            .unwrap_or_default();
+        let beside = exe_dir.join("plugins");
+        if beside.is_dir() {
+            return beside;
+        }
+        // target/{release,debug}/quire (and target/release/deps/* for tests) -> target/wasm32-wasip2/release
+        exe_dir
+            .ancestors()
+            .find(|d| d.join("wasm32-wasip2").is_dir())
+            .map(|target| target.join("wasm32-wasip2").join("release"))
+            .unwrap_or(beside)
+    }
+
+    pub fn renderer_path(&self) -> PathBuf {
+        self.renderer
+            .clone()
+            .unwrap_or_else(|| self.dir().join("quire_renderer.wasm"))
+    }
+
+    pub fn packager_path(&self) -> PathBuf {
+        self.packager
+            .clone()
+            .unwrap_or_else(|| self.dir().join("quire_packager.wasm"))
+    }
+}
+
+/// Limits on published sites.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PublishConfig {
+    /// Most files one site may hold.
+    pub max_files: usize,
+    /// Largest total size of one site, in MiB.
+    pub max_site_mib: u64,
+}
+
+impl Default for PublishConfig {
+    fn default() -> Self {
+        Self {
+            max_files: 200_000,
+            max_site_mib: 1024,
+        }
+    }
+}
+
+/// The configuration could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid configuration: {0}")]
+pub struct ConfigError(String);
+
+impl Config {
+    /// Defaults, overridden by `file` (if given), overridden by `QUIRE_*` variables.
+    pub fn load(file: Option<&Path>) -> Result<Self, ConfigError> {
+        let mut figment = Figment::from(Serialized::defaults(Config::default()));
+        if let Some(file) = file {
+            if !file.is_file() {
+                return Err(ConfigError(format!("{} does not exist", file.display())));
+            }
+            figment = figment.merge(Toml::file(file));
+        }
+        figment
+            // Only nested keys (`QUIRE_SECTION__KEY`): single-level `QUIRE_*` variables belong
+            // to the command line (`QUIRE_DATA_DIR`, `QUIRE_CONFIG`).
+            .merge(
+                Env::prefixed("QUIRE_")
+                    .filter(|key| key.as_str().contains("__"))
+                    .split("__"),
+            )
+            .extract()
+            .map_err(|e| ConfigError(e.to_string()))
+    }
+}

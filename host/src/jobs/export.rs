@@ -1,0 +1,264 @@
+//! One export: read the content version, render every page through the renderer plugin, and
+//! stream the files through the packager plugin into object storage. Runs on a blocking thread;
+//! the packager runs on a second one so rendering and compression overlap.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{SyncSender, sync_channel};
+use std::time::{Duration, Instant};
+
+use tokio::runtime::Handle;
+use tokio_util::sync::CancellationToken;
+
+use super::ExportContext;
+use crate::plugins::{
+    ArchiveSession, NavEntry, NavKind, OutputFile, PageInput, PluginError, RendererSession,
+    SiteInfo,
+};
+use crate::sites::{NavNodeKind, SiteManifest};
+use crate::storage::paths;
+use crate::store::{BundleRecord, Job, JobUpdate, JobWarning};
+
+/// How often progress is written to the store.
+const PROGRESS_INTERVAL: Duration = Duration::from_millis(200);
+/// Batches of files in flight between the renderer and the packager.
+const PIPELINE_DEPTH: usize = 64;
+
+/// Why an export failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error(transparent)]
+    Plugin(#[from] PluginError),
+    #[error("storage error: {0}")]
+    Storage(#[from] opendal::Error),
+    #[error("content version {0} is unreadable: {1}")]
+    Manifest(String, String),
+    #[error("the export has {pages} pages, more than the limit of {limit}")]
+    TooManyPages { pages: usize, limit: usize },
+    #[error("the server is shutting down")]
+    Cancelled,
+    #[error("cannot record progress: {0}")]
+    Store(#[from] crate::store::StoreError),
+    /// One side of the render-to-pack pipeline stopped; the other side's error is the cause.
+    #[error("the export pipeline stopped")]
+    PipelineClosed,
+}
+
+/// Runs the export of `job` and returns its bundle.
+pub fn run_export(
+    context: &ExportContext,
+    job: &Job,
+    runtime: &Handle,
+    cancel: &CancellationToken,
+) -> Result<BundleRecord, ExportError> {
+    let manifest = read_manifest(context, job, runtime)?;
+    let pages: Vec<_> = match &job.paths {
+        Some(paths) => manifest
+            .pages
+            .iter()
+            .filter(|p| paths.contains(&p.path))
+            .collect(),
+        None => manifest.pages.iter().collect(),
+    };
+    if pages.len() > context.config.max_pages {
+        return Err(ExportError::TooManyPages {
+            pages: pages.len(),
+            limit: context.config.max_pages,
+        });
+    }
+    let total = pages.len() as u64;
+    let work = format!("job {}", job.id);
+    let site = site_info(&manifest, &job.version);
+    let mut renderer = RendererSession::open(&context.runtime, &context.renderer, &site, &work)?;
+
+    let aborted = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (sender, receiver) = sync_channel::<Vec<OutputFile>>(PIPELINE_DEPTH);
+        let packer = scope.spawn(|| pack(context, job, runtime, receiver, &aborted, &work));
+
+        let rendered = (|| -> Result<(), ExportError> {
+            send(&sender, renderer.assets()?)?;
+            let mut progress = Progress::new(context, job, total);
+            for (done, page) in pages.iter().enumerate() {
+                if cancel.is_cancelled() {
+                    return Err(ExportError::Cancelled);
+                }
+                let bytes = runtime.block_on(context.operator.read(&paths::version_file(
+                    &job.domain,
+                    &job.version,
+                    &page.file,
+                )))?;
+                let source = String::from_utf8_lossy(&bytes.to_vec()).into_owned();
+                let output = renderer.render_page(&PageInput {
+                    path: page.path.clone(),
+                    file: page.file.clone(),
+                    source,
+                })?;
+                progress.warnings.extend(output.warnings.into_iter().map(|w| JobWarning {
+                    file: w.file,
+                    line: w.line,
+                    message: w.message,
+                }));
+                send(&sender, output.files)?;
+                progress.record(done as u64 + 1, false)?;
+            }
+            for file in manifest.files.iter().filter(|f| is_static_asset(&f.path)) {
+                if cancel.is_cancelled() {
+                    return Err(ExportError::Cancelled);
+                }
+                let contents = runtime
+                    .block_on(context.operator.read(&paths::version_file(
+                        &job.domain,
+                        &job.version,
+                        &file.path,
+                    )))?
+                    .to_vec();
+                send(&sender, vec![OutputFile { path: file.path.clone(), contents }])?;
+            }
+            progress.record(total, true)?;
+            Ok(())
+        })();
+        if rendered.is_err() {
+            aborted.store(true, Ordering::SeqCst);
+        }
+        drop(sender);
+        let packed = packer.join().unwrap_or(Err(ExportError::PipelineClosed));
+        match (rendered, packed) {
+            (Ok(()), packed) => packed,
+            // The packer failed first and the renderer's send failed because of it.
+            (Err(ExportError::PipelineClosed), Err(packer_error)) => Err(packer_error),
+            // Otherwise the render side's error is the cause; the packer only stopped after it.
+            (Err(e), _) => Err(e),
+        }
+    })
+}
+
+fn send(sender: &SyncSender<Vec<OutputFile>>, files: Vec<OutputFile>) -> Result<(), ExportError> {
+    sender.send(files).map_err(|_| ExportError::PipelineClosed)
+}
+
+/// The packager side: files in, archive chunks out to storage.
+fn pack(
+    context: &ExportContext,
+    job: &Job,
+    runtime: &Handle,
+    receiver: std::sync::mpsc::Receiver<Vec<OutputFile>>,
+    aborted: &AtomicBool,
+    work: &str,
+) -> Result<BundleRecord, ExportError> {
+    let mut archive = ArchiveSession::start(&context.runtime, &context.packager, work)?;
+    let path = paths::bundle(&job.id, &archive.extension);
+    let media_type = archive.media_type.clone();
+    let mut writer = runtime.block_on(context.operator.writer(&path))?;
+    let mut size = 0u64;
+    let result = (|| -> Result<(), ExportError> {
+        for batch in receiver {
+            for file in batch {
+                let chunk = archive.add_file(&file.path, &file.contents)?;
+                if !chunk.is_empty() {
+                    size += chunk.len() as u64;
+                    runtime.block_on(writer.write(chunk))?;
+                }
+            }
+        }
+        Ok(())
+    })();
+    if let Err(e) = result {
+        let _ = runtime.block_on(writer.abort());
+        return Err(e);
+    }
+    if aborted.load(Ordering::SeqCst) {
+        let _ = runtime.block_on(writer.abort());
+        return Err(ExportError::PipelineClosed);
+    }
+    let last = archive.finish()?;
+    size += last.len() as u64;
+    runtime.block_on(writer.write(last))?;
+    runtime.block_on(writer.close())?;
+    Ok(BundleRecord {
+        path,
+        size_bytes: size,
+        media_type,
+    })
+}
+
+/// Throttled progress writes: at most one transaction per interval.
+struct Progress<'a> {
+    context: &'a ExportContext,
+    job: &'a Job,
+    total: u64,
+    last: Instant,
+    warnings: Vec<JobWarning>,
+}
+
+impl<'a> Progress<'a> {
+    fn new(context: &'a ExportContext, job: &'a Job, total: u64) -> Self {
+        Self {
+            context,
+            job,
+            total,
+            last: Instant::now(),
+            warnings: Vec::new(),
+        }
+    }
+
+    fn record(&mut self, page_count: u64, force: bool) -> Result<(), ExportError> {
+        if !force && self.last.elapsed() < PROGRESS_INTERVAL {
+            return Ok(());
+        }
+        self.last = Instant::now();
+        self.context.store.update_job_progress(
+            &self.job.id,
+            JobUpdate {
+                page_count,
+                total_pages: self.total,
+                new_warnings: std::mem::take(&mut self.warnings),
+            },
+        )?;
+        Ok(())
+    }
+}
+
+fn read_manifest(context: &ExportContext, job: &Job, runtime: &Handle) -> Result<SiteManifest, ExportError> {
+    let bytes = runtime.block_on(
+        context
+            .operator
+            .read(&paths::version_manifest(&job.domain, &job.version)),
+    )?;
+    serde_json::from_slice(&bytes.to_vec())
+        .map_err(|e| ExportError::Manifest(job.version.clone(), e.to_string()))
+}
+
+fn site_info(manifest: &SiteManifest, version: &str) -> SiteInfo {
+    SiteInfo {
+        name: manifest.name.clone(),
+        version: version.to_string(),
+        navigation: manifest
+            .navigation
+            .iter()
+            .map(|n| NavEntry {
+                kind: match n.kind {
+                    NavNodeKind::Group => NavKind::Group,
+                    NavNodeKind::Page => NavKind::Page,
+                    NavNodeKind::Tab => NavKind::Tab,
+                    NavNodeKind::Link => NavKind::Link,
+                },
+                depth: n.depth,
+                label: n.label.clone(),
+                target: n.target.clone(),
+                icon: n.icon.clone(),
+            })
+            .collect(),
+        pages: manifest.pages.iter().map(|p| p.path.clone()).collect(),
+        config_json: manifest.config_json.clone(),
+    }
+}
+
+/// Files copied into the export as they are: everything but page sources, snippets and the
+/// navigation file.
+fn is_static_asset(path: &str) -> bool {
+    !(path.ends_with(".md")
+        || path.ends_with(".mdx")
+        || path.starts_with("snippets/")
+        || path == "docs.json"
+        || path == "mint.json")
+}

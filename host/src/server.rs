@@ -1,0 +1,120 @@
+//! `quire serve`: open the store and storage, load the plugins, recover interrupted jobs,
+//! start the export workers and serve the API until SIGTERM or Ctrl-C.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use rand::Rng;
+use tokio::net::TcpListener;
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+
+use crate::api::{self, AppState};
+use crate::config::Config;
+use crate::jobs::{ExportContext, spawn_workers};
+use crate::plugins::{PluginError, PluginRuntime, Role};
+use crate::storage::{self, LinkSigner, StorageError};
+use crate::store::{Store, StoreError};
+
+/// The server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    #[error(transparent)]
+    Plugin(#[from] PluginError),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        addr: std::net::SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("server error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Loads the runtime and the configured renderer and packager; shared by `serve` and
+/// `plugins list`.
+pub fn load_plugins(
+    config: &Config,
+    data_dir: &Path,
+) -> Result<(PluginRuntime, crate::plugins::LoadedPlugin, crate::plugins::LoadedPlugin), PluginError> {
+    let runtime = PluginRuntime::new(config.plugins.limits(), Some(data_dir.join("plugin-cache")))?;
+    let renderer = runtime.load(Role::Renderer, &config.plugins.renderer_path())?;
+    let packager = runtime.load(Role::Packager, &config.plugins.packager_path())?;
+    Ok((runtime, renderer, packager))
+}
+
+/// Runs the API server until a shutdown signal.
+pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
+    let store = Store::open(data_dir)?;
+    let operator = storage::operator(&config.storage, data_dir)?;
+    let (runtime, renderer, packager) = load_plugins(&config, data_dir)?;
+    tracing::info!(renderer = %renderer.path.display(), packager = %packager.path.display(), "plugins loaded");
+
+    let secret = store.setting_or_init("download-link-secret", || {
+        rand::rng().random::<[u8; 32]>().to_vec()
+    })?;
+    let signer = LinkSigner::new(secret, config.server.public_url());
+    let (requeued, failed) = store.recover_interrupted_jobs(config.jobs.max_attempts)?;
+    if requeued + failed > 0 {
+        tracing::warn!(requeued, failed, "recovered jobs interrupted by the last stop");
+    }
+
+    let exports = Arc::new(ExportContext {
+        store: store.clone(),
+        operator: operator.clone(),
+        runtime,
+        renderer,
+        packager,
+        config: config.jobs.clone(),
+        queued: Notify::new(),
+    });
+    let shutdown = CancellationToken::new();
+    let workers = spawn_workers(exports.clone(), shutdown.clone());
+    let listen = config.server.listen;
+    let state = Arc::new(AppState {
+        store,
+        operator,
+        signer,
+        config,
+        exports,
+    });
+    let listener = TcpListener::bind(listen)
+        .await
+        .map_err(|source| ServeError::Listen { addr: listen, source })?;
+    tracing::info!("listening on http://{}", listener.local_addr()?);
+    axum::serve(listener, api::router(state))
+        .with_graceful_shutdown(shutdown_signal(shutdown.clone()))
+        .await?;
+    shutdown.cancel();
+    for worker in workers {
+        let _ = worker.await;
+    }
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// Resolves on SIGTERM or Ctrl-C, and cancels `token` so the workers stop too.
+async fn shutdown_signal(token: CancellationToken) {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = ctrl_c => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = ctrl_c.await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+    tracing::info!("shutting down: finishing requests, returning running jobs to the queue");
+    token.cancel();
+}

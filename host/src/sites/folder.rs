@@ -1,0 +1,312 @@
+//! Reading a site folder: its files (checked to stay inside it), its navigation file, and the
+//! titles of its pages.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Component, Path};
+
+use serde::Deserialize;
+use serde_json::Value;
+use walkdir::WalkDir;
+
+use super::navigation::{flatten, resolve_refs};
+use super::{FileEntry, NavNodeKind, PageEntry, SiteError, SiteManifest};
+
+/// Limits on what a site may hold.
+#[derive(Debug, Clone, Copy)]
+pub struct SiteLimits {
+    pub max_files: usize,
+    pub max_bytes: u64,
+}
+
+/// Reads the site folder at `root` into a manifest, refusing broken input with the file at
+/// fault: no navigation file, invalid JSON, a navigation page that does not exist, a link
+/// that leads out of the folder.
+pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteError> {
+    let files = list_files(root, limits)?;
+    let config_file = ["docs.json", "mint.json"]
+        .into_iter()
+        .find(|name| files.iter().any(|f| f.path == *name))
+        .ok_or(SiteError::NoConfig)?;
+    let raw = read_json(root, config_file)?;
+    let config = resolve_refs(raw, root, config_file, 0)?;
+    let name = config
+        .get("name")
+        .and_then(Value::as_str)
+        .filter(|n| !n.trim().is_empty())
+        .ok_or_else(|| SiteError::Invalid {
+            file: config_file.to_string(),
+            message: "the required field name (a non-empty string) is missing".into(),
+        })?
+        .to_string();
+
+    // Pages: .mdx wins over .md for the same path.
+    let mut page_files: HashMap<String, String> = HashMap::new();
+    for file in &files {
+        for ext in [".md", ".mdx"] {
+            if let Some(path) = file.path.strip_suffix(ext) {
+                let keep_existing = page_files.get(path).is_some_and(|f| f.ends_with(".mdx"));
+                if !keep_existing {
+                    page_files.insert(path.to_string(), file.path.clone());
+                }
+            }
+        }
+    }
+    let mut titles = HashMap::new();
+    for (path, file) in &page_files {
+        let source = read_text(root, file)?;
+        titles.insert(path.clone(), page_title(&source, path));
+    }
+
+    let navigation = flatten(&config, config_file, &titles)?;
+    let mut pages = Vec::new();
+    let mut seen = HashSet::new();
+    for node in navigation.iter().filter(|n| n.kind == NavNodeKind::Page) {
+        let Some(path) = &node.target else { continue };
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let file = page_files.get(path).ok_or_else(|| SiteError::Invalid {
+            file: config_file.to_string(),
+            message: format!(
+                "navigation lists the page {path:?}, but neither {path}.mdx nor {path}.md exists"
+            ),
+        })?;
+        pages.push(PageEntry {
+            path: path.clone(),
+            file: file.clone(),
+            title: titles.get(path).cloned().unwrap_or_default(),
+        });
+    }
+    let mut others: Vec<_> = page_files
+        .iter()
+        .filter(|(path, _)| !seen.contains(*path) && !path.starts_with("snippets/"))
+        .collect();
+    others.sort();
+    for (path, file) in others {
+        pages.push(PageEntry {
+            path: path.clone(),
+            file: file.clone(),
+            title: titles.get(path).cloned().unwrap_or_default(),
+        });
+    }
+
+    Ok(SiteManifest {
+        name,
+        config_file: config_file.to_string(),
+        config_json: config.to_string(),
+        navigation,
+        pages,
+        files,
+    })
+}
+
+/// Every regular file under `root`, skipping hidden entries and `node_modules`. Symbolic links
+/// are followed only when they stay inside the folder.
+fn list_files(root: &Path, limits: SiteLimits) -> Result<Vec<FileEntry>, SiteError> {
+    let canonical_root = root.canonicalize().map_err(|e| SiteError::Io {
+        file: root.display().to_string(),
+        message: e.to_string(),
+    })?;
+    let mut files = Vec::new();
+    let mut total: u64 = 0;
+    let walker = WalkDir::new(root)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            let name = e.file_name().to_string_lossy();
+            e.depth() == 0 || !(name.starts_with('.') || name == "node_modules")
+        });
+    for entry in walker {
+        let entry = entry.map_err(|e| SiteError::Io {
+            file: e.path().map(|p| p.display().to_string()).unwrap_or_default(),
+            message: e.to_string(),
+        })?;
+        let relative = entry.path().strip_prefix(root).unwrap_or(entry.path());
+        let rel = relative
+            .to_str()
+            .ok_or_else(|| SiteError::Invalid {
+                file: relative.display().to_string(),
+                message: "file names must be UTF-8".into(),
+            })?
+            .replace('\\', "/");
+        let file_type = entry.file_type();
+        let metadata = if file_type.is_symlink() {
+            let target = entry.path().canonicalize().map_err(|_| SiteError::Escapes { file: rel.clone() })?;
+            if !target.starts_with(&canonical_root) {
+                return Err(SiteError::Escapes { file: rel });
+            }
+            std::fs::metadata(&target)
+        } else {
+            entry.metadata().map_err(std::io::Error::from)
+        }
+        .map_err(|e| SiteError::Io {
+            file: rel.clone(),
+            message: e.to_string(),
+        })?;
+        if !metadata.is_file() {
+            continue;
+        }
+        total += metadata.len();
+        if files.len() >= limits.max_files {
+            return Err(SiteError::TooLarge(format!("more than {} files", limits.max_files)));
+        }
+        if total > limits.max_bytes {
+            return Err(SiteError::TooLarge(format!(
+                "more than {} MiB",
+                limits.max_bytes >> 20
+            )));
+        }
+        files.push(FileEntry {
+            path: rel,
+            size: metadata.len(),
+        });
+    }
+    Ok(files)
+}
+
+/// `reference` (relative to `dir`, or to the root if it starts with `/`) as a root-relative
+/// path, or `None` if it leads outside the root.
+pub fn inside(_root: &Path, dir: &Path, reference: &str) -> Option<String> {
+    let mut parts: Vec<String> = Vec::new();
+    let base = if reference.starts_with('/') { Path::new("") } else { dir };
+    for component in base.join(reference.trim_start_matches('/')).components() {
+        match component {
+            Component::Normal(p) => parts.push(p.to_str()?.to_string()),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                parts.pop()?;
+            }
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// Parses a JSON file of the site, naming the file, line and column on error.
+pub fn read_json(root: &Path, file: &str) -> Result<Value, SiteError> {
+    let text = read_text(root, file)?;
+    serde_json::from_str(&text).map_err(|e| SiteError::Invalid {
+        file: file.to_string(),
+        message: format!("invalid JSON at line {} column {}: {e}", e.line(), e.column()),
+    })
+}
+
+fn read_text(root: &Path, file: &str) -> Result<String, SiteError> {
+    let path = root.join(file);
+    let canonical_root = root.canonicalize().ok();
+    if let (Ok(target), Some(r)) = (path.canonicalize(), canonical_root)
+        && !target.starts_with(&r)
+    {
+        return Err(SiteError::Escapes { file: file.to_string() });
+    }
+    std::fs::read_to_string(&path).map_err(|e| SiteError::Io {
+        file: file.to_string(),
+        message: e.to_string(),
+    })
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TitleFields {
+    title: Option<String>,
+    sidebar_title: Option<String>,
+}
+
+/// The label a page gets in navigation: frontmatter `sidebarTitle`, else `title`, else the
+/// first `# heading`, else its file name. Bad frontmatter is left for the renderer to report.
+fn page_title(source: &str, path: &str) -> String {
+    let fields: TitleFields = frontmatter(source)
+        .and_then(|yaml| serde_yaml_ng::from_str(yaml).ok())
+        .unwrap_or_default();
+    fields
+        .sidebar_title
+        .or(fields.title)
+        .or_else(|| {
+            source
+                .lines()
+                .find_map(|l| l.strip_prefix("# ").map(|t| t.trim().to_string()))
+        })
+        .unwrap_or_else(|| path.rsplit('/').next().unwrap_or(path).to_string())
+}
+
+fn frontmatter(source: &str) -> Option<&str> {
+    let rest = source.strip_prefix("---\n").or_else(|| source.strip_prefix("---\r\n"))?;
+    let end = rest.find("\n---")?;
+    Some(&rest[..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIMITS: SiteLimits = SiteLimits { max_files: 100, max_bytes: 1 << 20 };
+
+    fn site(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let p = dir.path().join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn loads_pages_titles_and_files() {
+        let dir = site(&[
+            ("docs.json", r#"{"name": "Acme", "navigation": {"groups": [{"group": "G", "pages": ["index", "guides/a"]}]}}"#),
+            ("index.mdx", "---\ntitle: Home\nsidebarTitle: Start\n---\nHi"),
+            ("guides/a.md", "# Guide A\ntext"),
+            ("hidden.md", "not in nav"),
+            ("images/logo.png", "png"),
+            (".git/config", "x"),
+        ]);
+        let m = load_site(dir.path(), LIMITS).unwrap();
+        assert_eq!(m.name, "Acme");
+        let pages: Vec<_> = m.pages.iter().map(|p| (p.path.as_str(), p.title.as_str())).collect();
+        assert_eq!(pages, [("index", "Start"), ("guides/a", "Guide A"), ("hidden", "hidden")]);
+        assert_eq!(m.files.len(), 5);
+    }
+
+    #[test]
+    fn broken_sites_name_the_file() {
+        let none = site(&[("index.md", "x")]);
+        assert!(matches!(load_site(none.path(), LIMITS), Err(SiteError::NoConfig)));
+        let bad = site(&[("docs.json", "{\"name\": ")]);
+        let err = load_site(bad.path(), LIMITS).unwrap_err().to_string();
+        assert!(err.starts_with("docs.json: invalid JSON at line 1"), "{err}");
+        let missing = site(&[("docs.json", r#"{"name": "A", "navigation": {"pages": ["gone"]}}"#)]);
+        let err = load_site(missing.path(), LIMITS).unwrap_err().to_string();
+        assert!(err.contains("docs.json") && err.contains("gone.mdx"), "{err}");
+    }
+
+    #[test]
+    fn refs_are_followed_but_not_out_of_the_folder() {
+        let ok = site(&[
+            ("docs.json", r#"{"name": "A", "navigation": {"$ref": "nav/main.json"}}"#),
+            ("nav/main.json", r#"{"pages": ["index"]}"#),
+            ("index.md", "# I"),
+        ]);
+        assert_eq!(load_site(ok.path(), LIMITS).unwrap().pages.len(), 1);
+        let out = site(&[("docs.json", r#"{"name": "A", "navigation": {"$ref": "../../etc/passwd"}}"#)]);
+        assert!(matches!(load_site(out.path(), LIMITS), Err(SiteError::Escapes { .. })));
+    }
+
+    #[test]
+    fn links_out_of_the_folder_are_refused() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.md"), "s").unwrap();
+        let dir = site(&[("docs.json", r#"{"name": "A", "navigation": {"pages": []}}"#)]);
+        std::os::unix::fs::symlink(outside.path().join("secret.md"), dir.path().join("leak.md")).unwrap();
+        let err = load_site(dir.path(), LIMITS).unwrap_err();
+        assert!(matches!(err, SiteError::Escapes { ref file } if file == "leak.md"), "{err}");
+    }
+
+    #[test]
+    fn limits_are_enforced() {
+        let dir = site(&[("docs.json", r#"{"name": "A", "navigation": {"pages": []}}"#), ("a.md", "x"), ("b.md", "y")]);
+        let tight = SiteLimits { max_files: 2, max_bytes: 1 << 20 };
+        assert!(matches!(load_site(dir.path(), tight), Err(SiteError::TooLarge(_))));
+    }
+}

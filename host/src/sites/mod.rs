@@ -1,0 +1,77 @@
+//! Documentation sites as Quire reads them: a folder with `docs.json` (or legacy `mint.json`)
+//! and `.md`/`.mdx` pages, turned into the manifest that exports and plugins work from.
+
+mod folder;
+mod navigation;
+mod publish;
+mod upload;
+
+use serde::{Deserialize, Serialize};
+
+pub use folder::{SiteLimits, load_site};
+pub use publish::{PublishError, PublishRequest, publish, validate_domain, validate_label};
+pub use upload::extract_site_archive;
+
+/// What kind of navigation entry (see the WIT `nav-kind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum NavNodeKind {
+    Group,
+    Page,
+    Tab,
+    Link,
+}
+
+/// One entry of the navigation, flattened in pre-order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NavNode {
+    pub kind: NavNodeKind,
+    pub depth: u32,
+    pub label: String,
+    pub target: Option<String>,
+    pub icon: Option<String>,
+}
+
+/// A page: its path without extension, its source file, its title.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PageEntry {
+    pub path: String,
+    pub file: String,
+    pub title: String,
+}
+
+/// Any file of the site, pages included.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileEntry {
+    pub path: String,
+    pub size: u64,
+}
+
+/// A site as published: stored as `site.json` beside the version's files.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SiteManifest {
+    pub name: String,
+    /// `docs.json` or `mint.json`.
+    pub config_file: String,
+    /// The navigation file with `$ref`s resolved, as JSON text.
+    pub config_json: String,
+    pub navigation: Vec<NavNode>,
+    /// Navigation pages first, in navigation order, then the others by path.
+    pub pages: Vec<PageEntry>,
+    pub files: Vec<FileEntry>,
+}
+
+/// A site folder that cannot be published, with the file at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum SiteError {
+    #[error("no docs.json or mint.json at the top of the site folder")]
+    NoConfig,
+    #[error("{file}: {message}")]
+    Invalid { file: String, message: String },
+    #[error("{file}: the path escapes the site folder")]
+    Escapes { file: String },
+    #[error("the site is too large: {0}")]
+    TooLarge(String),
+    #[error("cannot read {file}: {message}")]
+    Io { file: String, message: String },
+}

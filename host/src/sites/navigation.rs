@@ -1,0 +1,261 @@
+//! The navigation file: `$ref` resolution and the walk from docs.json's nested navigation (or
+//! mint.json's group list) to a flat, pre-order list of entries.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use super::{NavNode, NavNodeKind, SiteError};
+
+/// Deepest `$ref` chain followed; deeper is taken for a cycle.
+const MAX_REF_DEPTH: usize = 16;
+
+/// Containers of docs.json navigation, the key naming each element, and the entry kind.
+const CONTAINERS: &[(&str, &str, NavNodeKind)] = &[
+    ("tabs", "tab", NavNodeKind::Tab),
+    ("anchors", "anchor", NavNodeKind::Tab),
+    ("dropdowns", "dropdown", NavNodeKind::Tab),
+    ("products", "product", NavNodeKind::Tab),
+    ("versions", "version", NavNodeKind::Tab),
+    ("languages", "language", NavNodeKind::Tab),
+    ("groups", "group", NavNodeKind::Group),
+];
+
+/// Replaces every `{"$ref": "file.json", ...}` object with the referenced file's content
+/// (sibling keys win), reading files relative to the site root and never outside it.
+pub fn resolve_refs(value: Value, root: &Path, file: &str, depth: usize) -> Result<Value, SiteError> {
+    if depth > MAX_REF_DEPTH {
+        return Err(SiteError::Invalid {
+            file: file.to_string(),
+            message: "$ref chain is too deep (a cycle?)".into(),
+        });
+    }
+    match value {
+        Value::Object(mut map) => {
+            if let Some(Value::String(reference)) = map.remove("$ref") {
+                let target = super::folder::inside(root, Path::new(file).parent().unwrap_or(Path::new("")), &reference)
+                    .ok_or_else(|| SiteError::Escapes { file: reference.clone() })?;
+                let referenced = super::folder::read_json(root, &target)?;
+                let resolved = resolve_refs(referenced, root, &target, depth + 1)?;
+                let mut merged = match resolved {
+                    Value::Object(m) => m,
+                    other => return Ok(other),
+                };
+                for (k, v) in map {
+                    merged.insert(k, resolve_refs(v, root, file, depth)?);
+                }
+                return Ok(Value::Object(merged));
+            }
+            let mut out = Map::new();
+            for (k, v) in map {
+                out.insert(k, resolve_refs(v, root, file, depth)?);
+            }
+            Ok(Value::Object(out))
+        }
+        Value::Array(items) => items
+            .into_iter()
+            .map(|v| resolve_refs(v, root, file, depth))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array),
+        other => Ok(other),
+    }
+}
+
+/// The navigation of a docs.json or mint.json document. `titles` gives page labels.
+pub fn flatten(
+    config: &Value,
+    config_file: &str,
+    titles: &HashMap<String, String>,
+) -> Result<Vec<NavNode>, SiteError> {
+    let mut out = Vec::new();
+    let navigation = config.get("navigation").ok_or_else(|| SiteError::Invalid {
+        file: config_file.to_string(),
+        message: "the required field navigation is missing".into(),
+    })?;
+    let mut walker = Walker {
+        titles,
+        out: &mut out,
+        file: config_file,
+    };
+    match navigation {
+        // mint.json: an array of groups.
+        Value::Array(groups) => walker.pages(groups, 0, "navigation")?,
+        Value::Object(node) => {
+            walker.node(node, 0, "navigation")?;
+            if let Some(Value::Object(global)) = node.get("global") {
+                walker.node(global, 0, "navigation.global")?;
+            }
+        }
+        _ => {
+            return Err(SiteError::Invalid {
+                file: config_file.to_string(),
+                message: "navigation must be an object (docs.json) or an array (mint.json)".into(),
+            });
+        }
+    }
+    if let Some(Value::Array(anchors)) = config.get("anchors") {
+        // mint.json anchors: {name, url, icon} links.
+        for anchor in anchors {
+            if let (Some(name), Some(url)) = (
+                anchor.get("name").and_then(Value::as_str),
+                anchor.get("url").and_then(Value::as_str),
+            ) {
+                out.push(NavNode {
+                    kind: NavNodeKind::Link,
+                    depth: 0,
+                    label: name.to_string(),
+                    target: Some(url.to_string()),
+                    icon: anchor.get("icon").and_then(Value::as_str).map(String::from),
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+struct Walker<'a> {
+    titles: &'a HashMap<String, String>,
+    out: &'a mut Vec<NavNode>,
+    file: &'a str,
+}
+
+impl Walker<'_> {
+    fn invalid(&self, at: &str, message: &str) -> SiteError {
+        SiteError::Invalid {
+            file: self.file.to_string(),
+            message: format!("{at}: {message}"),
+        }
+    }
+
+    /// A navigation object: its containers in a fixed order, then its pages.
+    fn node(&mut self, node: &Map<String, Value>, depth: u32, at: &str) -> Result<(), SiteError> {
+        for (key, label_key, kind) in CONTAINERS {
+            let Some(value) = node.get(*key) else { continue };
+            let Value::Array(items) = value else {
+                return Err(self.invalid(&format!("{at}.{key}"), "must be an array"));
+            };
+            for (i, item) in items.iter().enumerate() {
+                let here = format!("{at}.{key}[{i}]");
+                let Value::Object(item) = item else {
+                    return Err(self.invalid(&here, "must be an object"));
+                };
+                self.entry(item, label_key, *kind, depth, &here)?;
+            }
+        }
+        if let Some(value) = node.get("pages") {
+            let Value::Array(pages) = value else {
+                return Err(self.invalid(&format!("{at}.pages"), "must be an array"));
+            };
+            self.pages(pages, depth, &format!("{at}.pages"))?;
+        }
+        Ok(())
+    }
+
+    /// A tab, group, anchor, ...: an entry, then its children one level deeper. One with an
+    /// `href` and no children is a link.
+    fn entry(
+        &mut self,
+        item: &Map<String, Value>,
+        label_key: &str,
+        kind: NavNodeKind,
+        depth: u32,
+        at: &str,
+    ) -> Result<(), SiteError> {
+        let label = item
+            .get(label_key)
+            .and_then(Value::as_str)
+            .ok_or_else(|| self.invalid(at, &format!("the field {label_key} (a string) is required")))?;
+        let icon = item.get("icon").and_then(Value::as_str).map(String::from);
+        let has_children = CONTAINERS.iter().any(|(k, _, _)| item.contains_key(*k)) || item.contains_key("pages");
+        if let (Some(href), false) = (item.get("href").and_then(Value::as_str), has_children) {
+            self.out.push(NavNode {
+                kind: NavNodeKind::Link,
+                depth,
+                label: label.to_string(),
+                target: Some(href.to_string()),
+                icon,
+            });
+            return Ok(());
+        }
+        self.out.push(NavNode {
+            kind,
+            depth,
+            label: label.to_string(),
+            target: None,
+            icon,
+        });
+        self.node(item, depth + 1, at)
+    }
+
+    /// A `pages` array: page paths and nested groups.
+    fn pages(&mut self, pages: &[Value], depth: u32, at: &str) -> Result<(), SiteError> {
+        for (i, page) in pages.iter().enumerate() {
+            let here = format!("{at}[{i}]");
+            match page {
+                Value::String(path) => {
+                    let path = path.trim_start_matches('/').to_string();
+                    let label = self
+                        .titles
+                        .get(&path)
+                        .cloned()
+                        .unwrap_or_else(|| path.rsplit('/').next().unwrap_or(&path).to_string());
+                    self.out.push(NavNode {
+                        kind: NavNodeKind::Page,
+                        depth,
+                        label,
+                        target: Some(path),
+                        icon: None,
+                    });
+                }
+                Value::Object(group) => {
+                    self.entry(group, "group", NavNodeKind::Group, depth, &here)?;
+                }
+                _ => return Err(self.invalid(&here, "must be a page path or a group object")),
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn kinds(nodes: &[NavNode]) -> Vec<(NavNodeKind, u32, String)> {
+        nodes.iter().map(|n| (n.kind, n.depth, n.label.clone())).collect()
+    }
+
+    #[test]
+    fn docs_json_tabs_groups_and_nested_groups() {
+        let config = json!({"navigation": {"tabs": [{"tab": "Guides", "groups": [
+            {"group": "Start", "pages": ["index", {"group": "More", "pages": ["a/b"]}]}
+        ]}], "global": {"anchors": [{"anchor": "Blog", "href": "https://blog.example"}]}}});
+        let titles = HashMap::from([("index".to_string(), "Welcome".to_string())]);
+        let nav = flatten(&config, "docs.json", &titles).unwrap();
+        assert_eq!(kinds(&nav), vec![
+            (NavNodeKind::Tab, 0, "Guides".into()),
+            (NavNodeKind::Group, 1, "Start".into()),
+            (NavNodeKind::Page, 2, "Welcome".into()),
+            (NavNodeKind::Group, 2, "More".into()),
+            (NavNodeKind::Page, 3, "b".into()),
+            (NavNodeKind::Link, 0, "Blog".into()),
+        ]);
+    }
+
+    #[test]
+    fn mint_json_groups_and_anchors() {
+        let config = json!({"navigation": [{"group": "G", "pages": ["x"]}], "anchors": [{"name": "GitHub", "url": "https://github.com"}]});
+        let nav = flatten(&config, "mint.json", &HashMap::new()).unwrap();
+        assert_eq!(nav.len(), 3);
+        assert_eq!(nav[2].kind, NavNodeKind::Link);
+    }
+
+    #[test]
+    fn malformed_navigation_names_the_place() {
+        let config = json!({"navigation": {"groups": [{"pages": ["x"]}]}});
+        let err = flatten(&config, "docs.json", &HashMap::new()).unwrap_err().to_string();
+        assert!(err.contains("docs.json") && err.contains("navigation.groups[0]") && err.contains("group"), "{err}");
+    }
+}

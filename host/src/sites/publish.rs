@@ -1,0 +1,176 @@
+//! Publishing: a site folder becomes an immutable content version in object storage. Files are
+//! copied first and the version is recorded last, so a crash part-way leaves no half version.
+
+use std::path::{Path, PathBuf};
+
+use futures::TryStreamExt;
+use opendal::Operator;
+use time::OffsetDateTime;
+use time::macros::format_description;
+
+use super::{SiteError, SiteLimits, load_site};
+use crate::storage::paths;
+use crate::store::{ContentVersion, Store, StoreError};
+
+/// Files copied to storage at the same time.
+const UPLOAD_CONCURRENCY: usize = 16;
+
+/// What to publish.
+pub struct PublishRequest<'a> {
+    pub organization: &'a str,
+    pub domain: &'a str,
+    /// Version label; default: the time of publishing.
+    pub label: Option<&'a str>,
+    pub root: &'a Path,
+    pub limits: SiteLimits,
+}
+
+/// Why publishing failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PublishError {
+    #[error(transparent)]
+    Site(#[from] SiteError),
+    #[error("{0}")]
+    InvalidInput(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("storage error while publishing: {0}")]
+    Storage(#[from] opendal::Error),
+}
+
+/// Publishes the folder `request.root` as a new content version of `request.domain`.
+pub async fn publish(
+    store: &Store,
+    operator: &Operator,
+    request: PublishRequest<'_>,
+) -> Result<ContentVersion, PublishError> {
+    validate_domain(request.domain).map_err(PublishError::InvalidInput)?;
+    let label = match request.label {
+        Some(label) => {
+            validate_label(label).map_err(PublishError::InvalidInput)?;
+            label.to_string()
+        }
+        None => default_label(),
+    };
+    if store.organization(request.organization)?.is_none() {
+        return Err(StoreError::NotFound(format!("no organization {:?}", request.organization)).into());
+    }
+    store.check_domain_owner(request.organization, request.domain)?;
+    if store.version(request.domain, &label)?.is_some() {
+        return Err(StoreError::Conflict(format!(
+            "version {label:?} of {:?} is already published; versions are immutable, publish under a new label",
+            request.domain
+        ))
+        .into());
+    }
+
+    let root: PathBuf = request.root.to_path_buf();
+    let limits = request.limits;
+    let manifest = tokio::task::spawn_blocking(move || load_site(&root, limits))
+        .await
+        .map_err(|e| PublishError::InvalidInput(format!("reading the site failed: {e}")))??;
+
+    let domain = request.domain;
+    futures::stream::iter(manifest.files.iter().map(Ok::<_, PublishError>))
+        .try_for_each_concurrent(UPLOAD_CONCURRENCY, |file| {
+            let source = request.root.join(&file.path);
+            let target = paths::version_file(domain, &label, &file.path);
+            async move {
+                let bytes = tokio::fs::read(&source).await.map_err(|e| SiteError::Io {
+                    file: file.path.clone(),
+                    message: e.to_string(),
+                })?;
+                operator.write(&target, bytes).await?;
+                Ok(())
+            }
+        })
+        .await?;
+    let manifest_json = serde_json::to_vec(&manifest)
+        .map_err(|e| PublishError::InvalidInput(format!("cannot encode the site manifest: {e}")))?;
+    operator
+        .write(&paths::version_manifest(domain, &label), manifest_json)
+        .await?;
+
+    let version = ContentVersion {
+        domain: domain.to_string(),
+        label,
+        created_at: OffsetDateTime::now_utc(),
+        page_count: manifest.pages.len(),
+        file_count: manifest.files.len(),
+        size_bytes: manifest.files.iter().map(|f| f.size).sum(),
+    };
+    store.add_version(request.organization, &version)?;
+    Ok(version)
+}
+
+/// A domain is a hostname-like identifier: lower-case letters, digits, `-` and `.`, no
+/// protocol, no path.
+pub fn validate_domain(domain: &str) -> Result<(), String> {
+    let hint = "domain must be a hostname-like identifier such as docs.example.com (no protocol, no path)";
+    if domain.is_empty() {
+        return Err("domain is required".into());
+    }
+    if domain.contains("://") || domain.contains('/') {
+        return Err(format!("{hint}; got {domain:?}"));
+    }
+    let label_ok = |l: &str| {
+        !l.is_empty()
+            && l.len() <= 63
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+            && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    };
+    if domain.len() > 253 || !domain.split('.').all(label_ok) {
+        return Err(format!("{hint}; got {domain:?}"));
+    }
+    Ok(())
+}
+
+/// A version label: 1 to 64 of letters, digits, `.`, `_` and `-`, starting with a letter or
+/// digit.
+pub fn validate_label(label: &str) -> Result<(), String> {
+    let ok = !label.is_empty()
+        && label.len() <= 64
+        && label.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && label
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "version must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit; got {label:?}"
+        ))
+    }
+}
+
+fn default_label() -> String {
+    let format = format_description!("[year][month][day]-[hour][minute][second]-[subsecond digits:3]");
+    OffsetDateTime::now_utc()
+        .format(&format)
+        .unwrap_or_else(|_| "latest".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn domains() {
+        for ok in ["docs.example.com", "acme", "a-b.c1"] {
+            assert!(validate_domain(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", "https://docs.example.com", "docs.example.com/x", "Docs.com", "-a.com", "a..b"] {
+            assert!(validate_domain(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn labels() {
+        assert!(validate_label("v1.2_beta-3").is_ok());
+        assert!(validate_label("").is_err());
+        assert!(validate_label("../x").is_err());
+        assert!(validate_label(&"a".repeat(65)).is_err());
+        assert!(validate_label(&default_label()).is_ok());
+    }
+}

@@ -1,0 +1,156 @@
+//! Unpacking an uploaded `.tar.gz` of a site folder, refusing any entry that could write
+//! outside the destination: absolute paths, `..`, and links of any kind.
+
+use std::io::Read;
+use std::path::{Component, Path, PathBuf};
+
+use flate2::read::GzDecoder;
+
+use super::{SiteError, SiteLimits};
+
+/// Unpacks `archive` into `dest` and returns the site's root: `dest`, or the archive's single
+/// top-level folder when the site was packed as `tar czf site.tar.gz my-site/`.
+pub fn extract_site_archive(
+    archive: &[u8],
+    dest: &Path,
+    limits: SiteLimits,
+) -> Result<PathBuf, SiteError> {
+    let invalid = |file: &str, message: String| SiteError::Invalid {
+        file: file.to_string(),
+        message,
+    };
+    let mut tar = tar::Archive::new(GzDecoder::new(archive));
+    let entries = tar
+        .entries()
+        .map_err(|e| invalid("upload", format!("not a .tar.gz archive: {e}")))?;
+    let (mut files, mut total) = (0usize, 0u64);
+    for entry in entries {
+        let mut entry = entry.map_err(|e| invalid("upload", format!("corrupt archive: {e}")))?;
+        let raw_path = entry
+            .path()
+            .map_err(|e| invalid("upload", format!("an entry has an unreadable name: {e}")))?
+            .into_owned();
+        let name = raw_path.display().to_string();
+        let relative = safe_relative(&raw_path).ok_or_else(|| SiteError::Escapes { file: name.clone() })?;
+        let kind = entry.header().entry_type();
+        if kind.is_dir() {
+            std::fs::create_dir_all(dest.join(&relative)).map_err(|e| io(&name, e))?;
+            continue;
+        }
+        if kind.is_symlink() || kind.is_hard_link() {
+            return Err(invalid(&name, "site archives may hold only files and folders, not links".into()));
+        }
+        if !kind.is_file() {
+            continue; // pax headers and the like carry no content of the site
+        }
+        files += 1;
+        total += entry.header().size().unwrap_or(0);
+        if files > limits.max_files {
+            return Err(SiteError::TooLarge(format!("more than {} files", limits.max_files)));
+        }
+        if total > limits.max_bytes {
+            return Err(SiteError::TooLarge(format!("more than {} MiB", limits.max_bytes >> 20)));
+        }
+        let target = dest.join(&relative);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| io(&name, e))?;
+        }
+        let mut contents = Vec::new();
+        entry
+            .by_ref()
+            .take(limits.max_bytes + 1)
+            .read_to_end(&mut contents)
+            .map_err(|e| io(&name, e))?;
+        std::fs::write(&target, contents).map_err(|e| io(&name, e))?;
+    }
+    Ok(site_root(dest))
+}
+
+fn io(file: &str, e: std::io::Error) -> SiteError {
+    SiteError::Io {
+        file: file.to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// The path with `.` segments dropped; `None` if it is absolute or climbs with `..`.
+fn safe_relative(path: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::Normal(p) => out.push(p),
+            Component::CurDir => {}
+            _ => return None,
+        }
+    }
+    (!out.as_os_str().is_empty()).then_some(out)
+}
+
+fn site_root(dest: &Path) -> PathBuf {
+    let has_config = |dir: &Path| dir.join("docs.json").is_file() || dir.join("mint.json").is_file();
+    if has_config(dest) {
+        return dest.to_path_buf();
+    }
+    let children: Vec<_> = std::fs::read_dir(dest)
+        .map(|rd| rd.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    match children.as_slice() {
+        [only] if only.is_dir() && has_config(only) => only.clone(),
+        _ => dest.to_path_buf(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flate2::Compression;
+    use flate2::write::GzEncoder;
+
+    const LIMITS: SiteLimits = SiteLimits { max_files: 10, max_bytes: 1 << 20 };
+
+    /// A .tar.gz whose entry names are written raw, so hostile names can be built.
+    fn archive(entries: &[(&str, tar::EntryType, &[u8])]) -> Vec<u8> {
+        let mut builder = tar::Builder::new(GzEncoder::new(Vec::new(), Compression::fast()));
+        for (name, kind, data) in entries {
+            let mut header = tar::Header::new_gnu();
+            header.as_gnu_mut().unwrap().name[..name.len()].copy_from_slice(name.as_bytes());
+            header.set_entry_type(*kind);
+            header.set_size(data.len() as u64);
+            if kind.is_symlink() {
+                header.set_link_name("/etc/passwd").unwrap();
+            }
+            header.set_mode(0o644);
+            header.set_cksum();
+            builder.append(&header, *data).unwrap();
+        }
+        builder.into_inner().unwrap().finish().unwrap()
+    }
+
+    #[test]
+    fn unpacks_a_site_and_finds_a_wrapping_folder() {
+        let dest = tempfile::tempdir().unwrap();
+        let bytes = archive(&[("site/docs.json", tar::EntryType::Regular, b"{}"), ("site/a.md", tar::EntryType::Regular, b"# A")]);
+        let root = extract_site_archive(&bytes, dest.path(), LIMITS).unwrap();
+        assert_eq!(root, dest.path().join("site"));
+        assert!(root.join("a.md").is_file());
+    }
+
+    #[test]
+    fn refuses_entries_that_escape() {
+        for bad in ["../evil.md", "/etc/evil.md", "a/../../evil.md"] {
+            let dest = tempfile::tempdir().unwrap();
+            let bytes = archive(&[(bad, tar::EntryType::Regular, b"x")]);
+            let err = extract_site_archive(&bytes, dest.path(), LIMITS).unwrap_err();
+            assert!(matches!(err, SiteError::Escapes { .. }), "{bad}: {err}");
+            assert!(!dest.path().parent().unwrap().join("evil.md").exists());
+        }
+    }
+
+    #[test]
+    fn refuses_links_and_garbage() {
+        let dest = tempfile::tempdir().unwrap();
+        let bytes = archive(&[("leak.md", tar::EntryType::Symlink, b"")]);
+        assert!(extract_site_archive(&bytes, dest.path(), LIMITS).unwrap_err().to_string().contains("not links"));
+        assert!(extract_site_archive(b"not gzip", dest.path(), LIMITS).is_err());
+    }
+}

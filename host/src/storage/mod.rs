@@ -1,0 +1,75 @@
+//! Object storage for content versions and bundles: an opendal `Operator` from configuration,
+//! and the download links that hand bundles out.
+
+mod links;
+
+use std::path::Path;
+
+use opendal::{Operator, services};
+
+pub use links::{LinkError, LinkSigner, SignedLink};
+
+use crate::config::{StorageBackend, StorageConfig};
+
+/// Storage could not be set up or used.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    #[error("storage setting {0} is required for the s3 backend")]
+    Missing(&'static str),
+    #[error("storage error: {0}")]
+    Backend(#[from] opendal::Error),
+}
+
+/// Builds the operator for `config`; the local filesystem backend defaults to
+/// `{data_dir}/storage`.
+pub fn operator(config: &StorageConfig, data_dir: &Path) -> Result<Operator, StorageError> {
+    match config.backend {
+        StorageBackend::Fs => {
+            let root = config
+                .root
+                .clone()
+                .unwrap_or_else(|| data_dir.join("storage").to_string_lossy().into_owned());
+            Ok(Operator::new(services::Fs::default().root(&root))?)
+        }
+        StorageBackend::S3 => {
+            let bucket = config.bucket.as_deref().ok_or(StorageError::Missing("bucket"))?;
+            let mut builder = services::S3::default()
+                .bucket(bucket)
+                .region(config.region.as_deref().unwrap_or("us-east-1"))
+                .root(config.root.as_deref().unwrap_or("/"));
+            if let Some(endpoint) = &config.endpoint {
+                builder = builder.endpoint(endpoint);
+            }
+            if let Some(key) = &config.access_key_id {
+                builder = builder.access_key_id(key);
+            }
+            if let Some(secret) = &config.secret_access_key {
+                builder = builder.secret_access_key(secret);
+            }
+            Ok(Operator::new(builder)?)
+        }
+    }
+}
+
+/// Where things live in storage.
+pub mod paths {
+    /// Folder of one content version.
+    pub fn version_dir(domain: &str, label: &str) -> String {
+        format!("sites/{domain}/versions/{label}/")
+    }
+
+    /// The version's description: navigation, pages and files.
+    pub fn version_manifest(domain: &str, label: &str) -> String {
+        format!("{}site.json", version_dir(domain, label))
+    }
+
+    /// One source file of a content version.
+    pub fn version_file(domain: &str, label: &str, file: &str) -> String {
+        format!("{}files/{file}", version_dir(domain, label))
+    }
+
+    /// A job's archive.
+    pub fn bundle(job_id: &str, extension: &str) -> String {
+        format!("bundles/{job_id}.{extension}")
+    }
+}

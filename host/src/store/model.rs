@@ -1,0 +1,155 @@
+//! The records the store keeps, as they are serialized into redb.
+
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+
+/// An organization's plan; static export needs `enterprise`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Plan {
+    Free,
+    Pro,
+    Enterprise,
+}
+
+impl Plan {
+    pub fn name(self) -> &'static str {
+        match self {
+            Plan::Free => "free",
+            Plan::Pro => "pro",
+            Plan::Enterprise => "enterprise",
+        }
+    }
+}
+
+/// An organization: the owner of keys and sites.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Organization {
+    pub name: String,
+    pub plan: Plan,
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+}
+
+/// What a key may do. The stored kind decides, never the key's prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum KeyKind {
+    /// Server-side secret for admin endpoints (static export, publishing).
+    Admin,
+    /// Public key for the assistant and search endpoints.
+    Assistant,
+}
+
+/// An API key as stored: its hash, never the key itself.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ApiKeyRecord {
+    /// A short public identifier, shown in listings and accepted by `key revoke`.
+    pub id: String,
+    pub organization: String,
+    pub kind: KeyKind,
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339::option", default)]
+    pub revoked_at: Option<OffsetDateTime>,
+}
+
+/// A documentation site: a domain owned by one organization.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SiteRecord {
+    pub domain: String,
+    pub organization: String,
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+    /// Label of the most recently published content version.
+    pub latest_version: Option<String>,
+}
+
+/// An immutable published snapshot of a site.
+#[derive(Debug, Clone, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ContentVersion {
+    pub domain: String,
+    /// The version's label, unique within the domain.
+    pub label: String,
+    #[serde(with = "time::serde::rfc3339")]
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: OffsetDateTime,
+    /// Number of pages.
+    pub page_count: usize,
+    /// Number of files, pages included.
+    pub file_count: usize,
+    /// Total size of the files.
+    pub size_bytes: u64,
+}
+
+/// Where a static export job is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum JobStatus {
+    Queued,
+    Running,
+    Completed,
+    Failed,
+}
+
+/// A problem in the site that did not stop its export.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct JobWarning {
+    /// Source file, relative to the site root.
+    pub file: String,
+    /// One-based line, when known.
+    pub line: Option<u32>,
+    pub message: String,
+}
+
+/// The archive a completed job produced.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BundleRecord {
+    /// Object storage path of the archive.
+    pub path: String,
+    pub size_bytes: u64,
+    pub media_type: String,
+}
+
+/// A static export job, as stored.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Job {
+    pub id: String,
+    pub organization: String,
+    pub domain: String,
+    pub version: String,
+    /// The pages asked for, or `None` for every page.
+    pub paths: Option<Vec<String>>,
+    pub status: JobStatus,
+    /// Pages exported so far.
+    pub page_count: u64,
+    /// Pages the job will export.
+    pub total_pages: u64,
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    pub updated_at: OffsetDateTime,
+    /// Times a worker has started this job.
+    pub attempts: u32,
+    pub error: Option<String>,
+    /// The first warnings (bounded), and how many there were in all.
+    pub warnings: Vec<JobWarning>,
+    pub warning_count: u64,
+    pub bundle: Option<BundleRecord>,
+}
+
+impl Job {
+    /// Percent done, 0 to 100.
+    pub fn progress(&self) -> f64 {
+        match self.status {
+            JobStatus::Completed => 100.0,
+            _ if self.total_pages == 0 => 0.0,
+            _ => {
+                let ratio = self.page_count as f64 / self.total_pages as f64;
+                (ratio * 1000.0).floor() / 10.0
+            }
+        }
+        .min(100.0)
+    }
+}
