@@ -33,6 +33,12 @@ pub fn extract_site_archive(
         let name = raw_path.display().to_string();
         let relative = safe_relative(&raw_path).ok_or_else(|| SiteError::Escapes { file: name.clone() })?;
         let kind = entry.header().entry_type();
+        if relative.as_os_str().is_empty() {
+            if kind.is_dir() {
+                continue; // `./`, the folder itself, as `tar -C site .` writes it
+            }
+            return Err(invalid(&name, "an entry has an empty name".into()));
+        }
         if kind.is_dir() {
             std::fs::create_dir_all(dest.join(&relative)).map_err(|e| io(&name, e))?;
             continue;
@@ -73,7 +79,8 @@ fn io(file: &str, e: std::io::Error) -> SiteError {
     }
 }
 
-/// The path with `.` segments dropped; `None` if it is absolute or climbs with `..`.
+/// The path with `.` segments dropped (possibly empty); `None` if it is absolute or climbs
+/// with `..`.
 fn safe_relative(path: &Path) -> Option<PathBuf> {
     let mut out = PathBuf::new();
     for component in path.components() {
@@ -83,7 +90,7 @@ fn safe_relative(path: &Path) -> Option<PathBuf> {
             _ => return None,
         }
     }
-    (!out.as_os_str().is_empty()).then_some(out)
+    Some(out)
 }
 
 fn site_root(dest: &Path) -> PathBuf {

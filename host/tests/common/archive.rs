@@ -1,0 +1,64 @@
+//! Building and reading `.tar.gz` archives in tests.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::Path;
+
+use flate2::Compression;
+use flate2::read::GzDecoder;
+use flate2::write::GzEncoder;
+
+/// A `.tar.gz` of the folder `dir`, as a CI pipeline would make it.
+pub fn tar_gz_dir(dir: &Path) -> Vec<u8> {
+    let mut builder = tar::Builder::new(GzEncoder::new(Vec::new(), Compression::fast()));
+    builder.append_dir_all(".", dir).expect("pack site");
+    builder.into_inner().and_then(|gz| gz.finish()).expect("finish archive")
+}
+
+/// Every file of a `.tar.gz`, by path.
+pub fn unpack(bytes: &[u8]) -> BTreeMap<String, Vec<u8>> {
+    let mut archive = tar::Archive::new(GzDecoder::new(bytes));
+    let mut files = BTreeMap::new();
+    for entry in archive.entries().expect("entries") {
+        let mut entry = entry.expect("entry");
+        let path = entry.path().expect("path").display().to_string();
+        let mut data = Vec::new();
+        entry.read_to_end(&mut data).expect("read entry");
+        files.insert(path, data);
+    }
+    files
+}
+
+/// Every `href="..."` and `src="..."` value in an HTML text.
+pub fn links(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for attr in ["href=\"", "src=\""] {
+        let mut rest = html;
+        while let Some(start) = rest.find(attr) {
+            rest = &rest[start + attr.len()..];
+            if let Some(end) = rest.find('"') {
+                out.push(rest[..end].to_string());
+                rest = &rest[end..];
+            }
+        }
+    }
+    out
+}
+
+/// Resolves a relative link found in `from` (a path in the bundle) to a bundle path, without
+/// its fragment or query; `None` if it climbs out of the bundle.
+pub fn resolve(from: &str, link: &str) -> Option<String> {
+    let path = link.split(['#', '?']).next().unwrap_or("");
+    let mut parts: Vec<&str> = from.split('/').collect();
+    parts.pop();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join("/"))
+}

@@ -1,0 +1,274 @@
+//! Test harness: runs the real `quire` binary (CLI commands and `quire serve`) on a temporary
+//! data directory and a free loopback port, and speaks to it over HTTP.
+#![allow(dead_code)]
+
+pub mod archive;
+pub mod sites;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// A data directory with a config file, on which CLI commands and servers run.
+pub struct Instance {
+    pub dir: tempfile::TempDir,
+    pub port: u16,
+}
+
+impl Instance {
+    /// A new instance whose config file holds `extra_config` (TOML) besides the listen address.
+    pub fn new(extra_config: &str) -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let port = free_port();
+        let config = format!("[server]\nlisten = \"127.0.0.1:{port}\"\n\n{extra_config}\n");
+        std::fs::write(dir.path().join("quire.toml"), config).expect("config");
+        Self { dir, port }
+    }
+
+    pub fn data_dir(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// Runs `quire ARGS` against this instance and returns its output.
+    pub fn cli(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_quire"))
+            .arg("--data-dir")
+            .arg(self.data_dir())
+            .arg("--config")
+            .arg(self.dir.path().join("quire.toml"))
+            .args(args)
+            .output()
+            .expect("run quire")
+    }
+
+    /// Runs `quire ARGS`, asserts success and returns its stdout, trimmed.
+    pub fn cli_ok(&self, args: &[&str]) -> String {
+        let out = self.cli(args);
+        assert!(
+            out.status.success(),
+            "quire {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    /// Creates an organization with an admin key and returns the key.
+    pub fn organization(&self, name: &str, plan: &str) -> String {
+        self.cli_ok(&["org", "create", name, "--plan", plan]);
+        self.cli_ok(&["key", "create", "--org", name, "--kind", "admin"])
+    }
+
+    /// Starts `quire serve` and waits until it answers.
+    pub fn start(&self) -> Server {
+        let log_path = self.dir.path().join(format!("server-{}.log", now_millis()));
+        let log = std::fs::File::create(&log_path).expect("log file");
+        let child = Command::new(env!("CARGO_BIN_EXE_quire"))
+            .arg("--data-dir")
+            .arg(self.data_dir())
+            .arg("--config")
+            .arg(self.dir.path().join("quire.toml"))
+            .arg("serve")
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start quire serve");
+        let mut server = Server {
+            child: Some(child),
+            base: self.base_url(),
+            log_path,
+        };
+        server.wait_ready();
+        server
+    }
+}
+
+/// A running `quire serve`; killed when dropped.
+pub struct Server {
+    child: Option<Child>,
+    pub base: String,
+    pub log_path: PathBuf,
+}
+
+impl Server {
+    fn wait_ready(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while Instant::now() < deadline {
+            if let Some(child) = self.child.as_mut()
+                && let Ok(Some(status)) = child.try_wait()
+            {
+                panic!("quire serve exited with {status}: {}", self.log());
+            }
+            if std::net::TcpStream::connect(self.base.trim_start_matches("http://")).is_ok() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("quire serve did not start: {}", self.log());
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log_path).unwrap_or_default()
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().map(Child::id).unwrap_or(0)
+    }
+
+    /// Sends `signal` (`-KILL`, `-TERM`) and waits for the process to end.
+    pub fn signal(&mut self, signal: &str) -> std::process::ExitStatus {
+        let mut child = self.child.take().expect("server running");
+        let status = Command::new("kill")
+            .arg(signal)
+            .arg(child.id().to_string())
+            .status()
+            .expect("kill");
+        assert!(status.success());
+        child.wait().expect("wait for server")
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// A port nobody listens on right now.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("free port")
+}
+
+fn now_millis() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or(0)
+}
+
+/// The workspace's root folder.
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The example site shipped in `examples/docs`.
+pub fn example_site() -> PathBuf {
+    workspace().join("examples").join("docs")
+}
+
+/// A built WebAssembly component from this workspace (`quire_hostile_renderer`, ...).
+pub fn wasm(name: &str) -> PathBuf {
+    let path = workspace()
+        .join("target/wasm32-wasip2/release")
+        .join(format!("{name}.wasm"));
+    assert!(path.is_file(), "{} is missing: run scripts/build-plugins", path.display());
+    path
+}
+
+/// A small HTTP client for the API.
+pub struct Api {
+    pub base: String,
+    pub key: String,
+    pub http: reqwest::Client,
+}
+
+impl Api {
+    pub fn new(base: &str, key: &str) -> Self {
+        Self {
+            base: base.to_string(),
+            key: key.to_string(),
+            http: reqwest::Client::new(),
+        }
+    }
+
+    pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let response = self
+            .http
+            .post(format!("{}{path}", self.base))
+            .bearer_auth(&self.key)
+            .json(&body)
+            .send()
+            .await
+            .expect("request");
+        read(response).await
+    }
+
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        let response = self
+            .http
+            .get(format!("{}{path}", self.base))
+            .bearer_auth(&self.key)
+            .send()
+            .await
+            .expect("request");
+        read(response).await
+    }
+
+    /// Uploads a `.tar.gz` of `site` as version `version` of `domain`.
+    pub async fn publish(&self, domain: &str, version: &str, archive: Vec<u8>) -> (u16, Value) {
+        let response = self
+            .http
+            .post(format!("{}/v1/sites/{domain}/versions?version={version}", self.base))
+            .bearer_auth(&self.key)
+            .header("content-type", "application/gzip")
+            .body(archive)
+            .send()
+            .await
+            .expect("request");
+        read(response).await
+    }
+
+    pub async fn start_job(&self, body: Value) -> String {
+        let (status, job) = self.post("/v1/static-export/jobs", body).await;
+        assert_eq!(status, 202, "{job}");
+        job["jobId"].as_str().expect("jobId").to_string()
+    }
+
+    /// Polls a job until it is completed or failed; returns every status seen.
+    pub async fn wait_job(&self, job_id: &str, timeout: Duration) -> Vec<Value> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let (status, job) = self.get(&format!("/v1/static-export/jobs/{job_id}")).await;
+            assert_eq!(status, 200, "{job}");
+            let state = job["status"].as_str().unwrap_or_default().to_string();
+            seen.push(job);
+            if state == "completed" || state == "failed" {
+                return seen;
+            }
+            assert!(Instant::now() < deadline, "job {job_id} did not finish: {:?}", seen.last());
+            tokio::time::sleep(Duration::from_millis(15)).await;
+        }
+    }
+
+    /// Generates the bundle link and downloads the archive.
+    pub async fn download_bundle(&self, job_id: &str) -> (Value, Vec<u8>) {
+        let (status, bundle) = self
+            .post(&format!("/v1/static-export/jobs/{job_id}/bundle"), Value::Null)
+            .await;
+        assert_eq!(status, 200, "{bundle}");
+        let url = bundle["bundleUrl"].as_str().expect("bundleUrl");
+        let response = self.http.get(url).send().await.expect("download");
+        assert_eq!(response.status(), 200, "downloading {url}");
+        let bytes = response.bytes().await.expect("body").to_vec();
+        (bundle, bytes)
+    }
+}
+
+async fn read(response: reqwest::Response) -> (u16, Value) {
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap_or_default();
+    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, value)
+}

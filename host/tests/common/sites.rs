@@ -1,0 +1,44 @@
+//! Sites made up for tests: generated at any size, or with hostile pages.
+
+use std::path::Path;
+
+/// Writes a site of `pages` pages in groups of 50 under `dir`.
+pub fn generate(dir: &Path, pages: usize) {
+    std::fs::create_dir_all(dir.join("pages")).expect("site dir");
+    let mut groups = Vec::new();
+    for (g, chunk) in (0..pages).collect::<Vec<_>>().chunks(50).enumerate() {
+        let names: Vec<String> = chunk.iter().map(|i| format!("\"pages/page-{i}\"")).collect();
+        groups.push(format!("{{\"group\": \"Section {g}\", \"pages\": [{}]}}", names.join(", ")));
+    }
+    let config = format!(
+        "{{\"name\": \"Generated\", \"theme\": \"mint\", \"colors\": {{\"primary\": \"#336699\"}}, \"navigation\": {{\"groups\": [{}]}}}}",
+        groups.join(",\n")
+    );
+    std::fs::write(dir.join("docs.json"), config).expect("docs.json");
+    for i in 0..pages {
+        let next = (i + 1) % pages;
+        let body = format!(
+            "---\ntitle: Page {i}\ndescription: Generated page number {i}.\n---\n\n\
+             ## Overview\n\nThis page explains widget feature {i} and links to [the next page](/pages/page-{next}).\n\n\
+             <Note>Feature {i} is available on every plan.</Note>\n\n\
+             ## Usage\n\n```bash\nacme widgets enable --feature {i}\n```\n\n\
+             | Option | Default |\n| --- | --- |\n| `retries` | 3 |\n| `timeout` | 30s |\n\n\
+             ## Details\n\nWidgets configured with feature {i} report their state every minute. \
+             The state is one of draft, active or retired, and transitions emit events.\n"
+        );
+        std::fs::write(dir.join(format!("pages/page-{i}.mdx")), body).expect("page");
+    }
+}
+
+/// A site whose pages ask the hostile renderer fixture to misbehave.
+pub fn hostile(dir: &Path) {
+    std::fs::create_dir_all(dir).expect("site dir");
+    std::fs::write(
+        dir.join("docs.json"),
+        r#"{"name": "Hostile", "navigation": {"pages": ["fine", "trap", "loop", "hoard", "flood"]}}"#,
+    )
+    .expect("docs.json");
+    for page in ["fine", "trap", "loop", "hoard", "flood"] {
+        std::fs::write(dir.join(format!("{page}.md")), format!("# {page}\n")).expect("page");
+    }
+}
