@@ -19,6 +19,9 @@ pub fn extract_site_archive(
         file: file.to_string(),
         message,
     };
+    if !archive.starts_with(&[0x1f, 0x8b]) {
+        return Err(invalid("upload", "not a .tar.gz archive (it has no gzip header)".into()));
+    }
     let mut tar = tar::Archive::new(GzDecoder::new(archive));
     let entries = tar
         .entries()
