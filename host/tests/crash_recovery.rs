@@ -1,0 +1,96 @@
+//! Jobs survive the server dying: a real process killed with SIGKILL mid-export, or stopped
+//! with SIGTERM, and started again on the same data directory.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Api, Instance};
+use serde_json::json;
+
+/// Polls until the job is running and has exported some pages.
+async fn wait_mid_export(api: &Api, job_id: &str) -> u64 {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (_, job) = api.get(&format!("/v1/static-export/jobs/{job_id}")).await;
+        let count = job["pageCount"].as_u64().unwrap_or(0);
+        if job["status"] == "running" && count > 0 {
+            assert!(count < job["totalPages"].as_u64().unwrap(), "the job finished too fast to interrupt: {job}");
+            return count;
+        }
+        assert!(Instant::now() < deadline, "job never got going: {job}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+fn big_site(instance: &Instance, pages: usize) -> String {
+    let key = instance.organization("acme", "enterprise");
+    let site = tempfile::tempdir().unwrap();
+    common::sites::generate(site.path(), pages);
+    instance.cli_ok(&["site", "publish", "big.acme.test", site.path().to_str().unwrap(), "--org", "acme", "--version", "v1"]);
+    key
+}
+
+#[tokio::test]
+async fn a_job_killed_mid_export_completes_after_restart() {
+    let instance = Instance::new("");
+    let key = big_site(&instance, 6000);
+    let mut server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let job_id = api.start_job(json!({"domain": "big.acme.test"})).await;
+    let before = wait_mid_export(&api, &job_id).await;
+    server.signal("-KILL");
+
+    // The store still says running: nothing could record the crash.
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let last = api.wait_job(&job_id, Duration::from_secs(120)).await.pop().unwrap();
+    assert_eq!(last["status"], "completed", "{last} (had {before} pages before the kill)");
+    assert_eq!(last["pageCount"], 6000);
+    assert!(server.log().contains("recovered jobs interrupted by the last stop"), "{}", server.log());
+    let (_, bytes) = api.download_bundle(&job_id).await;
+    let files = common::archive::unpack(&bytes);
+    assert_eq!(files.keys().filter(|f| f.starts_with("pages/")).count(), 6000);
+}
+
+#[tokio::test]
+async fn sigterm_stops_gracefully_and_the_job_resumes() {
+    let instance = Instance::new("");
+    let key = big_site(&instance, 6000);
+    let mut server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let job_id = api.start_job(json!({"domain": "big.acme.test"})).await;
+    wait_mid_export(&api, &job_id).await;
+    let stopping = Instant::now();
+    let status = server.signal("-TERM");
+    assert!(status.success(), "exit status {status}: {}", server.log());
+    assert!(stopping.elapsed() < Duration::from_secs(10), "shutdown took {:?}", stopping.elapsed());
+    assert!(server.log().contains("queued again"), "{}", server.log());
+
+    // Not running, not failed: back in the queue, and its attempt was not counted.
+    let show = instance.cli(&["org", "list"]);
+    assert!(show.status.success(), "the data directory is free again after shutdown");
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let last = api.wait_job(&job_id, Duration::from_secs(120)).await.pop().unwrap();
+    assert_eq!(last["status"], "completed", "{last}");
+}
+
+#[tokio::test]
+async fn a_job_that_keeps_crashing_the_server_is_failed_with_a_reason() {
+    let instance = Instance::new("[jobs]\nmax_attempts = 2\n");
+    let key = big_site(&instance, 6000);
+    let mut server = instance.start();
+    let job_id = Api::new(&server.base, &key).start_job(json!({"domain": "big.acme.test"})).await;
+    for _ in 0..2 {
+        // A fresh client for each server life: pooled connections died with the process.
+        let api = Api::new(&server.base, &key);
+        wait_mid_export(&api, &job_id).await;
+        server.signal("-KILL");
+        server = instance.start();
+    }
+    let api = Api::new(&server.base, &key);
+    let (_, job) = api.get(&format!("/v1/static-export/jobs/{job_id}")).await;
+    assert_eq!(job["status"], "failed", "{job}");
+    assert!(job["error"].as_str().unwrap().contains("interrupted 2 times"), "{job}");
+}
