@@ -83,7 +83,10 @@ pub fn authenticate(
     wanted: KeyKind,
 ) -> Result<Principal, AuthError> {
     let token = header
-        .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
+        .and_then(|h| {
+            h.strip_prefix("Bearer ")
+                .or_else(|| h.strip_prefix("bearer "))
+        })
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .ok_or(AuthError::Missing(kind_placeholder(wanted)))?;
@@ -142,7 +145,12 @@ mod tests {
         assert!(admin.secret.starts_with("svc_") && !admin.secret.starts_with("svc_dsc_"));
         assert!(assistant.secret.starts_with("svc_dsc_"));
         assert!(store.key_by_hash(&admin.secret).unwrap().is_none());
-        assert!(store.key_by_hash(&hash_key(&admin.secret)).unwrap().is_some());
+        assert!(
+            store
+                .key_by_hash(&hash_key(&admin.secret))
+                .unwrap()
+                .is_some()
+        );
     }
 
     #[test]
@@ -164,8 +172,17 @@ mod tests {
         let header = format!("Bearer {}", admin.secret);
         assert!(authenticate(&store, Some(&header), KeyKind::Admin).is_ok());
         store.revoke_key(None, &admin.record.id).unwrap();
-        assert!(matches!(authenticate(&store, Some(&header), KeyKind::Admin), Err(AuthError::Revoked)));
-        assert!(matches!(authenticate(&store, None, KeyKind::Admin), Err(AuthError::Missing(_))));
-        assert!(matches!(authenticate(&store, Some("Bearer svc_nope"), KeyKind::Admin), Err(AuthError::Invalid)));
+        assert!(matches!(
+            authenticate(&store, Some(&header), KeyKind::Admin),
+            Err(AuthError::Revoked)
+        ));
+        assert!(matches!(
+            authenticate(&store, None, KeyKind::Admin),
+            Err(AuthError::Missing(_))
+        ));
+        assert!(matches!(
+            authenticate(&store, Some("Bearer svc_nope"), KeyKind::Admin),
+            Err(AuthError::Invalid)
+        ));
     }
 }

@@ -171,7 +171,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             match command {
                 KeyCommand::Create { org, kind } => {
                     let key = quire::auth::create_key(&store, &org, kind)?;
-                    eprintln!("created {} key {} for {org}; store it now, it is not shown again", kind_name(kind), key.record.id);
+                    eprintln!(
+                        "created {} key {} for {org}; store it now, it is not shown again",
+                        kind_name(kind),
+                        key.record.id
+                    );
                     println!("{}", key.secret);
                 }
                 KeyCommand::Revoke { key } => {
@@ -181,14 +185,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 KeyCommand::List { org } => {
                     for key in store.keys_of(&org)? {
-                        let state = if key.revoked_at.is_some() { "revoked" } else { "active" };
+                        let state = if key.revoked_at.is_some() {
+                            "revoked"
+                        } else {
+                            "active"
+                        };
                         println!("{}\t{}\t{}", key.id, kind_name(key.kind), state);
                     }
                 }
             }
         }
         Command::Site {
-            command: SiteCommand::Publish { domain, path, org, version },
+            command:
+                SiteCommand::Publish {
+                    domain,
+                    path,
+                    org,
+                    version,
+                },
         } => {
             let store = Store::open(&data_dir)?;
             let operator = quire::storage::operator(&config.storage, &data_dir)?;
@@ -229,14 +243,18 @@ fn plugins(command: PluginsCommand, config: &Config, data_dir: &Path) -> Result<
             for plugin in [renderer, packager] {
                 println!(
                     "{}\t{}\t{}\t{} bytes",
-                    plugin.role, plugin.name, plugin.path.display(), plugin.size_bytes
+                    plugin.role,
+                    plugin.name,
+                    plugin.path.display(),
+                    plugin.size_bytes
                 );
             }
             println!("retriever\t(none: the assistant arrives in a later release)");
             Ok(ExitCode::SUCCESS)
         }
         PluginsCommand::Check { file, role } => {
-            let runtime = PluginRuntime::new(config.plugins.limits(), Some(data_dir.join("plugin-cache")))?;
+            let runtime =
+                PluginRuntime::new(config.plugins.limits(), Some(data_dir.join("plugin-cache")))?;
             let verdicts = runtime.check_file(&file)?;
             let mut satisfied = false;
             for (candidate, verdict) in &verdicts {
@@ -246,7 +264,10 @@ fn plugins(command: PluginsCommand, config: &Config, data_dir: &Path) -> Result<
                 match verdict {
                     Ok(()) => {
                         satisfied = true;
-                        println!("ok: {} satisfies the {candidate} contract (quire:plugins@{CONTRACT_VERSION})", file.display());
+                        println!(
+                            "ok: {} satisfies the {candidate} contract (quire:plugins@{CONTRACT_VERSION})",
+                            file.display()
+                        );
                     }
                     Err(quire::plugins::PluginError::Contract { problems, .. }) => {
                         println!("not a {candidate}:");
@@ -257,7 +278,11 @@ fn plugins(command: PluginsCommand, config: &Config, data_dir: &Path) -> Result<
                     Err(other) => println!("not a {candidate}: {other}"),
                 }
             }
-            Ok(if satisfied { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+            Ok(if satisfied {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
     }
 }

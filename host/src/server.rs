@@ -39,7 +39,14 @@ pub enum ServeError {
 pub fn load_plugins(
     config: &Config,
     data_dir: &Path,
-) -> Result<(PluginRuntime, crate::plugins::LoadedPlugin, crate::plugins::LoadedPlugin), PluginError> {
+) -> Result<
+    (
+        PluginRuntime,
+        crate::plugins::LoadedPlugin,
+        crate::plugins::LoadedPlugin,
+    ),
+    PluginError,
+> {
     let runtime = PluginRuntime::new(config.plugins.limits(), Some(data_dir.join("plugin-cache")))?;
     let renderer = runtime.load(Role::Renderer, &config.plugins.renderer_path())?;
     let packager = runtime.load(Role::Packager, &config.plugins.packager_path())?;
@@ -59,7 +66,11 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
     let signer = LinkSigner::new(secret, config.server.public_url());
     let (requeued, failed) = store.recover_interrupted_jobs(config.jobs.max_attempts)?;
     if requeued + failed > 0 {
-        tracing::warn!(requeued, failed, "recovered jobs interrupted by the last stop");
+        tracing::warn!(
+            requeued,
+            failed,
+            "recovered jobs interrupted by the last stop"
+        );
     }
 
     let exports = Arc::new(ExportContext {
@@ -83,7 +94,10 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
     });
     let listener = TcpListener::bind(listen)
         .await
-        .map_err(|source| ServeError::Listen { addr: listen, source })?;
+        .map_err(|source| ServeError::Listen {
+            addr: listen,
+            source,
+        })?;
     tracing::info!("listening on http://{}", listener.local_addr()?);
     axum::serve(listener, api::router(state))
         .with_graceful_shutdown(shutdown_signal(shutdown.clone()))

@@ -15,13 +15,22 @@ fn keys_print_alone_on_stdout_and_can_be_revoked() {
     instance.cli_ok(&["org", "create", "acme", "--plan", "enterprise"]);
     let admin = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "admin"]);
     let assistant = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
-    assert!(admin.starts_with("svc_") && !admin.contains(char::is_whitespace), "{admin:?}");
+    assert!(
+        admin.starts_with("svc_") && !admin.contains(char::is_whitespace),
+        "{admin:?}"
+    );
     assert!(assistant.starts_with("svc_dsc_"), "{assistant:?}");
     let listing = instance.cli_ok(&["key", "list", "--org", "acme"]);
     assert_eq!(listing.lines().count(), 2);
     assert!(!listing.contains(&admin), "listings never show secrets");
     instance.cli_ok(&["key", "revoke", &admin]);
-    let id = listing.lines().find(|l| l.contains("assistant")).unwrap().split('\t').next().unwrap();
+    let id = listing
+        .lines()
+        .find(|l| l.contains("assistant"))
+        .unwrap()
+        .split('\t')
+        .next()
+        .unwrap();
     instance.cli_ok(&["key", "revoke", id]);
     let listing = instance.cli_ok(&["key", "list", "--org", "acme"]);
     assert_eq!(listing.matches("revoked").count(), 2, "{listing}");
@@ -32,16 +41,36 @@ fn mistakes_get_clear_messages() {
     let instance = Instance::new("");
     instance.cli_ok(&["org", "create", "acme", "--plan", "free"]);
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["org", "create", "acme", "--plan", "pro"], "already exists"),
+        (
+            vec!["org", "create", "acme", "--plan", "pro"],
+            "already exists",
+        ),
         (vec!["org", "create", "x", "--plan", "platinum"], "platinum"),
-        (vec!["key", "create", "--org", "nobody", "--kind", "admin"], "no organization \"nobody\""),
+        (
+            vec!["key", "create", "--org", "nobody", "--kind", "admin"],
+            "no organization \"nobody\"",
+        ),
         (vec!["key", "revoke", "svc_unknown"], "no API key"),
-        (vec!["site", "publish", "docs.acme.test", "/nonexistent/site", "--org", "acme"], "is not a folder"),
+        (
+            vec![
+                "site",
+                "publish",
+                "docs.acme.test",
+                "/nonexistent/site",
+                "--org",
+                "acme",
+            ],
+            "is not a folder",
+        ),
     ];
     for (args, needle) in cases {
         let out = instance.cli(&args);
         assert!(!out.status.success(), "{args:?} should fail");
-        assert!(stderr(&out).contains(needle), "{args:?}: {:?} should mention {needle:?}", stderr(&out));
+        assert!(
+            stderr(&out).contains(needle),
+            "{args:?}: {:?} should mention {needle:?}",
+            stderr(&out)
+        );
     }
 }
 
@@ -59,24 +88,81 @@ fn publishing_refuses_broken_folders_naming_the_file() {
     let cases = [
         (folder(&[("index.md", "x")]), "no docs.json or mint.json"),
         (folder(&[("mint.json", "[1,")]), "mint.json: invalid JSON"),
-        (folder(&[("docs.json", r#"{"navigation": {"pages": []}}"#)]), "docs.json: the required field name"),
-        (folder(&[("docs.json", r#"{"name": "A", "navigation": {"groups": [{"group": "G", "pages": ["intro"]}]}}"#)]), "intro.mdx"),
+        (
+            folder(&[("docs.json", r#"{"navigation": {"pages": []}}"#)]),
+            "docs.json: the required field name",
+        ),
+        (
+            folder(&[(
+                "docs.json",
+                r#"{"name": "A", "navigation": {"groups": [{"group": "G", "pages": ["intro"]}]}}"#,
+            )]),
+            "intro.mdx",
+        ),
     ];
     for (dir, needle) in cases {
-        let out = instance.cli(&["site", "publish", "docs.acme.test", dir.path().to_str().unwrap(), "--org", "acme"]);
+        let out = instance.cli(&[
+            "site",
+            "publish",
+            "docs.acme.test",
+            dir.path().to_str().unwrap(),
+            "--org",
+            "acme",
+        ]);
         assert!(!out.status.success());
-        assert!(stderr(&out).contains(needle), "{:?} should mention {needle:?}", stderr(&out));
+        assert!(
+            stderr(&out).contains(needle),
+            "{:?} should mention {needle:?}",
+            stderr(&out)
+        );
     }
-    let escaping = folder(&[("docs.json", r#"{"name": "A", "navigation": {"pages": ["leak"]}}"#)]);
+    let escaping = folder(&[(
+        "docs.json",
+        r#"{"name": "A", "navigation": {"pages": ["leak"]}}"#,
+    )]);
     std::os::unix::fs::symlink("/etc/hostname", escaping.path().join("leak.md")).unwrap();
-    let out = instance.cli(&["site", "publish", "docs.acme.test", escaping.path().to_str().unwrap(), "--org", "acme"]);
-    assert!(stderr(&out).contains("leak.md: the path escapes the site folder"), "{}", stderr(&out));
+    let out = instance.cli(&[
+        "site",
+        "publish",
+        "docs.acme.test",
+        escaping.path().to_str().unwrap(),
+        "--org",
+        "acme",
+    ]);
+    assert!(
+        stderr(&out).contains("leak.md: the path escapes the site folder"),
+        "{}",
+        stderr(&out)
+    );
 
     let site = common::example_site();
-    let label = instance.cli_ok(&["site", "publish", "docs.acme.test", site.to_str().unwrap(), "--org", "acme"]);
-    assert!(label.starts_with("20"), "a default label is the publishing time: {label}");
-    let again = instance.cli(&["site", "publish", "docs.acme.test", site.to_str().unwrap(), "--org", "acme", "--version", &label]);
-    assert!(stderr(&again).contains("already published"), "{}", stderr(&again));
+    let label = instance.cli_ok(&[
+        "site",
+        "publish",
+        "docs.acme.test",
+        site.to_str().unwrap(),
+        "--org",
+        "acme",
+    ]);
+    assert!(
+        label.starts_with("20"),
+        "a default label is the publishing time: {label}"
+    );
+    let again = instance.cli(&[
+        "site",
+        "publish",
+        "docs.acme.test",
+        site.to_str().unwrap(),
+        "--org",
+        "acme",
+        "--version",
+        &label,
+    ]);
+    assert!(
+        stderr(&again).contains("already published"),
+        "{}",
+        stderr(&again)
+    );
 }
 
 #[test]
@@ -86,40 +172,73 @@ fn the_cli_says_when_the_server_holds_the_data_directory() {
     let _server = instance.start();
     let out = instance.cli(&["key", "create", "--org", "acme", "--kind", "admin"]);
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("is in use by another Quire process"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("is in use by another Quire process"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
 fn plugins_are_listed_and_checked_against_their_contract() {
     let instance = Instance::new("");
     let listing = instance.cli_ok(&["plugins", "list"]);
-    assert!(listing.contains("contract quire:plugins@0.1.0"), "{listing}");
+    assert!(
+        listing.contains("contract quire:plugins@0.1.0"),
+        "{listing}"
+    );
     assert!(listing.contains("renderer\tquire_renderer"), "{listing}");
     assert!(listing.contains("packager\tquire_packager"), "{listing}");
 
     let renderer = common::wasm("quire_renderer");
     let packager = common::wasm("quire_packager");
     let ok = instance.cli_ok(&["plugins", "check", renderer.to_str().unwrap()]);
-    assert!(ok.contains("ok: ") && ok.contains("satisfies the renderer contract"), "{ok}");
+    assert!(
+        ok.contains("ok: ") && ok.contains("satisfies the renderer contract"),
+        "{ok}"
+    );
     assert!(ok.contains("not a packager"), "{ok}");
 
-    let out = instance.cli(&["plugins", "check", packager.to_str().unwrap(), "--role", "renderer"]);
+    let out = instance.cli(&[
+        "plugins",
+        "check",
+        packager.to_str().unwrap(),
+        "--role",
+        "renderer",
+    ]);
     assert!(!out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("does not export quire:plugins/render@0.1.0, the renderer interface"), "{text}");
-    assert!(text.contains("quire:plugins/packing@0.1.0"), "it lists what the component does export: {text}");
+    assert!(
+        text.contains("does not export quire:plugins/render@0.1.0, the renderer interface"),
+        "{text}"
+    );
+    assert!(
+        text.contains("quire:plugins/packing@0.1.0"),
+        "it lists what the component does export: {text}"
+    );
 
     let junk = instance.dir.path().join("junk.wasm");
     std::fs::write(&junk, b"\0asm not really").unwrap();
     let out = instance.cli(&["plugins", "check", junk.to_str().unwrap()]);
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("is not a valid WebAssembly component"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("is not a valid WebAssembly component"),
+        "{}",
+        stderr(&out)
+    );
 
     // A server refuses to start with a component that does not fit its role.
-    let wrong = Instance::new(&format!("[plugins]\nrenderer = \"{}\"\n", packager.display()));
+    let wrong = Instance::new(&format!(
+        "[plugins]\nrenderer = \"{}\"\n",
+        packager.display()
+    ));
     let out = wrong.cli(&["serve"]);
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("does not satisfy the renderer contract"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("does not satisfy the renderer contract"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -15,7 +15,10 @@ async fn wait_mid_export(api: &Api, job_id: &str) -> u64 {
         let (_, job) = api.get(&format!("/v1/static-export/jobs/{job_id}")).await;
         let count = job["pageCount"].as_u64().unwrap_or(0);
         if job["status"] == "running" && count > 0 {
-            assert!(count < job["totalPages"].as_u64().unwrap(), "the job finished too fast to interrupt: {job}");
+            assert!(
+                count < job["totalPages"].as_u64().unwrap(),
+                "the job finished too fast to interrupt: {job}"
+            );
             return count;
         }
         assert!(Instant::now() < deadline, "job never got going: {job}");
@@ -27,7 +30,16 @@ fn big_site(instance: &Instance, pages: usize) -> String {
     let key = instance.organization("acme", "enterprise");
     let site = tempfile::tempdir().unwrap();
     common::sites::generate(site.path(), pages);
-    instance.cli_ok(&["site", "publish", "big.acme.test", site.path().to_str().unwrap(), "--org", "acme", "--version", "v1"]);
+    instance.cli_ok(&[
+        "site",
+        "publish",
+        "big.acme.test",
+        site.path().to_str().unwrap(),
+        "--org",
+        "acme",
+        "--version",
+        "v1",
+    ]);
     key
 }
 
@@ -44,13 +56,29 @@ async fn a_job_killed_mid_export_completes_after_restart() {
     // The store still says running: nothing could record the crash.
     let server = instance.start();
     let api = Api::new(&server.base, &key);
-    let last = api.wait_job(&job_id, Duration::from_secs(120)).await.pop().unwrap();
-    assert_eq!(last["status"], "completed", "{last} (had {before} pages before the kill)");
+    let last = api
+        .wait_job(&job_id, Duration::from_secs(120))
+        .await
+        .pop()
+        .unwrap();
+    assert_eq!(
+        last["status"], "completed",
+        "{last} (had {before} pages before the kill)"
+    );
     assert_eq!(last["pageCount"], 6000);
-    assert!(server.log().contains("recovered jobs interrupted by the last stop"), "{}", server.log());
+    assert!(
+        server
+            .log()
+            .contains("recovered jobs interrupted by the last stop"),
+        "{}",
+        server.log()
+    );
     let (_, bytes) = api.download_bundle(&job_id).await;
     let files = common::archive::unpack(&bytes);
-    assert_eq!(files.keys().filter(|f| f.starts_with("pages/")).count(), 6000);
+    assert_eq!(
+        files.keys().filter(|f| f.starts_with("pages/")).count(),
+        6000
+    );
 }
 
 #[tokio::test]
@@ -64,15 +92,26 @@ async fn sigterm_stops_gracefully_and_the_job_resumes() {
     let stopping = Instant::now();
     let status = server.signal("-TERM");
     assert!(status.success(), "exit status {status}: {}", server.log());
-    assert!(stopping.elapsed() < Duration::from_secs(10), "shutdown took {:?}", stopping.elapsed());
+    assert!(
+        stopping.elapsed() < Duration::from_secs(10),
+        "shutdown took {:?}",
+        stopping.elapsed()
+    );
     assert!(server.log().contains("queued again"), "{}", server.log());
 
     // Not running, not failed: back in the queue, and its attempt was not counted.
     let show = instance.cli(&["org", "list"]);
-    assert!(show.status.success(), "the data directory is free again after shutdown");
+    assert!(
+        show.status.success(),
+        "the data directory is free again after shutdown"
+    );
     let server = instance.start();
     let api = Api::new(&server.base, &key);
-    let last = api.wait_job(&job_id, Duration::from_secs(120)).await.pop().unwrap();
+    let last = api
+        .wait_job(&job_id, Duration::from_secs(120))
+        .await
+        .pop()
+        .unwrap();
     assert_eq!(last["status"], "completed", "{last}");
 }
 
@@ -81,7 +120,9 @@ async fn a_job_that_keeps_crashing_the_server_is_failed_with_a_reason() {
     let instance = Instance::new("[jobs]\nmax_attempts = 2\n");
     let key = big_site(&instance, 6000);
     let mut server = instance.start();
-    let job_id = Api::new(&server.base, &key).start_job(json!({"domain": "big.acme.test"})).await;
+    let job_id = Api::new(&server.base, &key)
+        .start_job(json!({"domain": "big.acme.test"}))
+        .await;
     for _ in 0..2 {
         // A fresh client for each server life: pooled connections died with the process.
         let api = Api::new(&server.base, &key);
@@ -92,5 +133,11 @@ async fn a_job_that_keeps_crashing_the_server_is_failed_with_a_reason() {
     let api = Api::new(&server.base, &key);
     let (_, job) = api.get(&format!("/v1/static-export/jobs/{job_id}")).await;
     assert_eq!(job["status"], "failed", "{job}");
-    assert!(job["error"].as_str().unwrap().contains("interrupted 2 times"), "{job}");
+    assert!(
+        job["error"]
+            .as_str()
+            .unwrap()
+            .contains("interrupted 2 times"),
+        "{job}"
+    );
 }

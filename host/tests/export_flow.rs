@@ -48,8 +48,12 @@ fn assert_self_contained(files: &BTreeMap<String, Vec<u8>>) {
                 !link.contains("://") && !link.starts_with("//") && !link.starts_with('/'),
                 "{path} links outside the bundle: {link}"
             );
-            let target = resolve(path, &link).unwrap_or_else(|| panic!("{path}: {link} climbs out of the bundle"));
-            assert!(files.contains_key(&target), "{path}: {link} -> {target} is not in the bundle");
+            let target = resolve(path, &link)
+                .unwrap_or_else(|| panic!("{path}: {link} climbs out of the bundle"));
+            assert!(
+                files.contains_key(&target),
+                "{path}: {link} -> {target} is not in the bundle"
+            );
             checked += 1;
         }
     }
@@ -62,7 +66,10 @@ fn assert_self_contained(files: &BTreeMap<String, Vec<u8>>) {
     for item in nav["items"].as_array().expect("items") {
         if item["kind"] == "page" {
             let target = format!("{}.html", item["target"].as_str().unwrap_or_default());
-            assert!(files.contains_key(&target), "navigation links to missing {target}");
+            assert!(
+                files.contains_key(&target),
+                "navigation links to missing {target}"
+            );
             checked += 1;
         }
     }
@@ -83,7 +90,10 @@ async fn walkthrough_publish_export_poll_download() {
     assert_eq!(version["label"], "v1");
 
     let (status, job) = api
-        .post("/v1/static-export/jobs", json!({"domain": "docs.acme.test"}))
+        .post(
+            "/v1/static-export/jobs",
+            json!({"domain": "docs.acme.test"}),
+        )
         .await;
     assert_eq!(status, 202, "{job}");
     assert_eq!(job["status"], "queued");
@@ -97,7 +107,9 @@ async fn walkthrough_publish_export_poll_download() {
     assert_eq!(last["status"], "completed", "{last}");
     assert_eq!(last["progress"], 100.0);
 
-    let config: Value = serde_json::from_slice(&std::fs::read(common::example_site().join("docs.json")).unwrap()).unwrap();
+    let config: Value =
+        serde_json::from_slice(&std::fs::read(common::example_site().join("docs.json")).unwrap())
+            .unwrap();
     let mut pages = Vec::new();
     navigation_pages(&config["navigation"], &mut pages);
     assert_eq!(last["pageCount"], pages.len() as u64);
@@ -107,11 +119,19 @@ async fn walkthrough_publish_export_poll_download() {
     assert!(bundle["expiresAt"].as_str().unwrap().ends_with('Z'));
     let files = unpack(&bytes);
     for page in &pages {
-        assert!(files.contains_key(&format!("{page}.html")), "{page}.html missing from {:?}", files.keys());
+        assert!(
+            files.contains_key(&format!("{page}.html")),
+            "{page}.html missing from {:?}",
+            files.keys()
+        );
     }
     assert!(files.contains_key("images/webhook-timeline.svg"));
     assert!(files.contains_key("assets/quire.css"));
-    assert!(!files.keys().any(|f| f.ends_with(".mdx") || f.ends_with(".md")));
+    assert!(
+        !files
+            .keys()
+            .any(|f| f.ends_with(".mdx") || f.ends_with(".md"))
+    );
     let quickstart = String::from_utf8_lossy(&files["quickstart.html"]);
     assert!(quickstart.contains("<title>Quickstart · Acme Widgets</title>"));
     assert!(quickstart.contains("callout callout-warning"));
@@ -124,7 +144,10 @@ async fn walkthrough_publish_export_poll_download() {
     assert!(again["expiresAt"].as_str() > bundle["expiresAt"].as_str());
     assert_eq!(bytes_again, bytes);
     let (_, after) = api.get(&format!("/v1/static-export/jobs/{job_id}")).await;
-    assert_eq!(after["updatedAt"], last["updatedAt"], "the job was not touched");
+    assert_eq!(
+        after["updatedAt"], last["updatedAt"],
+        "the job was not touched"
+    );
 }
 
 #[tokio::test]
@@ -133,19 +156,43 @@ async fn progress_rises_while_a_large_site_exports() {
     let key = instance.organization("acme", "enterprise");
     let site = tempfile::tempdir().unwrap();
     common::sites::generate(site.path(), 3000);
-    instance.cli_ok(&["site", "publish", "big.acme.test", site.path().to_str().unwrap(), "--org", "acme", "--version", "v1"]);
+    instance.cli_ok(&[
+        "site",
+        "publish",
+        "big.acme.test",
+        site.path().to_str().unwrap(),
+        "--org",
+        "acme",
+        "--version",
+        "v1",
+    ]);
     let server = instance.start();
     let api = Api::new(&server.base, &key);
 
     let job_id = api.start_job(json!({"domain": "big.acme.test"})).await;
     let seen = api.wait_job(&job_id, Duration::from_secs(120)).await;
-    let progress: Vec<f64> = seen.iter().map(|j| j["progress"].as_f64().unwrap()).collect();
-    let counts: Vec<u64> = seen.iter().map(|j| j["pageCount"].as_u64().unwrap()).collect();
-    assert!(progress.windows(2).all(|w| w[0] <= w[1]), "progress went backwards: {progress:?}");
-    assert!(counts.windows(2).all(|w| w[0] <= w[1]), "pageCount went backwards: {counts:?}");
+    let progress: Vec<f64> = seen
+        .iter()
+        .map(|j| j["progress"].as_f64().unwrap())
+        .collect();
+    let counts: Vec<u64> = seen
+        .iter()
+        .map(|j| j["pageCount"].as_u64().unwrap())
+        .collect();
+    assert!(
+        progress.windows(2).all(|w| w[0] <= w[1]),
+        "progress went backwards: {progress:?}"
+    );
+    assert!(
+        counts.windows(2).all(|w| w[0] <= w[1]),
+        "pageCount went backwards: {counts:?}"
+    );
     let running: Vec<_> = seen.iter().filter(|j| j["status"] == "running").collect();
     assert!(
-        running.iter().any(|j| { let p = j["progress"].as_f64().unwrap(); p > 0.0 && p < 100.0 }),
+        running.iter().any(|j| {
+            let p = j["progress"].as_f64().unwrap();
+            p > 0.0 && p < 100.0
+        }),
         "no intermediate progress observed: {progress:?}"
     );
     let last = seen.last().unwrap();
@@ -155,7 +202,10 @@ async fn progress_rises_while_a_large_site_exports() {
 
     let (_, bytes) = api.download_bundle(&job_id).await;
     let files = unpack(&bytes);
-    assert_eq!(files.keys().filter(|f| f.starts_with("pages/")).count(), 3000);
+    assert_eq!(
+        files.keys().filter(|f| f.starts_with("pages/")).count(),
+        3000
+    );
     assert_self_contained(&files);
 }
 
@@ -165,25 +215,55 @@ async fn a_chosen_version_and_chosen_pages() {
     let key = instance.organization("acme", "enterprise");
     let site = common::example_site();
     let site = site.to_str().unwrap();
-    instance.cli_ok(&["site", "publish", "docs.acme.test", site, "--org", "acme", "--version", "v1"]);
-    instance.cli_ok(&["site", "publish", "docs.acme.test", site, "--org", "acme", "--version", "v2"]);
+    instance.cli_ok(&[
+        "site",
+        "publish",
+        "docs.acme.test",
+        site,
+        "--org",
+        "acme",
+        "--version",
+        "v1",
+    ]);
+    instance.cli_ok(&[
+        "site",
+        "publish",
+        "docs.acme.test",
+        site,
+        "--org",
+        "acme",
+        "--version",
+        "v2",
+    ]);
     let server = instance.start();
     let api = Api::new(&server.base, &key);
 
     let job_id = api
         .start_job(json!({"domain": "docs.acme.test", "version": "v1", "paths": ["/quickstart", "guides/webhooks"], "extra": true}))
         .await;
-    let last = api.wait_job(&job_id, Duration::from_secs(60)).await.pop().unwrap();
+    let last = api
+        .wait_job(&job_id, Duration::from_secs(60))
+        .await
+        .pop()
+        .unwrap();
     assert_eq!(last["status"], "completed", "{last}");
     assert_eq!(last["version"], "v1");
     assert_eq!(last["pageCount"], 2);
     let (_, bytes) = api.download_bundle(&job_id).await;
     let files = unpack(&bytes);
-    let pages: Vec<_> = files.keys().filter(|f| f.ends_with(".html") && *f != "404.html" && *f != "index.html").collect();
+    let pages: Vec<_> = files
+        .keys()
+        .filter(|f| f.ends_with(".html") && *f != "404.html" && *f != "index.html")
+        .collect();
     assert_eq!(pages, ["guides/webhooks.html", "quickstart.html"]);
 
     // Without a version, the latest is exported.
-    let (_, job) = api.post("/v1/static-export/jobs", json!({"domain": "docs.acme.test"})).await;
+    let (_, job) = api
+        .post(
+            "/v1/static-export/jobs",
+            json!({"domain": "docs.acme.test"}),
+        )
+        .await;
     assert_eq!(job["version"], "v2");
 }
 
@@ -192,24 +272,49 @@ async fn a_site_with_broken_pages_exports_with_warnings() {
     let instance = Instance::new("");
     let key = instance.organization("acme", "enterprise");
     let site = tempfile::tempdir().unwrap();
-    std::fs::write(site.path().join("docs.json"), r#"{"name": "Broken", "navigation": {"pages": ["good", "bad"]}}"#).unwrap();
-    std::fs::write(site.path().join("good.mdx"), "# Good\n\n<Mystery>kept</Mystery>\n\n[gone](/missing)\n").unwrap();
+    std::fs::write(
+        site.path().join("docs.json"),
+        r#"{"name": "Broken", "navigation": {"pages": ["good", "bad"]}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        site.path().join("good.mdx"),
+        "# Good\n\n<Mystery>kept</Mystery>\n\n[gone](/missing)\n",
+    )
+    .unwrap();
     std::fs::write(site.path().join("bad.mdx"), "# Bad\n\n<Note>\nunclosed {\n").unwrap();
-    instance.cli_ok(&["site", "publish", "broken.acme.test", site.path().to_str().unwrap(), "--org", "acme"]);
+    instance.cli_ok(&[
+        "site",
+        "publish",
+        "broken.acme.test",
+        site.path().to_str().unwrap(),
+        "--org",
+        "acme",
+    ]);
     let server = instance.start();
     let api = Api::new(&server.base, &key);
 
     let job_id = api.start_job(json!({"domain": "broken.acme.test"})).await;
-    let last = api.wait_job(&job_id, Duration::from_secs(60)).await.pop().unwrap();
+    let last = api
+        .wait_job(&job_id, Duration::from_secs(60))
+        .await
+        .pop()
+        .unwrap();
     assert_eq!(last["status"], "completed", "{last}");
     let warnings = last["warnings"].as_array().unwrap();
     assert_eq!(last["warningCount"], warnings.len() as u64);
     let has = |file: &str, text: &str, line: u64| {
-        warnings.iter().any(|w| w["file"] == file && w["line"] == line && w["message"].as_str().unwrap().contains(text))
+        warnings.iter().any(|w| {
+            w["file"] == file && w["line"] == line && w["message"].as_str().unwrap().contains(text)
+        })
     };
     assert!(has("good.mdx", "<Mystery>", 3), "{warnings:?}");
     assert!(has("good.mdx", "broken link", 5), "{warnings:?}");
-    assert!(warnings.iter().any(|w| w["file"] == "bad.mdx" && w["message"].as_str().unwrap().contains("MDX syntax error")), "{warnings:?}");
+    assert!(
+        warnings.iter().any(|w| w["file"] == "bad.mdx"
+            && w["message"].as_str().unwrap().contains("MDX syntax error")),
+        "{warnings:?}"
+    );
     let (_, bytes) = api.download_bundle(&job_id).await;
     let files = unpack(&bytes);
     assert!(String::from_utf8_lossy(&files["good.html"]).contains("kept"));

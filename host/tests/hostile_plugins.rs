@@ -18,33 +18,69 @@ async fn each_misbehaviour_fails_its_job_and_the_host_lives_on() {
     let key = instance.organization("acme", "enterprise");
     let site = tempfile::tempdir().unwrap();
     common::sites::hostile(site.path());
-    instance.cli_ok(&["site", "publish", "hostile.acme.test", site.path().to_str().unwrap(), "--org", "acme"]);
+    instance.cli_ok(&[
+        "site",
+        "publish",
+        "hostile.acme.test",
+        site.path().to_str().unwrap(),
+        "--org",
+        "acme",
+    ]);
     let server = instance.start();
     let api = Api::new(&server.base, &key);
 
     let cases = [
         ("trap", "crashed (trapped) while rendering trap.md"),
-        ("loop", "exceeded its CPU time limit of 1s while rendering loop.md"),
-        ("hoard", "exceeded its memory limit of 64 MiB while rendering hoard.md"),
+        (
+            "loop",
+            "exceeded its CPU time limit of 1s while rendering loop.md",
+        ),
+        (
+            "hoard",
+            "exceeded its memory limit of 64 MiB while rendering hoard.md",
+        ),
         ("flood", "more than its output limit of 16777216 bytes"),
     ];
     for (page, expected) in cases {
         let started = Instant::now();
-        let job_id = api.start_job(json!({"domain": "hostile.acme.test", "paths": [page]})).await;
-        let last = api.wait_job(&job_id, Duration::from_secs(60)).await.pop().unwrap();
+        let job_id = api
+            .start_job(json!({"domain": "hostile.acme.test", "paths": [page]}))
+            .await;
+        let last = api
+            .wait_job(&job_id, Duration::from_secs(60))
+            .await
+            .pop()
+            .unwrap();
         let elapsed = started.elapsed();
         assert_eq!(last["status"], "failed", "{page}: {last}");
         let error = last["error"].as_str().unwrap();
         assert!(error.contains("quire_hostile_renderer"), "{page}: {error}");
-        assert!(error.contains(expected), "{page}: {error:?} should contain {expected:?}");
-        assert!(elapsed < Duration::from_secs(15), "{page} took {elapsed:?} to fail");
-        let health = reqwest::get(format!("{}/healthz", server.base)).await.unwrap();
+        assert!(
+            error.contains(expected),
+            "{page}: {error:?} should contain {expected:?}"
+        );
+        assert!(
+            elapsed < Duration::from_secs(15),
+            "{page} took {elapsed:?} to fail"
+        );
+        let health = reqwest::get(format!("{}/healthz", server.base))
+            .await
+            .unwrap();
         assert_eq!(health.status(), 200, "the server must survive {page}");
     }
 
     // The same plugin still serves well-behaved work: each job gets a fresh instance.
-    let job_id = api.start_job(json!({"domain": "hostile.acme.test", "paths": ["fine"]})).await;
-    let last = api.wait_job(&job_id, Duration::from_secs(30)).await.pop().unwrap();
+    let job_id = api
+        .start_job(json!({"domain": "hostile.acme.test", "paths": ["fine"]}))
+        .await;
+    let last = api
+        .wait_job(&job_id, Duration::from_secs(30))
+        .await
+        .pop()
+        .unwrap();
     assert_eq!(last["status"], "completed", "{last}");
-    assert!(server.log().contains("hostile renderer opened"), "plugin log lines reach the host log");
+    assert!(
+        server.log().contains("hostile renderer opened"),
+        "plugin log lines reach the host log"
+    );
 }

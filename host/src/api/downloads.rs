@@ -44,13 +44,24 @@ pub async fn download(
         .into_bytes_stream(..)
         .await?
         .map_err(std::io::Error::other);
-    let file_name = path.rsplit('/').next().unwrap_or("bundle.tar.gz").to_string();
-    let media_type = if file_name.ends_with(".zip") { "application/zip" } else { "application/gzip" };
+    let file_name = path
+        .rsplit('/')
+        .next()
+        .unwrap_or("bundle.tar.gz")
+        .to_string();
+    let media_type = if file_name.ends_with(".zip") {
+        "application/zip"
+    } else {
+        "application/gzip"
+    };
     Ok((
         [
             (CONTENT_TYPE, media_type.to_string()),
             (CONTENT_LENGTH, meta.content_length().to_string()),
-            (CONTENT_DISPOSITION, format!("attachment; filename=\"{file_name}\"")),
+            (
+                CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{file_name}\""),
+            ),
         ],
         Body::from_stream(stream),
     )

@@ -93,7 +93,9 @@ impl From<StoreError> for ApiError {
 impl From<SiteError> for ApiError {
     fn from(e: SiteError) -> Self {
         match e {
-            SiteError::TooLarge(_) => Self::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", e.to_string()),
+            SiteError::TooLarge(_) => {
+                Self::new(StatusCode::PAYLOAD_TOO_LARGE, "too_large", e.to_string())
+            }
             e => Self::new(StatusCode::BAD_REQUEST, "invalid_site", e.to_string()),
         }
     }
@@ -114,7 +116,9 @@ impl From<LinkError> for ApiError {
     fn from(e: LinkError) -> Self {
         match e {
             LinkError::Presign(m) => Self::internal(m),
-            LinkError::Expired(_) => Self::new(StatusCode::FORBIDDEN, "link_expired", e.to_string()),
+            LinkError::Expired(_) => {
+                Self::new(StatusCode::FORBIDDEN, "link_expired", e.to_string())
+            }
             e => Self::new(StatusCode::FORBIDDEN, "link_invalid", e.to_string()),
         }
     }

@@ -127,7 +127,11 @@ pub async fn start_job(
         .ok_or_else(|| ApiError::not_found(format!("no site {domain:?} in this organization")))?;
     let version = match request.version.or(site.latest_version) {
         Some(v) => v,
-        None => return Err(ApiError::not_found(format!("{domain:?} has no published version"))),
+        None => {
+            return Err(ApiError::not_found(format!(
+                "{domain:?} has no published version"
+            )));
+        }
     };
     let content = state.store.version(&domain, &version)?.ok_or_else(|| {
         ApiError::not_found(format!("{domain:?} has no published version {version:?}"))
@@ -270,7 +274,8 @@ async fn check_paths(
         .operator
         .read(&paths::version_manifest(domain, version))
         .await?;
-    let manifest: SiteManifest = serde_json::from_slice(&bytes.to_vec()).map_err(ApiError::internal)?;
+    let manifest: SiteManifest =
+        serde_json::from_slice(&bytes.to_vec()).map_err(ApiError::internal)?;
     let known: HashSet<&str> = manifest.pages.iter().map(|p| p.path.as_str()).collect();
     let mut out = Vec::new();
     for (i, raw) in paths.iter().enumerate() {

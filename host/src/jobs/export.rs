@@ -93,11 +93,13 @@ pub fn run_export(
                     file: page.file.clone(),
                     source,
                 })?;
-                progress.warnings.extend(output.warnings.into_iter().map(|w| JobWarning {
-                    file: w.file,
-                    line: w.line,
-                    message: w.message,
-                }));
+                progress
+                    .warnings
+                    .extend(output.warnings.into_iter().map(|w| JobWarning {
+                        file: w.file,
+                        line: w.line,
+                        message: w.message,
+                    }));
                 send(&sender, output.files)?;
                 progress.record(done as u64 + 1, false)?;
             }
@@ -112,7 +114,13 @@ pub fn run_export(
                         &file.path,
                     )))?
                     .to_vec();
-                send(&sender, vec![OutputFile { path: file.path.clone(), contents }])?;
+                send(
+                    &sender,
+                    vec![OutputFile {
+                        path: file.path.clone(),
+                        contents,
+                    }],
+                )?;
             }
             progress.record(total, true)?;
             Ok(())
@@ -218,7 +226,11 @@ impl<'a> Progress<'a> {
     }
 }
 
-fn read_manifest(context: &ExportContext, job: &Job, runtime: &Handle) -> Result<SiteManifest, ExportError> {
+fn read_manifest(
+    context: &ExportContext,
+    job: &Job,
+    runtime: &Handle,
+) -> Result<SiteManifest, ExportError> {
     let bytes = runtime.block_on(
         context
             .operator

@@ -36,7 +36,10 @@ pub struct ExportContext {
 
 /// Starts `config.workers` workers; they stop when `shutdown` is cancelled, putting any job
 /// they were running back in the queue.
-pub fn spawn_workers(context: Arc<ExportContext>, shutdown: CancellationToken) -> Vec<JoinHandle<()>> {
+pub fn spawn_workers(
+    context: Arc<ExportContext>,
+    shutdown: CancellationToken,
+) -> Vec<JoinHandle<()>> {
     (0..context.config.workers.max(1))
         .map(|n| tokio::spawn(worker(n, context.clone(), shutdown.clone())))
         .collect()
@@ -68,7 +71,8 @@ async fn run(number: usize, context: &Arc<ExportContext>, job: Job, shutdown: &C
     let runtime = tokio::runtime::Handle::current();
     let (ctx, cancel) = (context.clone(), shutdown.clone());
     let outcome =
-        tokio::task::spawn_blocking(move || export::run_export(&ctx, &job, &runtime, &cancel)).await;
+        tokio::task::spawn_blocking(move || export::run_export(&ctx, &job, &runtime, &cancel))
+            .await;
     let recorded = match outcome {
         Ok(Ok(bundle)) => {
             let size = bundle.size_bytes;
@@ -87,7 +91,9 @@ async fn run(number: usize, context: &Arc<ExportContext>, job: Job, shutdown: &C
         }
         Err(join) => {
             tracing::error!(job = %id, "export crashed: {join}");
-            context.store.fail_job(&id, "the export crashed inside the server; this is a bug")
+            context
+                .store
+                .fail_job(&id, "the export crashed inside the server; this is a bug")
         }
     };
     if let Err(e) = recorded {

@@ -46,7 +46,9 @@ pub fn compile(
 
 fn cache_key(engine: &Engine, bytes: &[u8]) -> String {
     let mut engine_hasher = DefaultHasher::new();
-    engine.precompile_compatibility_hash().hash(&mut engine_hasher);
+    engine
+        .precompile_compatibility_hash()
+        .hash(&mut engine_hasher);
     let digest = Sha256::new()
         .chain_update(bytes)
         .chain_update(engine_hasher.finish().to_le_bytes())

@@ -42,6 +42,9 @@ pub struct PluginRuntime {
     cache_dir: Option<PathBuf>,
 }
 
+/// Whether a component satisfies one role: `Ok`, or the contract error saying why not.
+pub type RoleVerdict = (Role, Result<(), PluginError>);
+
 /// A component checked against its role's contract and ready to instantiate.
 pub struct LoadedPlugin {
     pub role: Role,
@@ -95,13 +98,13 @@ impl PluginRuntime {
     }
 
     /// Says which roles the component at `path` satisfies, and for the others, why not.
-    pub fn check_file(&self, path: &Path) -> Result<Vec<(Role, Result<(), PluginError>)>, PluginError> {
+    pub fn check_file(&self, path: &Path) -> Result<Vec<RoleVerdict>, PluginError> {
         let component = self.compile_file(path)?;
         Ok(Role::ALL
             .iter()
             .map(|&role| {
-                let verdict = contract::check(&self.engine, &self.linker, &component, role, path)
-                    .map(|_| ());
+                let verdict =
+                    contract::check(&self.engine, &self.linker, &component, role, path).map(|_| ());
                 (role, verdict)
             })
             .collect())

@@ -34,7 +34,10 @@ impl ArchiveSession {
         })?;
         let bindings = session.call("starting", |store| pre.instantiate(store))?;
         let archive = session.call("starting an archive", |store| {
-            bindings.quire_plugins_packing().archive().call_constructor(store)
+            bindings
+                .quire_plugins_packing()
+                .archive()
+                .call_constructor(store)
         })?;
         let FormatInfo {
             extension,

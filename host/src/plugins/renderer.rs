@@ -6,7 +6,9 @@ use wasmtime::component::ResourceAny;
 use super::bindings::renderer::{Renderer, RendererPre};
 use super::error::fault_message;
 use super::session::Session;
-use super::{LoadedPlugin, OutputFile, PageInput, PluginError, PluginRuntime, RenderedPage, SiteInfo};
+use super::{
+    LoadedPlugin, OutputFile, PageInput, PluginError, PluginRuntime, RenderedPage, SiteInfo,
+};
 
 /// An open `site-renderer` in its own store.
 pub struct RendererSession {
@@ -75,8 +77,16 @@ impl RendererSession {
                     .call_render_page(store, site, page)
             })?
             .map_err(|fault| self.session.reported(&task, fault_message(fault)))?;
-        let size = rendered.files.iter().map(|f| f.contents.len()).sum::<usize>()
-            + rendered.sections.iter().map(|s| s.text.len()).sum::<usize>();
+        let size = rendered
+            .files
+            .iter()
+            .map(|f| f.contents.len())
+            .sum::<usize>()
+            + rendered
+                .sections
+                .iter()
+                .map(|s| s.text.len())
+                .sum::<usize>();
         self.session.check_output(&task, size)?;
         Ok(rendered)
     }

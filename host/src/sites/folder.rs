@@ -119,7 +119,10 @@ fn list_files(root: &Path, limits: SiteLimits) -> Result<Vec<FileEntry>, SiteErr
         });
     for entry in walker {
         let entry = entry.map_err(|e| SiteError::Io {
-            file: e.path().map(|p| p.display().to_string()).unwrap_or_default(),
+            file: e
+                .path()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
             message: e.to_string(),
         })?;
         let relative = entry.path().strip_prefix(root).unwrap_or(entry.path());
@@ -132,7 +135,10 @@ fn list_files(root: &Path, limits: SiteLimits) -> Result<Vec<FileEntry>, SiteErr
             .replace('\\', "/");
         let file_type = entry.file_type();
         let metadata = if file_type.is_symlink() {
-            let target = entry.path().canonicalize().map_err(|_| SiteError::Escapes { file: rel.clone() })?;
+            let target = entry
+                .path()
+                .canonicalize()
+                .map_err(|_| SiteError::Escapes { file: rel.clone() })?;
             if !target.starts_with(&canonical_root) {
                 return Err(SiteError::Escapes { file: rel });
             }
@@ -149,7 +155,10 @@ fn list_files(root: &Path, limits: SiteLimits) -> Result<Vec<FileEntry>, SiteErr
         }
         total += metadata.len();
         if files.len() >= limits.max_files {
-            return Err(SiteError::TooLarge(format!("more than {} files", limits.max_files)));
+            return Err(SiteError::TooLarge(format!(
+                "more than {} files",
+                limits.max_files
+            )));
         }
         if total > limits.max_bytes {
             return Err(SiteError::TooLarge(format!(
@@ -169,7 +178,11 @@ fn list_files(root: &Path, limits: SiteLimits) -> Result<Vec<FileEntry>, SiteErr
 /// path, or `None` if it leads outside the root.
 pub fn inside(_root: &Path, dir: &Path, reference: &str) -> Option<String> {
     let mut parts: Vec<String> = Vec::new();
-    let base = if reference.starts_with('/') { Path::new("") } else { dir };
+    let base = if reference.starts_with('/') {
+        Path::new("")
+    } else {
+        dir
+    };
     for component in base.join(reference.trim_start_matches('/')).components() {
         match component {
             Component::Normal(p) => parts.push(p.to_str()?.to_string()),
@@ -188,7 +201,11 @@ pub fn read_json(root: &Path, file: &str) -> Result<Value, SiteError> {
     let text = read_text(root, file)?;
     serde_json::from_str(&text).map_err(|e| SiteError::Invalid {
         file: file.to_string(),
-        message: format!("invalid JSON at line {} column {}: {e}", e.line(), e.column()),
+        message: format!(
+            "invalid JSON at line {} column {}: {e}",
+            e.line(),
+            e.column()
+        ),
     })
 }
 
@@ -198,7 +215,9 @@ fn read_text(root: &Path, file: &str) -> Result<String, SiteError> {
     if let (Ok(target), Some(r)) = (path.canonicalize(), canonical_root)
         && !target.starts_with(&r)
     {
-        return Err(SiteError::Escapes { file: file.to_string() });
+        return Err(SiteError::Escapes {
+            file: file.to_string(),
+        });
     }
     std::fs::read_to_string(&path).map_err(|e| SiteError::Io {
         file: file.to_string(),
@@ -231,7 +250,9 @@ fn page_title(source: &str, path: &str) -> String {
 }
 
 fn frontmatter(source: &str) -> Option<&str> {
-    let rest = source.strip_prefix("---\n").or_else(|| source.strip_prefix("---\r\n"))?;
+    let rest = source
+        .strip_prefix("---\n")
+        .or_else(|| source.strip_prefix("---\r\n"))?;
     let end = rest.find("\n---")?;
     Some(&rest[..end])
 }
@@ -240,7 +261,10 @@ fn frontmatter(source: &str) -> Option<&str> {
 mod tests {
     use super::*;
 
-    const LIMITS: SiteLimits = SiteLimits { max_files: 100, max_bytes: 1 << 20 };
+    const LIMITS: SiteLimits = SiteLimits {
+        max_files: 100,
+        max_bytes: 1 << 20,
+    };
 
     fn site(files: &[(&str, &str)]) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
@@ -255,8 +279,14 @@ mod tests {
     #[test]
     fn loads_pages_titles_and_files() {
         let dir = site(&[
-            ("docs.json", r#"{"name": "Acme", "navigation": {"groups": [{"group": "G", "pages": ["index", "guides/a"]}]}}"#),
-            ("index.mdx", "---\ntitle: Home\nsidebarTitle: Start\n---\nHi"),
+            (
+                "docs.json",
+                r#"{"name": "Acme", "navigation": {"groups": [{"group": "G", "pages": ["index", "guides/a"]}]}}"#,
+            ),
+            (
+                "index.mdx",
+                "---\ntitle: Home\nsidebarTitle: Start\n---\nHi",
+            ),
             ("guides/a.md", "# Guide A\ntext"),
             ("hidden.md", "not in nav"),
             ("images/logo.png", "png"),
@@ -264,33 +294,65 @@ mod tests {
         ]);
         let m = load_site(dir.path(), LIMITS).unwrap();
         assert_eq!(m.name, "Acme");
-        let pages: Vec<_> = m.pages.iter().map(|p| (p.path.as_str(), p.title.as_str())).collect();
-        assert_eq!(pages, [("index", "Start"), ("guides/a", "Guide A"), ("hidden", "hidden")]);
+        let pages: Vec<_> = m
+            .pages
+            .iter()
+            .map(|p| (p.path.as_str(), p.title.as_str()))
+            .collect();
+        assert_eq!(
+            pages,
+            [
+                ("index", "Start"),
+                ("guides/a", "Guide A"),
+                ("hidden", "hidden")
+            ]
+        );
         assert_eq!(m.files.len(), 5);
     }
 
     #[test]
     fn broken_sites_name_the_file() {
         let none = site(&[("index.md", "x")]);
-        assert!(matches!(load_site(none.path(), LIMITS), Err(SiteError::NoConfig)));
+        assert!(matches!(
+            load_site(none.path(), LIMITS),
+            Err(SiteError::NoConfig)
+        ));
         let bad = site(&[("docs.json", "{\"name\": ")]);
         let err = load_site(bad.path(), LIMITS).unwrap_err().to_string();
-        assert!(err.starts_with("docs.json: invalid JSON at line 1"), "{err}");
-        let missing = site(&[("docs.json", r#"{"name": "A", "navigation": {"pages": ["gone"]}}"#)]);
+        assert!(
+            err.starts_with("docs.json: invalid JSON at line 1"),
+            "{err}"
+        );
+        let missing = site(&[(
+            "docs.json",
+            r#"{"name": "A", "navigation": {"pages": ["gone"]}}"#,
+        )]);
         let err = load_site(missing.path(), LIMITS).unwrap_err().to_string();
-        assert!(err.contains("docs.json") && err.contains("gone.mdx"), "{err}");
+        assert!(
+            err.contains("docs.json") && err.contains("gone.mdx"),
+            "{err}"
+        );
     }
 
     #[test]
     fn refs_are_followed_but_not_out_of_the_folder() {
         let ok = site(&[
-            ("docs.json", r#"{"name": "A", "navigation": {"$ref": "nav/main.json"}}"#),
+            (
+                "docs.json",
+                r#"{"name": "A", "navigation": {"$ref": "nav/main.json"}}"#,
+            ),
             ("nav/main.json", r#"{"pages": ["index"]}"#),
             ("index.md", "# I"),
         ]);
         assert_eq!(load_site(ok.path(), LIMITS).unwrap().pages.len(), 1);
-        let out = site(&[("docs.json", r#"{"name": "A", "navigation": {"$ref": "../../etc/passwd"}}"#)]);
-        assert!(matches!(load_site(out.path(), LIMITS), Err(SiteError::Escapes { .. })));
+        let out = site(&[(
+            "docs.json",
+            r#"{"name": "A", "navigation": {"$ref": "../../etc/passwd"}}"#,
+        )]);
+        assert!(matches!(
+            load_site(out.path(), LIMITS),
+            Err(SiteError::Escapes { .. })
+        ));
     }
 
     #[test]
@@ -298,15 +360,29 @@ mod tests {
         let outside = tempfile::tempdir().unwrap();
         std::fs::write(outside.path().join("secret.md"), "s").unwrap();
         let dir = site(&[("docs.json", r#"{"name": "A", "navigation": {"pages": []}}"#)]);
-        std::os::unix::fs::symlink(outside.path().join("secret.md"), dir.path().join("leak.md")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.md"), dir.path().join("leak.md"))
+            .unwrap();
         let err = load_site(dir.path(), LIMITS).unwrap_err();
-        assert!(matches!(err, SiteError::Escapes { ref file } if file == "leak.md"), "{err}");
+        assert!(
+            matches!(err, SiteError::Escapes { ref file } if file == "leak.md"),
+            "{err}"
+        );
     }
 
     #[test]
     fn limits_are_enforced() {
-        let dir = site(&[("docs.json", r#"{"name": "A", "navigation": {"pages": []}}"#), ("a.md", "x"), ("b.md", "y")]);
-        let tight = SiteLimits { max_files: 2, max_bytes: 1 << 20 };
-        assert!(matches!(load_site(dir.path(), tight), Err(SiteError::TooLarge(_))));
+        let dir = site(&[
+            ("docs.json", r#"{"name": "A", "navigation": {"pages": []}}"#),
+            ("a.md", "x"),
+            ("b.md", "y"),
+        ]);
+        let tight = SiteLimits {
+            max_files: 2,
+            max_bytes: 1 << 20,
+        };
+        assert!(matches!(
+            load_site(dir.path(), tight),
+            Err(SiteError::TooLarge(_))
+        ));
     }
 }

@@ -24,7 +24,12 @@ const CONTAINERS: &[(&str, &str, NavNodeKind)] = &[
 
 /// Replaces every `{"$ref": "file.json", ...}` object with the referenced file's content
 /// (sibling keys win), reading files relative to the site root and never outside it.
-pub fn resolve_refs(value: Value, root: &Path, file: &str, depth: usize) -> Result<Value, SiteError> {
+pub fn resolve_refs(
+    value: Value,
+    root: &Path,
+    file: &str,
+    depth: usize,
+) -> Result<Value, SiteError> {
     if depth > MAX_REF_DEPTH {
         return Err(SiteError::Invalid {
             file: file.to_string(),
@@ -34,8 +39,14 @@ pub fn resolve_refs(value: Value, root: &Path, file: &str, depth: usize) -> Resu
     match value {
         Value::Object(mut map) => {
             if let Some(Value::String(reference)) = map.remove("$ref") {
-                let target = super::folder::inside(root, Path::new(file).parent().unwrap_or(Path::new("")), &reference)
-                    .ok_or_else(|| SiteError::Escapes { file: reference.clone() })?;
+                let target = super::folder::inside(
+                    root,
+                    Path::new(file).parent().unwrap_or(Path::new("")),
+                    &reference,
+                )
+                .ok_or_else(|| SiteError::Escapes {
+                    file: reference.clone(),
+                })?;
                 let referenced = super::folder::read_json(root, &target)?;
                 let resolved = resolve_refs(referenced, root, &target, depth + 1)?;
                 let mut merged = match resolved {
@@ -131,7 +142,9 @@ impl Walker<'_> {
     /// A navigation object: its containers in a fixed order, then its pages.
     fn node(&mut self, node: &Map<String, Value>, depth: u32, at: &str) -> Result<(), SiteError> {
         for (key, label_key, kind) in CONTAINERS {
-            let Some(value) = node.get(*key) else { continue };
+            let Some(value) = node.get(*key) else {
+                continue;
+            };
             let Value::Array(items) = value else {
                 return Err(self.invalid(&format!("{at}.{key}"), "must be an array"));
             };
@@ -162,12 +175,12 @@ impl Walker<'_> {
         depth: u32,
         at: &str,
     ) -> Result<(), SiteError> {
-        let label = item
-            .get(label_key)
-            .and_then(Value::as_str)
-            .ok_or_else(|| self.invalid(at, &format!("the field {label_key} (a string) is required")))?;
+        let label = item.get(label_key).and_then(Value::as_str).ok_or_else(|| {
+            self.invalid(at, &format!("the field {label_key} (a string) is required"))
+        })?;
         let icon = item.get("icon").and_then(Value::as_str).map(String::from);
-        let has_children = CONTAINERS.iter().any(|(k, _, _)| item.contains_key(*k)) || item.contains_key("pages");
+        let has_children =
+            CONTAINERS.iter().any(|(k, _, _)| item.contains_key(*k)) || item.contains_key("pages");
         if let (Some(href), false) = (item.get("href").and_then(Value::as_str), has_children) {
             self.out.push(NavNode {
                 kind: NavNodeKind::Link,
@@ -195,11 +208,10 @@ impl Walker<'_> {
             match page {
                 Value::String(path) => {
                     let path = path.trim_start_matches('/').to_string();
-                    let label = self
-                        .titles
-                        .get(&path)
-                        .cloned()
-                        .unwrap_or_else(|| path.rsplit('/').next().unwrap_or(&path).to_string());
+                    let label =
+                        self.titles.get(&path).cloned().unwrap_or_else(|| {
+                            path.rsplit('/').next().unwrap_or(&path).to_string()
+                        });
                     self.out.push(NavNode {
                         kind: NavNodeKind::Page,
                         depth,
@@ -224,7 +236,10 @@ mod tests {
     use serde_json::json;
 
     fn kinds(nodes: &[NavNode]) -> Vec<(NavNodeKind, u32, String)> {
-        nodes.iter().map(|n| (n.kind, n.depth, n.label.clone())).collect()
+        nodes
+            .iter()
+            .map(|n| (n.kind, n.depth, n.label.clone()))
+            .collect()
     }
 
     #[test]
@@ -234,14 +249,17 @@ mod tests {
         ]}], "global": {"anchors": [{"anchor": "Blog", "href": "https://blog.example"}]}}});
         let titles = HashMap::from([("index".to_string(), "Welcome".to_string())]);
         let nav = flatten(&config, "docs.json", &titles).unwrap();
-        assert_eq!(kinds(&nav), vec![
-            (NavNodeKind::Tab, 0, "Guides".into()),
-            (NavNodeKind::Group, 1, "Start".into()),
-            (NavNodeKind::Page, 2, "Welcome".into()),
-            (NavNodeKind::Group, 2, "More".into()),
-            (NavNodeKind::Page, 3, "b".into()),
-            (NavNodeKind::Link, 0, "Blog".into()),
-        ]);
+        assert_eq!(
+            kinds(&nav),
+            vec![
+                (NavNodeKind::Tab, 0, "Guides".into()),
+                (NavNodeKind::Group, 1, "Start".into()),
+                (NavNodeKind::Page, 2, "Welcome".into()),
+                (NavNodeKind::Group, 2, "More".into()),
+                (NavNodeKind::Page, 3, "b".into()),
+                (NavNodeKind::Link, 0, "Blog".into()),
+            ]
+        );
     }
 
     #[test]
@@ -255,7 +273,14 @@ mod tests {
     #[test]
     fn malformed_navigation_names_the_place() {
         let config = json!({"navigation": {"groups": [{"pages": ["x"]}]}});
-        let err = flatten(&config, "docs.json", &HashMap::new()).unwrap_err().to_string();
-        assert!(err.contains("docs.json") && err.contains("navigation.groups[0]") && err.contains("group"), "{err}");
+        let err = flatten(&config, "docs.json", &HashMap::new())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("docs.json")
+                && err.contains("navigation.groups[0]")
+                && err.contains("group"),
+            "{err}"
+        );
     }
 }

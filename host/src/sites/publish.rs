@@ -53,7 +53,9 @@ pub async fn publish(
         None => default_label(),
     };
     if store.organization(request.organization)?.is_none() {
-        return Err(StoreError::NotFound(format!("no organization {:?}", request.organization)).into());
+        return Err(
+            StoreError::NotFound(format!("no organization {:?}", request.organization)).into(),
+        );
     }
     store.check_domain_owner(request.organization, request.domain)?;
     if store.version(request.domain, &label)?.is_some() {
@@ -106,7 +108,8 @@ pub async fn publish(
 /// A domain is a hostname-like identifier: lower-case letters, digits, `-` and `.`, no
 /// protocol, no path.
 pub fn validate_domain(domain: &str) -> Result<(), String> {
-    let hint = "domain must be a hostname-like identifier such as docs.example.com (no protocol, no path)";
+    let hint =
+        "domain must be a hostname-like identifier such as docs.example.com (no protocol, no path)";
     if domain.is_empty() {
         return Err("domain is required".into());
     }
@@ -118,7 +121,8 @@ pub fn validate_domain(domain: &str) -> Result<(), String> {
             && l.len() <= 63
             && !l.starts_with('-')
             && !l.ends_with('-')
-            && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && l.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
     };
     if domain.len() > 253 || !domain.split('.').all(label_ok) {
         return Err(format!("{hint}; got {domain:?}"));
@@ -145,7 +149,8 @@ pub fn validate_label(label: &str) -> Result<(), String> {
 }
 
 fn default_label() -> String {
-    let format = format_description!("[year][month][day]-[hour][minute][second]-[subsecond digits:3]");
+    let format =
+        format_description!("[year][month][day]-[hour][minute][second]-[subsecond digits:3]");
     OffsetDateTime::now_utc()
         .format(&format)
         .unwrap_or_else(|_| "latest".to_string())
@@ -160,7 +165,14 @@ mod tests {
         for ok in ["docs.example.com", "acme", "a-b.c1"] {
             assert!(validate_domain(ok).is_ok(), "{ok}");
         }
-        for bad in ["", "https://docs.example.com", "docs.example.com/x", "Docs.com", "-a.com", "a..b"] {
+        for bad in [
+            "",
+            "https://docs.example.com",
+            "docs.example.com/x",
+            "Docs.com",
+            "-a.com",
+            "a..b",
+        ] {
             assert!(validate_domain(bad).is_err(), "{bad}");
         }
     }

@@ -20,7 +20,10 @@ pub fn extract_site_archive(
         message,
     };
     if !archive.starts_with(&[0x1f, 0x8b]) {
-        return Err(invalid("upload", "not a .tar.gz archive (it has no gzip header)".into()));
+        return Err(invalid(
+            "upload",
+            "not a .tar.gz archive (it has no gzip header)".into(),
+        ));
     }
     let mut tar = tar::Archive::new(GzDecoder::new(archive));
     let entries = tar
@@ -34,7 +37,8 @@ pub fn extract_site_archive(
             .map_err(|e| invalid("upload", format!("an entry has an unreadable name: {e}")))?
             .into_owned();
         let name = raw_path.display().to_string();
-        let relative = safe_relative(&raw_path).ok_or_else(|| SiteError::Escapes { file: name.clone() })?;
+        let relative =
+            safe_relative(&raw_path).ok_or_else(|| SiteError::Escapes { file: name.clone() })?;
         let kind = entry.header().entry_type();
         if relative.as_os_str().is_empty() {
             if kind.is_dir() {
@@ -47,7 +51,10 @@ pub fn extract_site_archive(
             continue;
         }
         if kind.is_symlink() || kind.is_hard_link() {
-            return Err(invalid(&name, "site archives may hold only files and folders, not links".into()));
+            return Err(invalid(
+                &name,
+                "site archives may hold only files and folders, not links".into(),
+            ));
         }
         if !kind.is_file() {
             continue; // pax headers and the like carry no content of the site
@@ -55,10 +62,16 @@ pub fn extract_site_archive(
         files += 1;
         total += entry.header().size().unwrap_or(0);
         if files > limits.max_files {
-            return Err(SiteError::TooLarge(format!("more than {} files", limits.max_files)));
+            return Err(SiteError::TooLarge(format!(
+                "more than {} files",
+                limits.max_files
+            )));
         }
         if total > limits.max_bytes {
-            return Err(SiteError::TooLarge(format!("more than {} MiB", limits.max_bytes >> 20)));
+            return Err(SiteError::TooLarge(format!(
+                "more than {} MiB",
+                limits.max_bytes >> 20
+            )));
         }
         let target = dest.join(&relative);
         if let Some(parent) = target.parent() {
@@ -97,7 +110,8 @@ fn safe_relative(path: &Path) -> Option<PathBuf> {
 }
 
 fn site_root(dest: &Path) -> PathBuf {
-    let has_config = |dir: &Path| dir.join("docs.json").is_file() || dir.join("mint.json").is_file();
+    let has_config =
+        |dir: &Path| dir.join("docs.json").is_file() || dir.join("mint.json").is_file();
     if has_config(dest) {
         return dest.to_path_buf();
     }
@@ -116,7 +130,10 @@ mod tests {
     use flate2::Compression;
     use flate2::write::GzEncoder;
 
-    const LIMITS: SiteLimits = SiteLimits { max_files: 10, max_bytes: 1 << 20 };
+    const LIMITS: SiteLimits = SiteLimits {
+        max_files: 10,
+        max_bytes: 1 << 20,
+    };
 
     /// A .tar.gz whose entry names are written raw, so hostile names can be built.
     fn archive(entries: &[(&str, tar::EntryType, &[u8])]) -> Vec<u8> {
@@ -139,7 +156,10 @@ mod tests {
     #[test]
     fn unpacks_a_site_and_finds_a_wrapping_folder() {
         let dest = tempfile::tempdir().unwrap();
-        let bytes = archive(&[("site/docs.json", tar::EntryType::Regular, b"{}"), ("site/a.md", tar::EntryType::Regular, b"# A")]);
+        let bytes = archive(&[
+            ("site/docs.json", tar::EntryType::Regular, b"{}"),
+            ("site/a.md", tar::EntryType::Regular, b"# A"),
+        ]);
         let root = extract_site_archive(&bytes, dest.path(), LIMITS).unwrap();
         assert_eq!(root, dest.path().join("site"));
         assert!(root.join("a.md").is_file());
@@ -160,7 +180,12 @@ mod tests {
     fn refuses_links_and_garbage() {
         let dest = tempfile::tempdir().unwrap();
         let bytes = archive(&[("leak.md", tar::EntryType::Symlink, b"")]);
-        assert!(extract_site_archive(&bytes, dest.path(), LIMITS).unwrap_err().to_string().contains("not links"));
+        assert!(
+            extract_site_archive(&bytes, dest.path(), LIMITS)
+                .unwrap_err()
+                .to_string()
+                .contains("not links")
+        );
         assert!(extract_site_archive(b"not gzip", dest.path(), LIMITS).is_err());
     }
 }

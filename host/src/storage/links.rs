@@ -100,7 +100,10 @@ impl LinkSigner {
         if OffsetDateTime::now_utc().unix_timestamp() >= expires {
             let when = OffsetDateTime::from_unix_timestamp(expires)
                 .ok()
-                .and_then(|t| t.format(&time::format_description::well_known::Rfc3339).ok())
+                .and_then(|t| {
+                    t.format(&time::format_description::well_known::Rfc3339)
+                        .ok()
+                })
                 .unwrap_or_else(|| expires.to_string());
             return Err(LinkError::Expired(when));
         }
@@ -141,21 +144,47 @@ mod tests {
     #[tokio::test]
     async fn a_fresh_link_verifies_and_a_tampered_one_does_not() {
         let op = Operator::new(opendal::services::Memory::default()).unwrap();
-        let link = signer().link(&op, "bundles/a.tar.gz", Duration::from_secs(60)).await.unwrap();
+        let link = signer()
+            .link(&op, "bundles/a.tar.gz", Duration::from_secs(60))
+            .await
+            .unwrap();
         let (e, s) = (query(&link.url, "expires"), query(&link.url, "signature"));
-        assert_eq!(signer().verify("bundles/a.tar.gz", e.as_deref(), s.as_deref()), Ok(()));
-        assert_eq!(signer().verify("bundles/b.tar.gz", e.as_deref(), s.as_deref()), Err(LinkError::BadSignature));
+        assert_eq!(
+            signer().verify("bundles/a.tar.gz", e.as_deref(), s.as_deref()),
+            Ok(())
+        );
+        assert_eq!(
+            signer().verify("bundles/b.tar.gz", e.as_deref(), s.as_deref()),
+            Err(LinkError::BadSignature)
+        );
         let later = (e.unwrap().parse::<i64>().unwrap() + 1).to_string();
-        assert_eq!(signer().verify("bundles/a.tar.gz", Some(&later), s.as_deref()), Err(LinkError::BadSignature));
+        assert_eq!(
+            signer().verify("bundles/a.tar.gz", Some(&later), s.as_deref()),
+            Err(LinkError::BadSignature)
+        );
         let other = LinkSigner::new(b"other".to_vec(), String::new());
-        assert!(other.verify("bundles/a.tar.gz", query(&link.url, "expires").as_deref(), s.as_deref()).is_err());
+        assert!(
+            other
+                .verify(
+                    "bundles/a.tar.gz",
+                    query(&link.url, "expires").as_deref(),
+                    s.as_deref()
+                )
+                .is_err()
+        );
     }
 
     #[test]
     fn an_expired_link_is_refused_as_expired() {
         let past = OffsetDateTime::now_utc().unix_timestamp() - 5;
         let sig = signer().signature("p", past);
-        assert!(matches!(signer().verify("p", Some(&past.to_string()), Some(&sig)), Err(LinkError::Expired(_))));
-        assert!(matches!(signer().verify("p", None, Some(&sig)), Err(LinkError::Malformed(_))));
+        assert!(matches!(
+            signer().verify("p", Some(&past.to_string()), Some(&sig)),
+            Err(LinkError::Expired(_))
+        ));
+        assert!(matches!(
+            signer().verify("p", None, Some(&sig)),
+            Err(LinkError::Malformed(_))
+        ));
     }
 }

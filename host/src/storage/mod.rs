@@ -32,7 +32,13 @@ pub fn operator(config: &StorageConfig, data_dir: &Path) -> Result<Operator, Sto
             Ok(Operator::new(services::Fs::default().root(&root))?)
         }
         StorageBackend::S3 => {
-            let bucket = config.bucket.as_deref().ok_or(StorageError::Missing("bucket"))?;
+            // opendal's HTTP services need a process-wide transport (reqwest with rustls);
+            // installing it is idempotent.
+            opendal::install_default();
+            let bucket = config
+                .bucket
+                .as_deref()
+                .ok_or(StorageError::Missing("bucket"))?;
             let mut builder = services::S3::default()
                 .bucket(bucket)
                 .region(config.region.as_deref().unwrap_or("us-east-1"))

@@ -25,8 +25,7 @@ impl Store {
         let txn = self.db().begin_write()?;
         txn.open_table(JOBS)?
             .insert(job.id.as_str(), encode(job).as_slice())?;
-        txn.open_table(QUEUE)?
-            .insert(queue_key(job).as_str(), ())?;
+        txn.open_table(QUEUE)?.insert(queue_key(job).as_str(), ())?;
         txn.commit()?;
         Ok(())
     }
@@ -115,7 +114,10 @@ impl Store {
 
     /// At start-up: every job still marked running was interrupted by a crash. It is queued
     /// again, or failed once it has used `max_attempts`. Returns (requeued, failed).
-    pub fn recover_interrupted_jobs(&self, max_attempts: u32) -> Result<(usize, usize), StoreError> {
+    pub fn recover_interrupted_jobs(
+        &self,
+        max_attempts: u32,
+    ) -> Result<(usize, usize), StoreError> {
         let txn = self.db().begin_write()?;
         let (mut requeued, mut failed) = (0, 0);
         {

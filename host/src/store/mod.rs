@@ -16,7 +16,8 @@ use serde::de::DeserializeOwned;
 pub use jobs::JobUpdate;
 pub use model::*;
 
-pub(crate) const ORGANIZATIONS: TableDefinition<&str, &[u8]> = TableDefinition::new("organizations");
+pub(crate) const ORGANIZATIONS: TableDefinition<&str, &[u8]> =
+    TableDefinition::new("organizations");
 /// Keyed by the SHA-256 of the key, hex.
 pub(crate) const KEYS: TableDefinition<&str, &[u8]> = TableDefinition::new("api_keys");
 pub(crate) const SITES: TableDefinition<&str, &[u8]> = TableDefinition::new("sites");

@@ -3,8 +3,7 @@
 use time::OffsetDateTime;
 
 use super::{
-    ApiKeyRecord, KEYS, ORGANIZATIONS, Organization, Plan, Store, StoreError, encode,
-    scan,
+    ApiKeyRecord, KEYS, ORGANIZATIONS, Organization, Plan, Store, StoreError, encode, scan,
 };
 use redb::{ReadableDatabase, ReadableTable};
 
@@ -35,11 +34,7 @@ impl Store {
     }
 
     /// Stores a new key under its hash; the organization must exist.
-    pub fn add_key(
-        &self,
-        key_hash: &str,
-        record: &ApiKeyRecord,
-    ) -> Result<(), StoreError> {
+    pub fn add_key(&self, key_hash: &str, record: &ApiKeyRecord) -> Result<(), StoreError> {
         let txn = self.db().begin_write()?;
         {
             if txn
@@ -109,7 +104,9 @@ impl Store {
     pub fn organizations(&self) -> Result<Vec<Organization>, StoreError> {
         let txn = self.db().begin_read()?;
         let table = txn.open_table(ORGANIZATIONS)?;
-        Ok(scan(&table, ORGANIZATIONS)?.into_iter().map(|(_, o)| o).collect())
+        Ok(scan(&table, ORGANIZATIONS)?
+            .into_iter()
+            .map(|(_, o)| o)
+            .collect())
     }
 }
-

@@ -12,7 +12,10 @@ use flate2::write::GzEncoder;
 pub fn tar_gz_dir(dir: &Path) -> Vec<u8> {
     let mut builder = tar::Builder::new(GzEncoder::new(Vec::new(), Compression::fast()));
     builder.append_dir_all(".", dir).expect("pack site");
-    builder.into_inner().and_then(|gz| gz.finish()).expect("finish archive")
+    builder
+        .into_inner()
+        .and_then(|gz| gz.finish())
+        .expect("finish archive")
 }
 
 /// Every file of a `.tar.gz`, by path.

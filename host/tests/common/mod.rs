@@ -172,7 +172,11 @@ pub fn wasm(name: &str) -> PathBuf {
     let path = workspace()
         .join("target/wasm32-wasip2/release")
         .join(format!("{name}.wasm"));
-    assert!(path.is_file(), "{} is missing: run scripts/build-plugins", path.display());
+    assert!(
+        path.is_file(),
+        "{} is missing: run scripts/build-plugins",
+        path.display()
+    );
     path
 }
 
@@ -219,7 +223,10 @@ impl Api {
     pub async fn publish(&self, domain: &str, version: &str, archive: Vec<u8>) -> (u16, Value) {
         let response = self
             .http
-            .post(format!("{}/v1/sites/{domain}/versions?version={version}", self.base))
+            .post(format!(
+                "{}/v1/sites/{domain}/versions?version={version}",
+                self.base
+            ))
             .bearer_auth(&self.key)
             .header("content-type", "application/gzip")
             .body(archive)
@@ -247,7 +254,11 @@ impl Api {
             if state == "completed" || state == "failed" {
                 return seen;
             }
-            assert!(Instant::now() < deadline, "job {job_id} did not finish: {:?}", seen.last());
+            assert!(
+                Instant::now() < deadline,
+                "job {job_id} did not finish: {:?}",
+                seen.last()
+            );
             tokio::time::sleep(Duration::from_millis(15)).await;
         }
     }
@@ -255,7 +266,10 @@ impl Api {
     /// Generates the bundle link and downloads the archive.
     pub async fn download_bundle(&self, job_id: &str) -> (Value, Vec<u8>) {
         let (status, bundle) = self
-            .post(&format!("/v1/static-export/jobs/{job_id}/bundle"), Value::Null)
+            .post(
+                &format!("/v1/static-export/jobs/{job_id}/bundle"),
+                Value::Null,
+            )
             .await;
         assert_eq!(status, 200, "{bundle}");
         let url = bundle["bundleUrl"].as_str().expect("bundleUrl");

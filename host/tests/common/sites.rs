@@ -7,8 +7,14 @@ pub fn generate(dir: &Path, pages: usize) {
     std::fs::create_dir_all(dir.join("pages")).expect("site dir");
     let mut groups = Vec::new();
     for (g, chunk) in (0..pages).collect::<Vec<_>>().chunks(50).enumerate() {
-        let names: Vec<String> = chunk.iter().map(|i| format!("\"pages/page-{i}\"")).collect();
-        groups.push(format!("{{\"group\": \"Section {g}\", \"pages\": [{}]}}", names.join(", ")));
+        let names: Vec<String> = chunk
+            .iter()
+            .map(|i| format!("\"pages/page-{i}\""))
+            .collect();
+        groups.push(format!(
+            "{{\"group\": \"Section {g}\", \"pages\": [{}]}}",
+            names.join(", ")
+        ));
     }
     let config = format!(
         "{{\"name\": \"Generated\", \"theme\": \"mint\", \"colors\": {{\"primary\": \"#336699\"}}, \"navigation\": {{\"groups\": [{}]}}}}",

@@ -74,7 +74,9 @@ fn check_path(path: &str) -> Result<(), String> {
     let bad = path.is_empty()
         || path.starts_with('/')
         || path.contains('\\')
-        || path.split('/').any(|s| s.is_empty() || s == "." || s == "..");
+        || path
+            .split('/')
+            .any(|s| s.is_empty() || s == "." || s == "..");
     if bad {
         return Err(format!(
             "archive path {path:?} must be relative, with no empty, '.' or '..' segments"
@@ -104,7 +106,13 @@ mod tests {
             entry.read_to_end(&mut data).unwrap();
             seen.push((entry.path().unwrap().display().to_string(), data.len()));
         }
-        assert_eq!(seen, [("index.html".to_string(), 11), ("assets/big.bin".to_string(), big.len())]);
+        assert_eq!(
+            seen,
+            [
+                ("index.html".to_string(), 11),
+                ("assets/big.bin".to_string(), big.len())
+            ]
+        );
     }
 
     #[test]
@@ -120,7 +128,11 @@ mod tests {
             })
             .collect();
         let chunk = writer.add_file("noise.bin", &noise).unwrap();
-        assert!(chunk.len() > 100_000, "compressed bytes come back before finish: {}", chunk.len());
+        assert!(
+            chunk.len() > 100_000,
+            "compressed bytes come back before finish: {}",
+            chunk.len()
+        );
     }
 
     #[test]

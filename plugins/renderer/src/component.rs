@@ -30,8 +30,14 @@ impl Guest for Renderer {
 impl GuestSiteRenderer for SiteRendererResource {
     fn open(info: SiteInfo) -> Result<SiteRenderer, Error> {
         let items = info.navigation.into_iter().map(nav_item).collect();
-        let site = Site::new(info.name, info.version, items, &info.config_json, info.pages)
-            .map_err(Error::InvalidInput)?;
+        let site = Site::new(
+            info.name,
+            info.version,
+            items,
+            &info.config_json,
+            info.pages,
+        )
+        .map_err(Error::InvalidInput)?;
         Ok(SiteRenderer::new(SiteRendererResource {
             site: RefCell::new(site),
         }))

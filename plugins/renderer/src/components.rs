@@ -54,12 +54,28 @@ pub fn render(
                 .and_then(|c| c.parse::<u8>().ok())
                 .unwrap_or(2)
                 .clamp(1, 4);
-            wrap(m, node, &format!("<div class=\"card-group cols-{cols}\">"), "</div>\n");
+            wrap(
+                m,
+                node,
+                &format!("<div class=\"card-group cols-{cols}\">"),
+                "</div>\n",
+            );
         }
         "Steps" => wrap(m, node, "<ol class=\"steps\">", "</ol>\n"),
-        "Step" => titled(m, node, &attrs, "<li class=\"step\">", "step-title", "</li>\n"),
+        "Step" => titled(
+            m,
+            node,
+            &attrs,
+            "<li class=\"step\">",
+            "step-title",
+            "</li>\n",
+        ),
         "Accordion" | "Expandable" => {
-            let open = if attrs.flag("defaultOpen") { " open" } else { "" };
+            let open = if attrs.flag("defaultOpen") {
+                " open"
+            } else {
+                ""
+            };
             let class = name.to_lowercase();
             m.html
                 .push_str(&format!("<details class=\"{class}\"{open}><summary>"));
@@ -71,10 +87,27 @@ pub fn render(
         }
         "AccordionGroup" => wrap(m, node, "<div class=\"accordion-group\">", "</div>\n"),
         "Tabs" => wrap(m, node, "<div class=\"tabs\">", "</div>\n"),
-        "Tab" => titled(m, node, &attrs, "<section class=\"tab\">", "tab-title", "</section>\n"),
+        "Tab" => titled(
+            m,
+            node,
+            &attrs,
+            "<section class=\"tab\">",
+            "tab-title",
+            "</section>\n",
+        ),
         "CodeGroup" => wrap(m, node, "<div class=\"code-group\">", "</div>\n"),
-        "RequestExample" => wrap(m, node, "<div class=\"example example-request\">", "</div>\n"),
-        "ResponseExample" => wrap(m, node, "<div class=\"example example-response\">", "</div>\n"),
+        "RequestExample" => wrap(
+            m,
+            node,
+            "<div class=\"example example-request\">",
+            "</div>\n",
+        ),
+        "ResponseExample" => wrap(
+            m,
+            node,
+            "<div class=\"example example-response\">",
+            "</div>\n",
+        ),
         "Frame" => {
             m.html.push_str("<figure class=\"frame\">");
             m.children(node);
@@ -105,7 +138,8 @@ pub fn render(
         }
         "Update" => {
             let label = attrs.string("label").unwrap_or_default();
-            m.html.push_str("<section class=\"update\"><div class=\"update-label\">");
+            m.html
+                .push_str("<section class=\"update\"><div class=\"update-label\">");
             m.text(&label);
             m.html.push_str("</div><div class=\"update-body\">");
             m.children(node);
@@ -118,8 +152,10 @@ pub fn render(
                 format!("unknown component <{name}> is rendered as its children"),
             );
             let tag = if flow { "div" } else { "span" };
-            m.html
-                .push_str(&format!("<{tag} class=\"component\" data-component=\"{}\">", escaped(name)));
+            m.html.push_str(&format!(
+                "<{tag} class=\"component\" data-component=\"{}\">",
+                escaped(name)
+            ));
             m.children(node);
             m.html.push_str(&format!("</{tag}>"));
         }
@@ -158,7 +194,14 @@ fn wrap(m: &mut Markup<'_>, node: &Node, open: &str, close: &str) {
     m.html.push_str(close);
 }
 
-fn titled(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>, open: &str, title_class: &str, close: &str) {
+fn titled(
+    m: &mut Markup<'_>,
+    node: &Node,
+    attrs: &Attrs<'_>,
+    open: &str,
+    title_class: &str,
+    close: &str,
+) {
     m.html.push_str(open);
     if let Some(title) = attrs.string("title") {
         m.html.push_str(&format!("<div class=\"{title_class}\">"));
@@ -190,12 +233,14 @@ fn field(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>, is_param: bool) {
     } else {
         (None, attrs.string("name").unwrap_or_default())
     };
-    m.html.push_str("<div class=\"field\"><div class=\"field-head\"><code class=\"field-name\">");
+    m.html
+        .push_str("<div class=\"field\"><div class=\"field-head\"><code class=\"field-name\">");
     m.text(&name);
     m.html.push_str("</code>");
     if let Some(location) = location {
-        m.html
-            .push_str(&format!(" <span class=\"field-location\">{location}</span>"));
+        m.html.push_str(&format!(
+            " <span class=\"field-location\">{location}</span>"
+        ));
     }
     if let Some(kind) = attrs.string("type") {
         m.html.push_str(" <span class=\"field-type\">");
@@ -203,7 +248,8 @@ fn field(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>, is_param: bool) {
         m.html.push_str("</span>");
     }
     if attrs.flag("required") {
-        m.html.push_str(" <span class=\"field-required\">required</span>");
+        m.html
+            .push_str(" <span class=\"field-required\">required</span>");
     }
     if let Some(default) = attrs.string("default") {
         m.html.push_str(" <span class=\"field-default\">default: ");
@@ -216,10 +262,55 @@ fn field(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>, is_param: bool) {
 }
 
 const HTML_ELEMENTS: &[&str] = &[
-    "a", "abbr", "b", "blockquote", "br", "caption", "code", "dd", "del", "details", "div", "dl",
-    "dt", "em", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img",
-    "kbd", "li", "mark", "ol", "p", "pre", "s", "small", "span", "strong", "sub", "summary", "sup",
-    "table", "tbody", "td", "th", "thead", "tr", "u", "ul", "video", "source", "picture",
+    "a",
+    "abbr",
+    "b",
+    "blockquote",
+    "br",
+    "caption",
+    "code",
+    "dd",
+    "del",
+    "details",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "figcaption",
+    "figure",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "hr",
+    "i",
+    "img",
+    "kbd",
+    "li",
+    "mark",
+    "ol",
+    "p",
+    "pre",
+    "s",
+    "small",
+    "span",
+    "strong",
+    "sub",
+    "summary",
+    "sup",
+    "table",
+    "tbody",
+    "td",
+    "th",
+    "thead",
+    "tr",
+    "u",
+    "ul",
+    "video",
+    "source",
+    "picture",
 ];
 const VOID_ELEMENTS: &[&str] = &["br", "hr", "img", "source"];
 const SAFE_ATTRIBUTES: &[&str] = &[
@@ -240,7 +331,11 @@ fn html_element(m: &mut Markup<'_>, node: &Node, name: &str, attrs: &Attrs<'_>) 
         let AttributeContent::Property(p) = content else {
             continue;
         };
-        let key = if p.name == "className" { "class" } else { p.name.as_str() };
+        let key = if p.name == "className" {
+            "class"
+        } else {
+            p.name.as_str()
+        };
         let value = attrs.string(&p.name).unwrap_or_default();
         let value = match key {
             "href" | "src" => {
@@ -250,7 +345,12 @@ fn html_element(m: &mut Markup<'_>, node: &Node, name: &str, attrs: &Attrs<'_>) 
                 m.link_target(node, &value)
             }
             "class" => value,
-            k if SAFE_ATTRIBUTES.contains(&k) || k.starts_with("data-") || k.starts_with("aria-") => value,
+            k if SAFE_ATTRIBUTES.contains(&k)
+                || k.starts_with("data-")
+                || k.starts_with("aria-") =>
+            {
+                value
+            }
             _ => continue,
         };
         m.html.push(' ');

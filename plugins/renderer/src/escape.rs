@@ -46,11 +46,17 @@ mod tests {
 
     #[test]
     fn escapes_markup_and_quotes() {
-        assert_eq!(escaped(r#"<a href="x">'&'</a>"#), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+        assert_eq!(
+            escaped(r#"<a href="x">'&'</a>"#),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
     }
 
     #[test]
     fn script_json_cannot_close_the_script() {
-        assert_eq!(script_json(r#"{"a":"</script>"}"#), r#"{"a":"\u003c/script>"}"#);
+        assert_eq!(
+            script_json(r#"{"a":"</script>"}"#),
+            r#"{"a":"\u003c/script>"}"#
+        );
     }
 }

@@ -109,10 +109,16 @@ mod tests {
     use super::*;
 
     fn pages() -> HashSet<String> {
-        ["index", "quickstart", "guides/auth", "guides/index", "api/users/list"]
-            .into_iter()
-            .map(String::from)
-            .collect()
+        [
+            "index",
+            "quickstart",
+            "guides/auth",
+            "guides/index",
+            "api/users/list",
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect()
     }
 
     fn href(link: &str, from: &str) -> String {
@@ -122,15 +128,27 @@ mod tests {
     #[test]
     fn absolute_page_links_become_relative_html() {
         assert_eq!(href("/guides/auth", "quickstart"), "guides/auth.html");
-        assert_eq!(href("/quickstart", "api/users/list"), "../../quickstart.html");
-        assert_eq!(href("/guides/auth#tokens", "guides/auth"), "../guides/auth.html#tokens");
+        assert_eq!(
+            href("/quickstart", "api/users/list"),
+            "../../quickstart.html"
+        );
+        assert_eq!(
+            href("/guides/auth#tokens", "guides/auth"),
+            "../guides/auth.html#tokens"
+        );
     }
 
     #[test]
     fn relative_links_resolve_against_the_page_directory() {
         assert_eq!(href("auth", "guides/index"), "../guides/auth.html");
-        assert_eq!(href("../quickstart.mdx", "guides/auth"), "../quickstart.html");
-        assert_eq!(href("./auth.md?x=1", "guides/index"), "../guides/auth.html?x=1");
+        assert_eq!(
+            href("../quickstart.mdx", "guides/auth"),
+            "../quickstart.html"
+        );
+        assert_eq!(
+            href("./auth.md?x=1", "guides/index"),
+            "../guides/auth.html?x=1"
+        );
     }
 
     #[test]
@@ -141,12 +159,20 @@ mod tests {
 
     #[test]
     fn files_keep_their_extension() {
-        assert_eq!(href("/images/logo.png", "guides/auth"), "../images/logo.png");
+        assert_eq!(
+            href("/images/logo.png", "guides/auth"),
+            "../images/logo.png"
+        );
     }
 
     #[test]
     fn external_links_and_fragments_are_untouched() {
-        for link in ["https://example.com/a", "mailto:a@b.c", "//cdn.example/x.js", "#top"] {
+        for link in [
+            "https://example.com/a",
+            "mailto:a@b.c",
+            "//cdn.example/x.js",
+            "#top",
+        ] {
             assert_eq!(href(link, "guides/auth"), link);
         }
     }
@@ -154,7 +180,11 @@ mod tests {
     #[test]
     fn broken_and_escaping_links_are_reported() {
         assert!(rewrite("/nope", "index", &pages()).problem.is_some());
-        assert!(rewrite("../../x", "guides/auth", &pages()).problem.is_some());
+        assert!(
+            rewrite("../../x", "guides/auth", &pages())
+                .problem
+                .is_some()
+        );
         assert!(rewrite("/quickstart", "index", &pages()).problem.is_none());
     }
 }

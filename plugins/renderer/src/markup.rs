@@ -206,10 +206,15 @@ impl<'a> Markup<'a> {
             }
             Node::Image(image) => self.image(node, &image.url, &image.alt),
             Node::LinkReference(reference) => {
-                match self.definitions.get(&reference.identifier.to_lowercase()).cloned() {
+                match self
+                    .definitions
+                    .get(&reference.identifier.to_lowercase())
+                    .cloned()
+                {
                     Some((url, _)) => {
                         let href = self.link_target(node, &url);
-                        self.html.push_str(&format!("<a href=\"{}\">", escaped(&href)));
+                        self.html
+                            .push_str(&format!("<a href=\"{}\">", escaped(&href)));
                         self.children(node);
                         self.html.push_str("</a>");
                     }
@@ -217,8 +222,10 @@ impl<'a> Markup<'a> {
                 }
             }
             Node::ImageReference(reference) => {
-                if let Some((url, _)) =
-                    self.definitions.get(&reference.identifier.to_lowercase()).cloned()
+                if let Some((url, _)) = self
+                    .definitions
+                    .get(&reference.identifier.to_lowercase())
+                    .cloned()
                 {
                     self.image(node, &url, &reference.alt);
                 }
@@ -303,10 +310,9 @@ impl<'a> Markup<'a> {
             self.html.push_str("</div>");
         }
         match lang {
-            Some(lang) => self.html.push_str(&format!(
-                "<pre><code class=\"language-{}\">",
-                escaped(lang)
-            )),
+            Some(lang) => self
+                .html
+                .push_str(&format!("<pre><code class=\"language-{}\">", escaped(lang))),
             None => self.html.push_str("<pre><code>"),
         }
         self.text(code);
@@ -372,7 +378,11 @@ impl<'a> Markup<'a> {
 
     fn unique_slug(&mut self, text: &str) -> String {
         let base = slugify(text);
-        let base = if base.is_empty() { "section".to_string() } else { base };
+        let base = if base.is_empty() {
+            "section".to_string()
+        } else {
+            base
+        };
         let count = self.slugs.entry(base.clone()).or_insert(0);
         *count += 1;
         if *count == 1 {

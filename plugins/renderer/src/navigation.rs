@@ -24,6 +24,9 @@ pub struct NavItem {
     pub icon: Option<String>,
 }
 
+/// A navigation page as (path, label).
+pub type NavPage = (String, String);
+
 /// The prepared site: built once per job, consulted for every page.
 pub struct Site {
     pub name: String,
@@ -32,7 +35,7 @@ pub struct Site {
     pub primary_color: String,
     pub pages: HashSet<String>,
     /// Pages in navigation order with their labels, for previous/next links.
-    order: Vec<(String, String)>,
+    order: Vec<NavPage>,
     position: HashMap<String, usize>,
     /// Group and tab labels above each navigation page.
     trails: HashMap<String, Vec<String>>,
@@ -101,7 +104,7 @@ impl Site {
     }
 
     /// The navigation pages before and after `path`, as (path, label).
-    pub fn neighbours(&self, path: &str) -> (Option<&(String, String)>, Option<&(String, String)>) {
+    pub fn neighbours(&self, path: &str) -> (Option<&NavPage>, Option<&NavPage>) {
         match self.position.get(path) {
             Some(&i) => (
                 i.checked_sub(1).and_then(|j| self.order.get(j)),
@@ -153,7 +156,14 @@ mod tests {
             item(NavItemKind::Group, 1, "Auth", None),
             item(NavItemKind::Page, 2, "Tokens", Some("guides/tokens")),
         ];
-        Site::new("Docs".into(), "v1".into(), items, r##"{"colors":{"primary":"#0D9373"}}"##, vec!["hidden".into()]).unwrap()
+        Site::new(
+            "Docs".into(),
+            "v1".into(),
+            items,
+            r##"{"colors":{"primary":"#0D9373"}}"##,
+            vec!["hidden".into()],
+        )
+        .unwrap()
     }
 
     #[test]
@@ -174,7 +184,14 @@ mod tests {
     #[test]
     fn settings_are_read_and_checked() {
         assert_eq!(site().primary_color, "#0D9373");
-        let bad = Site::new("x".into(), "v".into(), vec![], r#"{"colors":{"primary":"red;}"}}"#, vec![]).unwrap();
+        let bad = Site::new(
+            "x".into(),
+            "v".into(),
+            vec![],
+            r#"{"colors":{"primary":"red;}"}}"#,
+            vec![],
+        )
+        .unwrap();
         assert_eq!(bad.primary_color, DEFAULT_PRIMARY);
         assert!(Site::new("x".into(), "v".into(), vec![], "{", vec![]).is_err());
     }

@@ -220,7 +220,10 @@ fn pager(html: &mut String, site: &Site, path: &str, root: &str) {
 
 /// The on-page table of contents: second- and third-level headings.
 fn toc(html: &mut String, headings: &[PageHeading]) {
-    let entries: Vec<_> = headings.iter().filter(|h| (2..=3).contains(&h.level)).collect();
+    let entries: Vec<_> = headings
+        .iter()
+        .filter(|h| (2..=3).contains(&h.level))
+        .collect();
     if entries.is_empty() {
         return;
     }
@@ -250,7 +253,13 @@ mod tests {
             icon: None,
         };
         let items = vec![
-            NavItem { kind: NavItemKind::Group, depth: 0, label: "Start".into(), target: None, icon: None },
+            NavItem {
+                kind: NavItemKind::Group,
+                depth: 0,
+                label: "Start".into(),
+                target: None,
+                icon: None,
+            },
             page("Intro", "index"),
             page("Quickstart", "quickstart"),
             page("Auth", "guides/auth"),
@@ -264,10 +273,20 @@ mod tests {
     fn renders_a_page_with_layout_sections_and_links() {
         let out = render_page(&site(), "quickstart", "quickstart.mdx", PAGE);
         assert_eq!(out.title, "Quickstart");
-        assert!(out.html.contains("href=\"guides/auth.html\""), "{}", out.html);
+        assert!(
+            out.html.contains("href=\"guides/auth.html\""),
+            "{}",
+            out.html
+        );
         assert!(out.html.contains("callout callout-note"));
-        assert!(!out.html.contains("<p><div"), "components must not be wrapped in <p>");
-        assert!(out.html.contains("<div class=\"code-title\">install.sh</div>"));
+        assert!(
+            !out.html.contains("<p><div"),
+            "components must not be wrapped in <p>"
+        );
+        assert!(
+            out.html
+                .contains("<div class=\"code-title\">install.sh</div>")
+        );
         assert!(out.html.contains("<h2 id=\"install-it\">"));
         assert!(out.html.contains("rel=\"prev\" href=\"index.html\""));
         assert!(out.html.contains("rel=\"next\" href=\"guides/auth.html\""));
@@ -280,7 +299,12 @@ mod tests {
 
     #[test]
     fn nested_pages_link_back_to_the_root() {
-        let out = render_page(&site(), "guides/auth", "guides/auth.md", "# Auth\n\n[home](/)\n");
+        let out = render_page(
+            &site(),
+            "guides/auth",
+            "guides/auth.md",
+            "# Auth\n\n[home](/)\n",
+        );
         assert!(out.html.contains("href=\"../assets/quire.css\""));
         assert!(out.html.contains("href=\"../index.html\">home</a>"));
         assert_eq!(out.title, "Auth");
@@ -288,7 +312,12 @@ mod tests {
 
     #[test]
     fn unknown_components_render_children_and_warn() {
-        let out = render_page(&site(), "quickstart", "quickstart.mdx", "Hi\n\n<Fancy>inside</Fancy>\n");
+        let out = render_page(
+            &site(),
+            "quickstart",
+            "quickstart.mdx",
+            "Hi\n\n<Fancy>inside</Fancy>\n",
+        );
         assert!(out.html.contains("inside"));
         assert_eq!(out.warnings.len(), 1);
         assert_eq!(out.warnings[0].line, Some(3));
@@ -297,14 +326,30 @@ mod tests {
 
     #[test]
     fn bad_mdx_falls_back_to_markdown_with_a_warning() {
-        let out = render_page(&site(), "quickstart", "quickstart.mdx", "# Title\n\n<Note>unclosed\n\ntext {\n");
+        let out = render_page(
+            &site(),
+            "quickstart",
+            "quickstart.mdx",
+            "# Title\n\n<Note>unclosed\n\ntext {\n",
+        );
         assert!(out.html.contains("Title"));
-        assert!(out.warnings.iter().any(|w| w.message.contains("MDX syntax error")), "{:?}", out.warnings);
+        assert!(
+            out.warnings
+                .iter()
+                .any(|w| w.message.contains("MDX syntax error")),
+            "{:?}",
+            out.warnings
+        );
     }
 
     #[test]
     fn broken_links_and_bad_frontmatter_are_warnings() {
-        let out = render_page(&site(), "quickstart", "quickstart.md", "---\ntitle: [x\n---\n\n[gone](/missing)\n");
+        let out = render_page(
+            &site(),
+            "quickstart",
+            "quickstart.md",
+            "---\ntitle: [x\n---\n\n[gone](/missing)\n",
+        );
         assert_eq!(out.warnings.len(), 2, "{:?}", out.warnings);
     }
 

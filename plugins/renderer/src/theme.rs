@@ -10,7 +10,10 @@ const SCRIPT: &str = include_str!("../assets/quire.js");
 /// The shared files as (path, contents). The navigation is written once here, not into every
 /// page, so the export grows linearly with the number of pages.
 pub fn assets(site: &Site) -> Vec<(String, Vec<u8>)> {
-    let css = STYLESHEET.replace("--quire-primary: #2563eb", &format!("--quire-primary: {}", site.primary_color));
+    let css = STYLESHEET.replace(
+        "--quire-primary: #2563eb",
+        &format!("--quire-primary: {}", site.primary_color),
+    );
     let navigation = serde_json::json!({ "items": site.items });
     let navigation_js = format!(
         "// The site's navigation, drawn into every page's sidebar by quire.js.\nwindow.QUIRE_NAV = {};\n",
@@ -19,7 +22,10 @@ pub fn assets(site: &Site) -> Vec<(String, Vec<u8>)> {
     let mut files = vec![
         ("assets/quire.css".to_string(), css.into_bytes()),
         ("assets/quire.js".to_string(), SCRIPT.as_bytes().to_vec()),
-        ("assets/navigation.js".to_string(), navigation_js.into_bytes()),
+        (
+            "assets/navigation.js".to_string(),
+            navigation_js.into_bytes(),
+        ),
         ("404.html".to_string(), not_found(site).into_bytes()),
     ];
     if !site.pages.contains("index")
@@ -63,10 +69,25 @@ mod tests {
 
     #[test]
     fn shared_files_carry_the_theme_and_navigation() {
-        let items = vec![NavItem { kind: NavItemKind::Page, depth: 0, label: "Intro</script>".into(), target: Some("intro".into()), icon: None }];
-        let site = Site::new("Acme".into(), "v1".into(), items, r##"{"colors":{"primary":"#112233"}}"##, vec![]).unwrap();
+        let items = vec![NavItem {
+            kind: NavItemKind::Page,
+            depth: 0,
+            label: "Intro</script>".into(),
+            target: Some("intro".into()),
+            icon: None,
+        }];
+        let site = Site::new(
+            "Acme".into(),
+            "v1".into(),
+            items,
+            r##"{"colors":{"primary":"#112233"}}"##,
+            vec![],
+        )
+        .unwrap();
         let files = assets(&site);
-        let get = |p: &str| String::from_utf8(files.iter().find(|(path, _)| path == p).unwrap().1.clone()).unwrap();
+        let get = |p: &str| {
+            String::from_utf8(files.iter().find(|(path, _)| path == p).unwrap().1.clone()).unwrap()
+        };
         assert!(get("assets/quire.css").contains("--quire-primary: #112233"));
         assert!(get("assets/navigation.js").contains("\\u003c/script>"));
         assert!(get("index.html").contains("url=intro.html"));

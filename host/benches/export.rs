@@ -1,0 +1,157 @@
+//! Export benchmark: `cargo bench -p quire --bench export [-- PAGES...]`.
+//!
+//! For each site size (default 1,000 and 10,000 generated pages) it publishes the site, runs
+//! one export through a real `quire serve` process, and prints the export time (queued to
+//! completed, as the job records it), pages per second, the server's peak resident memory
+//! (VmHWM) and the archive size. Then it measures the plugin runtime in-process: compiling the
+//! renderer cold, loading it from the compiled cache, and one instantiation plus call.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Api, Instance};
+use quire::plugins::{
+    NavEntry, NavKind, PageInput, PluginRuntime, RendererSession, Role, SiteInfo,
+};
+use serde_json::json;
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+fn main() {
+    let sizes: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let sizes = if sizes.is_empty() {
+        vec![1_000, 10_000]
+    } else {
+        sizes
+    };
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    println!("| pages | export time | pages/s | server peak RSS | archive | archive bytes/page |");
+    println!("|---:|---:|---:|---:|---:|---:|");
+    for pages in sizes {
+        runtime.block_on(export(pages));
+    }
+    println!();
+    plugin_costs();
+}
+
+async fn export(pages: usize) {
+    let instance = Instance::new("");
+    let key = instance.organization("bench", "enterprise");
+    let site = tempfile::tempdir().expect("site dir");
+    common::sites::generate(site.path(), pages);
+    instance.cli_ok(&[
+        "site",
+        "publish",
+        "bench.test",
+        site.path().to_str().unwrap(),
+        "--org",
+        "bench",
+        "--version",
+        "v1",
+    ]);
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let job_id = api.start_job(json!({"domain": "bench.test"})).await;
+    let last = api
+        .wait_job(&job_id, Duration::from_secs(600))
+        .await
+        .pop()
+        .expect("job");
+    assert_eq!(last["status"], "completed", "{last}");
+    let created = OffsetDateTime::parse(last["createdAt"].as_str().unwrap(), &Rfc3339).unwrap();
+    let updated = OffsetDateTime::parse(last["updatedAt"].as_str().unwrap(), &Rfc3339).unwrap();
+    let seconds = (updated - created).as_seconds_f64();
+    let peak_kib = peak_rss_kib(server.pid());
+    let size = last["sizeBytes"].as_u64().unwrap_or(0);
+    println!(
+        "| {pages} | {seconds:.2} s | {:.0} | {:.0} MiB | {:.1} MiB | {} |",
+        pages as f64 / seconds,
+        peak_kib as f64 / 1024.0,
+        size as f64 / (1024.0 * 1024.0),
+        size / pages as u64
+    );
+}
+
+/// The peak resident set of a process, from /proc (Linux).
+fn peak_rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+fn plugin_costs() {
+    let renderer = common::wasm("quire_renderer");
+    let cache = tempfile::tempdir().expect("cache dir");
+    let runtime =
+        PluginRuntime::new(Default::default(), Some(cache.path().to_path_buf())).expect("runtime");
+    let started = Instant::now();
+    runtime.load(Role::Renderer, &renderer).expect("compile");
+    let cold = started.elapsed();
+    let started = Instant::now();
+    let plugin = runtime
+        .load(Role::Renderer, &renderer)
+        .expect("load cached");
+    let cached = started.elapsed();
+
+    let site = SiteInfo {
+        name: "Bench".into(),
+        version: "v1".into(),
+        navigation: vec![NavEntry {
+            kind: NavKind::Page,
+            depth: 0,
+            label: "Page".into(),
+            target: Some("page".into()),
+            icon: None,
+        }],
+        pages: vec!["page".into()],
+        config_json: "{}".into(),
+    };
+    let page = PageInput {
+        path: "page".into(),
+        file: "page.mdx".into(),
+        source: "---\ntitle: Page\n---\n\n## Hello\n\n<Note>Some **text**.</Note>\n".into(),
+    };
+    let rounds = 200;
+    let started = Instant::now();
+    for _ in 0..rounds {
+        let mut session = RendererSession::open(&runtime, &plugin, &site, "bench").expect("open");
+        session.render_page(&page).expect("render");
+    }
+    let per_instance = started.elapsed() / rounds;
+    let mut session = RendererSession::open(&runtime, &plugin, &site, "bench").expect("open");
+    let started = Instant::now();
+    for _ in 0..rounds {
+        session.render_page(&page).expect("render");
+    }
+    let per_call = started.elapsed() / rounds;
+    println!("| plugin runtime (renderer component) | time |");
+    println!("|---|---:|");
+    println!(
+        "| compile, cold (no cache) | {:.0} ms |",
+        cold.as_secs_f64() * 1e3
+    );
+    println!(
+        "| load from the compiled-artifact cache | {:.1} ms |",
+        cached.as_secs_f64() * 1e3
+    );
+    println!(
+        "| fresh store + instantiate + open site + render one page | {:.0} µs |",
+        per_instance.as_secs_f64() * 1e6
+    );
+    println!(
+        "| render one page on an open instance | {:.0} µs |",
+        per_call.as_secs_f64() * 1e6
+    );
+}
