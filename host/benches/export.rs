@@ -30,8 +30,10 @@ fn main() {
         sizes
     };
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
-    println!("| pages | export time | pages/s | server peak RSS | archive | archive bytes/page |");
-    println!("|---:|---:|---:|---:|---:|---:|");
+    println!(
+        "| pages | export time | pages/s | server peak RSS | archive (.tar.gz) | unpacked | unpacked bytes/page |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
     for pages in sizes {
         runtime.block_on(export(pages));
     }
@@ -68,12 +70,16 @@ async fn export(pages: usize) {
     let seconds = (updated - created).as_seconds_f64();
     let peak_kib = peak_rss_kib(server.pid());
     let size = last["sizeBytes"].as_u64().unwrap_or(0);
+    let (_, bytes) = api.download_bundle(&job_id).await;
+    let unpacked: usize = common::archive::unpack(&bytes).values().map(Vec::len).sum();
+    let mib = |b: f64| b / (1024.0 * 1024.0);
     println!(
-        "| {pages} | {seconds:.2} s | {:.0} | {:.0} MiB | {:.1} MiB | {} |",
+        "| {pages} | {seconds:.2} s | {:.0} | {:.0} MiB | {:.1} MiB | {:.1} MiB | {} |",
         pages as f64 / seconds,
         peak_kib as f64 / 1024.0,
-        size as f64 / (1024.0 * 1024.0),
-        size / pages as u64
+        mib(size as f64),
+        mib(unpacked as f64),
+        unpacked / pages
     );
 }
 

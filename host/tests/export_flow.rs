@@ -320,3 +320,43 @@ async fn a_site_with_broken_pages_exports_with_warnings() {
     assert!(String::from_utf8_lossy(&files["good.html"]).contains("kept"));
     assert!(files.contains_key("bad.html"));
 }
+
+#[tokio::test]
+async fn workers_run_jobs_in_parallel_up_to_the_configured_count() {
+    for (workers, expect_overlap) in [(2, true), (1, false)] {
+        let instance = Instance::new(&format!("[jobs]\nworkers = {workers}\n"));
+        let key = instance.organization("acme", "enterprise");
+        let site = tempfile::tempdir().unwrap();
+        common::sites::generate(site.path(), 3000);
+        instance.cli_ok(&[
+            "site",
+            "publish",
+            "big.acme.test",
+            site.path().to_str().unwrap(),
+            "--org",
+            "acme",
+            "--version",
+            "v1",
+        ]);
+        let server = instance.start();
+        let api = Api::new(&server.base, &key);
+        let first = api.start_job(json!({"domain": "big.acme.test"})).await;
+        let second = api.start_job(json!({"domain": "big.acme.test"})).await;
+        let mut overlapped = false;
+        let deadline = std::time::Instant::now() + Duration::from_secs(120);
+        loop {
+            let (_, a) = api.get(&format!("/v1/static-export/jobs/{first}")).await;
+            let (_, b) = api.get(&format!("/v1/static-export/jobs/{second}")).await;
+            overlapped |= a["status"] == "running" && b["status"] == "running";
+            if a["status"] == "completed" && b["status"] == "completed" {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "jobs did not finish: {a} {b}"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(overlapped, expect_overlap, "with {workers} worker(s)");
+    }
+}
