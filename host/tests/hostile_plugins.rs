@@ -84,3 +84,50 @@ async fn each_misbehaviour_fails_its_job_and_the_host_lives_on() {
         "plugin log lines reach the host log"
     );
 }
+
+#[tokio::test]
+async fn plugins_see_no_files_environment_network_or_clock() {
+    let hostile = common::wasm("quire_hostile_renderer");
+    let instance = Instance::new(&format!(
+        "[plugins]\nrenderer = \"{}\"\n",
+        hostile.display()
+    ));
+    let key = instance.organization("acme", "enterprise");
+    let site = tempfile::tempdir().unwrap();
+    common::sites::hostile(site.path());
+    instance.cli_ok(&[
+        "site",
+        "publish",
+        "hostile.acme.test",
+        site.path().to_str().unwrap(),
+        "--org",
+        "acme",
+    ]);
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let job_id = api
+        .start_job(json!({"domain": "hostile.acme.test", "paths": ["snoop"]}))
+        .await;
+    let last = api
+        .wait_job(&job_id, Duration::from_secs(30))
+        .await
+        .pop()
+        .unwrap();
+    assert_eq!(last["status"], "completed", "{last}");
+    let (_, bytes) = api.download_bundle(&job_id).await;
+    let files = common::archive::unpack(&bytes);
+    let report = String::from_utf8_lossy(&files["snoop.html"]).into_owned();
+    let line = |name: &str| {
+        report
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}=")))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(line("files").starts_with("denied"), "{report}");
+    assert!(line("cwd_file").starts_with("denied"), "{report}");
+    assert_eq!(line("env"), "0", "{report}");
+    assert_eq!(line("args"), "0", "{report}");
+    assert!(line("network").starts_with("denied"), "{report}");
+    assert_eq!(line("clock"), "0", "the clock is frozen: {report}");
+}
