@@ -43,19 +43,7 @@ fn main() {
 
 async fn export(pages: usize) {
     let instance = Instance::new("");
-    let key = instance.organization("bench", "enterprise");
-    let site = tempfile::tempdir().expect("site dir");
-    common::sites::generate(site.path(), pages);
-    instance.cli_ok(&[
-        "site",
-        "publish",
-        "bench.test",
-        site.path().to_str().unwrap(),
-        "--org",
-        "bench",
-        "--version",
-        "v1",
-    ]);
+    let key = instance.generated_site("bench.test", pages);
     let server = instance.start();
     let api = Api::new(&server.base, &key);
     let job_id = api.start_job(json!({"domain": "bench.test"})).await;

@@ -26,27 +26,10 @@ async fn wait_mid_export(api: &Api, job_id: &str) -> u64 {
     }
 }
 
-fn big_site(instance: &Instance, pages: usize) -> String {
-    let key = instance.organization("acme", "enterprise");
-    let site = tempfile::tempdir().unwrap();
-    common::sites::generate(site.path(), pages);
-    instance.cli_ok(&[
-        "site",
-        "publish",
-        "big.acme.test",
-        site.path().to_str().unwrap(),
-        "--org",
-        "acme",
-        "--version",
-        "v1",
-    ]);
-    key
-}
-
 #[tokio::test]
 async fn a_job_killed_mid_export_completes_after_restart() {
     let instance = Instance::new("");
-    let key = big_site(&instance, 6000);
+    let key = instance.generated_site("big.acme.test", 6000);
     let mut server = instance.start();
     let api = Api::new(&server.base, &key);
     let job_id = api.start_job(json!({"domain": "big.acme.test"})).await;
@@ -84,7 +67,7 @@ async fn a_job_killed_mid_export_completes_after_restart() {
 #[tokio::test]
 async fn sigterm_stops_gracefully_and_the_job_resumes() {
     let instance = Instance::new("");
-    let key = big_site(&instance, 6000);
+    let key = instance.generated_site("big.acme.test", 6000);
     let mut server = instance.start();
     let api = Api::new(&server.base, &key);
     let job_id = api.start_job(json!({"domain": "big.acme.test"})).await;
@@ -118,7 +101,7 @@ async fn sigterm_stops_gracefully_and_the_job_resumes() {
 #[tokio::test]
 async fn a_job_that_keeps_crashing_the_server_is_failed_with_a_reason() {
     let instance = Instance::new("[jobs]\nmax_attempts = 2\n");
-    let key = big_site(&instance, 6000);
+    let key = instance.generated_site("big.acme.test", 6000);
     let mut server = instance.start();
     let job_id = Api::new(&server.base, &key)
         .start_job(json!({"domain": "big.acme.test"}))

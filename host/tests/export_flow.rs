@@ -153,19 +153,7 @@ async fn walkthrough_publish_export_poll_download() {
 #[tokio::test]
 async fn progress_rises_while_a_large_site_exports() {
     let instance = Instance::new("");
-    let key = instance.organization("acme", "enterprise");
-    let site = tempfile::tempdir().unwrap();
-    common::sites::generate(site.path(), 3000);
-    instance.cli_ok(&[
-        "site",
-        "publish",
-        "big.acme.test",
-        site.path().to_str().unwrap(),
-        "--org",
-        "acme",
-        "--version",
-        "v1",
-    ]);
+    let key = instance.generated_site("big.acme.test", 3000);
     let server = instance.start();
     let api = Api::new(&server.base, &key);
 
@@ -325,19 +313,7 @@ async fn a_site_with_broken_pages_exports_with_warnings() {
 async fn workers_run_jobs_in_parallel_up_to_the_configured_count() {
     for (workers, expect_overlap) in [(2, true), (1, false)] {
         let instance = Instance::new(&format!("[jobs]\nworkers = {workers}\n"));
-        let key = instance.organization("acme", "enterprise");
-        let site = tempfile::tempdir().unwrap();
-        common::sites::generate(site.path(), 3000);
-        instance.cli_ok(&[
-            "site",
-            "publish",
-            "big.acme.test",
-            site.path().to_str().unwrap(),
-            "--org",
-            "acme",
-            "--version",
-            "v1",
-        ]);
+        let key = instance.generated_site("big.acme.test", 3000);
         let server = instance.start();
         let api = Api::new(&server.base, &key);
         let first = api.start_job(json!({"domain": "big.acme.test"})).await;

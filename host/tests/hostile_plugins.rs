@@ -8,26 +8,36 @@ use std::time::{Duration, Instant};
 use common::{Api, Instance};
 use serde_json::json;
 
-#[tokio::test]
-async fn each_misbehaviour_fails_its_job_and_the_host_lives_on() {
+/// A server whose renderer is the hostile fixture, with the hostile site published;
+/// `config` adds settings after the renderer line.
+fn hostile_world(config: &str) -> (Instance, common::Server, Api) {
     let hostile = common::wasm("quire_hostile_renderer");
     let instance = Instance::new(&format!(
-        "[plugins]\nrenderer = \"{}\"\nmemory_limit_mib = 64\ncpu_time_limit_ms = 1000\noutput_limit_mib = 16\n\n[jobs]\nworkers = 1\n",
+        "[plugins]\nrenderer = \"{}\"\n{config}",
         hostile.display()
     ));
     let key = instance.organization("acme", "enterprise");
-    let site = tempfile::tempdir().unwrap();
+    let site = tempfile::tempdir().expect("site dir");
     common::sites::hostile(site.path());
+    let path = site.path().to_str().expect("utf-8 path");
     instance.cli_ok(&[
         "site",
         "publish",
         "hostile.acme.test",
-        site.path().to_str().unwrap(),
+        path,
         "--org",
         "acme",
     ]);
     let server = instance.start();
     let api = Api::new(&server.base, &key);
+    (instance, server, api)
+}
+
+#[tokio::test]
+async fn each_misbehaviour_fails_its_job_and_the_host_lives_on() {
+    let (_instance, server, api) = hostile_world(
+        "memory_limit_mib = 64\ncpu_time_limit_ms = 1000\noutput_limit_mib = 16\n\n[jobs]\nworkers = 1\n",
+    );
 
     let cases = [
         ("trap", "crashed (trapped) while rendering trap.md"),
@@ -87,24 +97,7 @@ async fn each_misbehaviour_fails_its_job_and_the_host_lives_on() {
 
 #[tokio::test]
 async fn plugins_see_no_files_environment_network_or_clock() {
-    let hostile = common::wasm("quire_hostile_renderer");
-    let instance = Instance::new(&format!(
-        "[plugins]\nrenderer = \"{}\"\n",
-        hostile.display()
-    ));
-    let key = instance.organization("acme", "enterprise");
-    let site = tempfile::tempdir().unwrap();
-    common::sites::hostile(site.path());
-    instance.cli_ok(&[
-        "site",
-        "publish",
-        "hostile.acme.test",
-        site.path().to_str().unwrap(),
-        "--org",
-        "acme",
-    ]);
-    let server = instance.start();
-    let api = Api::new(&server.base, &key);
+    let (_instance, _server, api) = hostile_world("");
     let job_id = api
         .start_job(json!({"domain": "hostile.acme.test", "paths": ["snoop"]}))
         .await;

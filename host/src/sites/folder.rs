@@ -18,6 +18,25 @@ pub struct SiteLimits {
     pub max_bytes: u64,
 }
 
+impl SiteLimits {
+    /// Checks a running count of files and bytes against the limits.
+    pub fn check(&self, files: usize, bytes: u64) -> Result<(), SiteError> {
+        if files > self.max_files {
+            return Err(SiteError::TooLarge(format!(
+                "more than {} files",
+                self.max_files
+            )));
+        }
+        if bytes > self.max_bytes {
+            return Err(SiteError::TooLarge(format!(
+                "more than {} MiB",
+                self.max_bytes >> 20
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// Reads the site folder at `root` into a manifest, refusing broken input with the file at
 /// fault: no navigation file, invalid JSON, a navigation page that does not exist, a link
 /// that leads out of the folder.
@@ -154,18 +173,7 @@ fn list_files(root: &Path, limits: SiteLimits) -> Result<Vec<FileEntry>, SiteErr
             continue;
         }
         total += metadata.len();
-        if files.len() >= limits.max_files {
-            return Err(SiteError::TooLarge(format!(
-                "more than {} files",
-                limits.max_files
-            )));
-        }
-        if total > limits.max_bytes {
-            return Err(SiteError::TooLarge(format!(
-                "more than {} MiB",
-                limits.max_bytes >> 20
-            )));
-        }
+        limits.check(files.len() + 1, total)?;
         files.push(FileEntry {
             path: rel,
             size: metadata.len(),

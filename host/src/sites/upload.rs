@@ -61,18 +61,7 @@ pub fn extract_site_archive(
         }
         files += 1;
         total += entry.header().size().unwrap_or(0);
-        if files > limits.max_files {
-            return Err(SiteError::TooLarge(format!(
-                "more than {} files",
-                limits.max_files
-            )));
-        }
-        if total > limits.max_bytes {
-            return Err(SiteError::TooLarge(format!(
-                "more than {} MiB",
-                limits.max_bytes >> 20
-            )));
-        }
+        limits.check(files, total)?;
         let target = dest.join(&relative);
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent).map_err(|e| io(&name, e))?;

@@ -64,6 +64,26 @@ impl Instance {
         self.cli_ok(&["key", "create", "--org", name, "--kind", "admin"])
     }
 
+    /// Creates an enterprise organization `acme` and publishes a generated site of `pages`
+    /// pages as version v1 of `domain`; returns the admin key.
+    pub fn generated_site(&self, domain: &str, pages: usize) -> String {
+        let key = self.organization("acme", "enterprise");
+        let site = tempfile::tempdir().expect("site dir");
+        sites::generate(site.path(), pages);
+        let path = site.path().to_str().expect("utf-8 path");
+        self.cli_ok(&[
+            "site",
+            "publish",
+            domain,
+            path,
+            "--org",
+            "acme",
+            "--version",
+            "v1",
+        ]);
+        key
+    }
+
     /// Starts `quire serve` and waits until it answers.
     pub fn start(&self) -> Server {
         let log_path = self.dir.path().join(format!("server-{}.log", now_millis()));
