@@ -21,6 +21,24 @@ pub struct Config {
     pub links: LinksConfig,
     pub plugins: PluginsConfig,
     pub publish: PublishConfig,
+    pub search: SearchConfig,
+}
+
+/// Documentation search.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchConfig {
+    /// Warm retriever instances per site, each holding the site's loaded index: searches of
+    /// one site run this many at a time.
+    pub instances_per_site: usize,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        Self {
+            instances_per_site: 2,
+        }
+    }
 }
 
 /// The HTTP server.
@@ -135,6 +153,8 @@ pub struct PluginsConfig {
     pub renderer: Option<PathBuf>,
     /// Packager component. Default: `quire_packager.wasm` in `dir`.
     pub packager: Option<PathBuf>,
+    /// Retriever component. Default: `quire_retriever.wasm` in `dir`.
+    pub retriever: Option<PathBuf>,
     /// Largest memory one plugin instance may use, in MiB.
     pub memory_limit_mib: usize,
     /// CPU time one plugin call may take, in milliseconds.
@@ -149,6 +169,7 @@ impl Default for PluginsConfig {
             dir: None,
             renderer: None,
             packager: None,
+            retriever: None,
             memory_limit_mib: 256,
             cpu_time_limit_ms: 10_000,
             output_limit_mib: 32,
@@ -196,6 +217,12 @@ impl PluginsConfig {
         self.packager
             .clone()
             .unwrap_or_else(|| self.dir().join("quire_packager.wasm"))
+    }
+
+    pub fn retriever_path(&self) -> PathBuf {
+        self.retriever
+            .clone()
+            .unwrap_or_else(|| self.dir().join("quire_retriever.wasm"))
     }
 }
 

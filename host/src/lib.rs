@@ -6,6 +6,7 @@ pub mod auth;
 pub mod config;
 pub mod jobs;
 pub mod plugins;
+pub mod search;
 pub mod server;
 pub mod sites;
 pub mod storage;

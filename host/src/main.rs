@@ -213,6 +213,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if !path.is_dir() {
                 bail!("{} is not a folder", path.display());
             }
+            let plugins = quire::server::load_plugins(&config, &data_dir)?;
             let published = runtime.block_on(publish(
                 &store,
                 &operator,
@@ -222,12 +223,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     label: version.as_deref(),
                     root: &path,
                     limits,
+                    plugins: &plugins,
                 },
             ))?;
             eprintln!(
-                "published {} version {} ({} pages, {} files)",
-                published.domain, published.label, published.page_count, published.file_count
+                "published {} version {} ({} pages, {} files, {} searchable sections)",
+                published.domain,
+                published.label,
+                published.page_count,
+                published.file_count,
+                published.indexed_sections
             );
+            for problem in &published.index_problems {
+                eprintln!("warning: search index: {problem}");
+            }
             println!("{}", published.label);
         }
         Command::Plugins { command } => return plugins(command, &config, &data_dir),
@@ -238,9 +247,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
 fn plugins(command: PluginsCommand, config: &Config, data_dir: &Path) -> Result<ExitCode> {
     match command {
         PluginsCommand::List => {
-            let (_, renderer, packager) = quire::server::load_plugins(config, data_dir)?;
+            let plugins = quire::server::load_plugins(config, data_dir)?;
             println!("contract quire:plugins@{CONTRACT_VERSION}");
-            for plugin in [renderer, packager] {
+            for plugin in [&plugins.renderer, &plugins.packager, &plugins.retriever] {
                 println!(
                     "{}\t{}\t{}\t{} bytes",
                     plugin.role,
@@ -249,7 +258,6 @@ fn plugins(command: PluginsCommand, config: &Config, data_dir: &Path) -> Result<
                     plugin.size_bytes
                 );
             }
-            println!("retriever\t(none: the assistant arrives in a later release)");
             Ok(ExitCode::SUCCESS)
         }
         PluginsCommand::Check { file, role } => {

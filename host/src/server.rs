@@ -12,7 +12,8 @@ use tokio_util::sync::CancellationToken;
 use crate::api::{self, AppState};
 use crate::config::Config;
 use crate::jobs::{ExportContext, spawn_workers};
-use crate::plugins::{PluginError, PluginRuntime, Role};
+use crate::plugins::{PluginError, PluginRuntime, Plugins, Role};
+use crate::search::SearchService;
 use crate::storage::{self, LinkSigner, StorageError};
 use crate::store::{Store, StoreError};
 
@@ -34,31 +35,32 @@ pub enum ServeError {
     Io(#[from] std::io::Error),
 }
 
-/// Loads the runtime and the configured renderer and packager; shared by `serve` and
-/// `plugins list`.
-pub fn load_plugins(
-    config: &Config,
-    data_dir: &Path,
-) -> Result<
-    (
-        PluginRuntime,
-        crate::plugins::LoadedPlugin,
-        crate::plugins::LoadedPlugin,
-    ),
-    PluginError,
-> {
+/// Loads the runtime and the configured component for each role; shared by `serve`,
+/// `site publish` and `plugins list`.
+pub fn load_plugins(config: &Config, data_dir: &Path) -> Result<Plugins, PluginError> {
     let runtime = PluginRuntime::new(config.plugins.limits(), Some(data_dir.join("plugin-cache")))?;
     let renderer = runtime.load(Role::Renderer, &config.plugins.renderer_path())?;
     let packager = runtime.load(Role::Packager, &config.plugins.packager_path())?;
-    Ok((runtime, renderer, packager))
+    let retriever = runtime.load(Role::Retriever, &config.plugins.retriever_path())?;
+    Ok(Plugins {
+        runtime,
+        renderer: Arc::new(renderer),
+        packager: Arc::new(packager),
+        retriever: Arc::new(retriever),
+    })
 }
 
 /// Runs the API server until a shutdown signal.
 pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
     let store = Store::open(data_dir)?;
     let operator = storage::operator(&config.storage, data_dir)?;
-    let (runtime, renderer, packager) = load_plugins(&config, data_dir)?;
-    tracing::info!(renderer = %renderer.path.display(), packager = %packager.path.display(), "plugins loaded");
+    let plugins = load_plugins(&config, data_dir)?;
+    tracing::info!(
+        renderer = %plugins.renderer.path.display(),
+        packager = %plugins.packager.path.display(),
+        retriever = %plugins.retriever.path.display(),
+        "plugins loaded"
+    );
 
     let secret = store.setting_or_init("download-link-secret", || {
         rand::rng().random::<[u8; 32]>().to_vec()
@@ -73,12 +75,16 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
         );
     }
 
+    let search = SearchService::new(
+        store.clone(),
+        operator.clone(),
+        plugins.clone(),
+        config.search.instances_per_site,
+    );
     let exports = Arc::new(ExportContext {
         store: store.clone(),
         operator: operator.clone(),
-        runtime,
-        renderer,
-        packager,
+        plugins,
         config: config.jobs.clone(),
         queued: Notify::new(),
     });
@@ -91,6 +97,7 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
         signer,
         config,
         exports,
+        search,
     });
     let listener = TcpListener::bind(listen)
         .await

@@ -97,7 +97,7 @@ async fn each_misbehaviour_fails_its_job_and_the_host_lives_on() {
 
 #[tokio::test]
 async fn plugins_see_no_files_environment_network_or_clock() {
-    let (_instance, _server, api) = hostile_world("");
+    let (_instance, _server, api) = hostile_world("cpu_time_limit_ms = 1000\n");
     let job_id = api
         .start_job(json!({"domain": "hostile.acme.test", "paths": ["snoop"]}))
         .await;

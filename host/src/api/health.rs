@@ -18,8 +18,9 @@ pub async fn readyz(State(state): State<SharedState>) -> Json<Value> {
     Json(json!({
         "status": "ready",
         "plugins": {
-            "renderer": state.exports.renderer.name,
-            "packager": state.exports.packager.name,
+            "renderer": state.exports.plugins.renderer.name,
+            "packager": state.exports.plugins.packager.name,
+            "retriever": state.exports.plugins.retriever.name,
         }
     }))
 }

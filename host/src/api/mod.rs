@@ -1,6 +1,7 @@
 //! The HTTP API: one router per area, the shared state, and the OpenAPI document generated
 //! from the handlers themselves (utoipa), so it cannot drift from them.
 
+mod discovery;
 mod downloads;
 mod error;
 mod health;
@@ -24,6 +25,7 @@ pub use error::{ApiError, ErrorBody};
 use crate::auth::{Principal, authenticate};
 use crate::config::Config;
 use crate::jobs::ExportContext;
+use crate::search::SearchService;
 use crate::storage::LinkSigner;
 use crate::store::{KeyKind, Store};
 
@@ -34,6 +36,7 @@ pub struct AppState {
     pub signer: LinkSigner,
     pub config: Config,
     pub exports: Arc<ExportContext>,
+    pub search: SearchService,
 }
 
 pub type SharedState = Arc<AppState>;
@@ -48,6 +51,7 @@ pub type SharedState = Arc<AppState>;
     tags(
         (name = "static-export", description = "Render a documentation site into a downloadable static bundle."),
         (name = "sites", description = "Publish content versions of documentation sites."),
+        (name = "discovery", description = "Search a site and read its pages (assistant keys)."),
         (name = "operations", description = "Health and API description."),
     )
 )]
@@ -73,6 +77,8 @@ pub fn router(state: SharedState) -> Router {
         .routes(routes!(static_export::get_job))
         .routes(routes!(static_export::generate_bundle))
         .routes(routes!(sites::publish_version))
+        .routes(routes!(discovery::search))
+        .routes(routes!(discovery::page))
         .routes(routes!(downloads::download))
         .routes(routes!(health::healthz))
         .routes(routes!(health::readyz))
@@ -92,6 +98,15 @@ pub fn router(state: SharedState) -> Router {
 
 /// The principal behind the request's admin key.
 fn admin(state: &AppState, headers: &HeaderMap) -> Result<Principal, ApiError> {
+    principal(state, headers, KeyKind::Admin)
+}
+
+/// The principal behind the request's assistant key.
+fn assistant(state: &AppState, headers: &HeaderMap) -> Result<Principal, ApiError> {
+    principal(state, headers, KeyKind::Assistant)
+}
+
+fn principal(state: &AppState, headers: &HeaderMap, kind: KeyKind) -> Result<Principal, ApiError> {
     let header = headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok());
-    Ok(authenticate(&state.store, header, KeyKind::Admin)?)
+    Ok(authenticate(&state.store, header, kind)?)
 }

@@ -63,6 +63,7 @@ pub async fn publish_version(
             label: query.version.as_deref(),
             root: &root,
             limits,
+            plugins: &state.exports.plugins,
         },
     )
     .await?;

@@ -11,11 +11,8 @@ use tokio::runtime::Handle;
 use tokio_util::sync::CancellationToken;
 
 use super::ExportContext;
-use crate::plugins::{
-    ArchiveSession, NavEntry, NavKind, OutputFile, PageInput, PluginError, RendererSession,
-    SiteInfo,
-};
-use crate::sites::{NavNodeKind, SiteManifest};
+use crate::plugins::{ArchiveSession, OutputFile, PageInput, PluginError, RendererSession};
+use crate::sites::SiteManifest;
 use crate::storage::paths;
 use crate::store::{BundleRecord, Job, JobUpdate, JobWarning};
 
@@ -71,8 +68,9 @@ pub fn run_export(
     }
     let total = pages.len() as u64;
     let work = format!("job {}", job.id);
-    let site = site_info(&manifest, &job.version);
-    let mut renderer = RendererSession::open(&context.runtime, &context.renderer, &site, &work)?;
+    let site = manifest.site_info(&job.version);
+    let plugins = &context.plugins;
+    let mut renderer = RendererSession::open(&plugins.runtime, &plugins.renderer, &site, &work)?;
 
     let aborted = AtomicBool::new(false);
     std::thread::scope(|scope| {
@@ -177,7 +175,8 @@ fn pack(
     aborted: &AtomicBool,
     work: &str,
 ) -> Result<BundleRecord, ExportError> {
-    let mut archive = ArchiveSession::start(&context.runtime, &context.packager, work)?;
+    let plugins = &context.plugins;
+    let mut archive = ArchiveSession::start(&plugins.runtime, &plugins.packager, work)?;
     let path = paths::bundle(&job.id, &archive.extension);
     let media_type = archive.media_type.clone();
     let mut writer = runtime.block_on(context.operator.writer(&path))?;
@@ -296,31 +295,6 @@ fn read_manifest(
     )?;
     serde_json::from_slice(&bytes.to_vec())
         .map_err(|e| ExportError::Manifest(job.version.clone(), e.to_string()))
-}
-
-fn site_info(manifest: &SiteManifest, version: &str) -> SiteInfo {
-    SiteInfo {
-        name: manifest.name.clone(),
-        version: version.to_string(),
-        navigation: manifest
-            .navigation
-            .iter()
-            .map(|n| NavEntry {
-                kind: match n.kind {
-                    NavNodeKind::Group => NavKind::Group,
-                    NavNodeKind::Page => NavKind::Page,
-                    NavNodeKind::Tab => NavKind::Tab,
-                    NavNodeKind::Link => NavKind::Link,
-                },
-                depth: n.depth,
-                label: n.label.clone(),
-                target: n.target.clone(),
-                icon: n.icon.clone(),
-            })
-            .collect(),
-        pages: manifest.pages.iter().map(|p| p.path.clone()).collect(),
-        config_json: manifest.config_json.clone(),
-    }
 }
 
 /// Files copied into the export as they are: everything but page sources, snippets and the

@@ -15,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 pub use export::ExportError;
 
 use crate::config::JobsConfig;
-use crate::plugins::{LoadedPlugin, PluginRuntime};
+use crate::plugins::Plugins;
 use crate::store::{Job, Store};
 
 /// How long an idle worker waits before looking at the queue again, in case a wake-up was
@@ -26,9 +26,7 @@ const IDLE_POLL: Duration = Duration::from_secs(1);
 pub struct ExportContext {
     pub store: Store,
     pub operator: Operator,
-    pub runtime: PluginRuntime,
-    pub renderer: LoadedPlugin,
-    pub packager: LoadedPlugin,
+    pub plugins: Plugins,
     pub config: JobsConfig,
     /// Woken when a job is queued.
     pub queued: Notify,

@@ -8,6 +8,7 @@ mod contract;
 mod error;
 mod packager;
 mod renderer;
+mod retriever;
 mod sandbox;
 mod session;
 
@@ -21,11 +22,15 @@ use wasmtime::{Config, Engine};
 pub use bindings::renderer::exports::quire::plugins::render::{
     Heading, NavEntry, NavKind, PageInput, RenderedPage, Section, SiteInfo,
 };
+pub use bindings::retriever::exports::quire::plugins::retrieve::{
+    Filter as SearchFilter, Hit as SearchHit, Query as SearchQuery, Section as IndexSection,
+};
 pub use bindings::{OutputFile, Warning};
 pub use contract::{CONTRACT_VERSION, Role};
 pub use error::PluginError;
 pub use packager::ArchiveSession;
 pub use renderer::RendererSession;
+pub use retriever::{IndexBuilderSession, IndexSession};
 pub use sandbox::Limits;
 
 use sandbox::PluginState;
@@ -40,6 +45,15 @@ pub struct PluginRuntime {
     linker: Arc<Linker<PluginState>>,
     limits: Limits,
     cache_dir: Option<PathBuf>,
+}
+
+/// The components serving each role, loaded and checked. Cheap to clone.
+#[derive(Clone)]
+pub struct Plugins {
+    pub runtime: PluginRuntime,
+    pub renderer: Arc<LoadedPlugin>,
+    pub packager: Arc<LoadedPlugin>,
+    pub retriever: Arc<LoadedPlugin>,
 }
 
 /// Whether a component satisfies one role: `Ok`, or the contract error saying why not.

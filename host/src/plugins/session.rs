@@ -50,6 +50,10 @@ impl Session {
         })
     }
 
+    pub fn is_poisoned(&self) -> bool {
+        self.poisoned
+    }
+
     /// Fails the session with a plugin-reported error (the contract's `error` variant).
     pub fn reported(&mut self, task: &str, message: String) -> PluginError {
         PluginError::Reported {

@@ -8,6 +8,8 @@ mod upload;
 
 use serde::{Deserialize, Serialize};
 
+use crate::plugins::{NavEntry, NavKind, SiteInfo};
+
 pub use folder::{SiteLimits, load_site};
 pub use publish::{PublishError, PublishRequest, publish, validate_domain, validate_label};
 pub use upload::extract_site_archive;
@@ -74,4 +76,32 @@ pub enum SiteError {
     TooLarge(String),
     #[error("cannot read {file}: {message}")]
     Io { file: String, message: String },
+}
+
+impl SiteManifest {
+    /// The site as a renderer plugin sees it, for content version `version`.
+    pub fn site_info(&self, version: &str) -> SiteInfo {
+        SiteInfo {
+            name: self.name.clone(),
+            version: version.to_string(),
+            navigation: self
+                .navigation
+                .iter()
+                .map(|n| NavEntry {
+                    kind: match n.kind {
+                        NavNodeKind::Group => NavKind::Group,
+                        NavNodeKind::Page => NavKind::Page,
+                        NavNodeKind::Tab => NavKind::Tab,
+                        NavNodeKind::Link => NavKind::Link,
+                    },
+                    depth: n.depth,
+                    label: n.label.clone(),
+                    target: n.target.clone(),
+                    icon: n.icon.clone(),
+                })
+                .collect(),
+            pages: self.pages.iter().map(|p| p.path.clone()).collect(),
+            config_json: self.config_json.clone(),
+        }
+    }
 }

@@ -9,6 +9,8 @@ use time::OffsetDateTime;
 use time::macros::format_description;
 
 use super::{SiteError, SiteLimits, load_site};
+use crate::plugins::Plugins;
+use crate::search::{BuiltIndex, build_index};
 use crate::storage::paths;
 use crate::store::{ContentVersion, Store, StoreError};
 
@@ -23,6 +25,8 @@ pub struct PublishRequest<'a> {
     pub label: Option<&'a str>,
     pub root: &'a Path,
     pub limits: SiteLimits,
+    /// The renderer extracts each page's sections and the retriever indexes them.
+    pub plugins: &'a Plugins,
 }
 
 /// Why publishing failed.
@@ -87,6 +91,25 @@ pub async fn publish(
             }
         })
         .await?;
+    let index = index_version(&request, &manifest, &label).await;
+    let (indexed_sections, index_problems) = match index {
+        Ok(built) => {
+            operator
+                .write(&paths::search_index(domain, &label), built.bytes)
+                .await?;
+            let problems = built
+                .skipped
+                .into_iter()
+                .map(|(file, reason)| format!("{file}: {reason}"))
+                .collect();
+            (built.sections, problems)
+        }
+        Err(problem) => (0, vec![problem]),
+    };
+    for problem in &index_problems {
+        tracing::warn!(domain, version = %label, "search index: {problem}");
+    }
+
     let manifest_json = serde_json::to_vec(&manifest)
         .map_err(|e| PublishError::InvalidInput(format!("cannot encode the site manifest: {e}")))?;
     operator
@@ -100,9 +123,30 @@ pub async fn publish(
         page_count: manifest.pages.len(),
         file_count: manifest.files.len(),
         size_bytes: manifest.files.iter().map(|f| f.size).sum(),
+        indexed_sections,
+        index_problems,
     };
     store.add_version(request.organization, &version)?;
     Ok(version)
+}
+
+/// Builds the version's search index on a blocking thread. A failure leaves the version
+/// published but unsearchable, and says why.
+async fn index_version(
+    request: &PublishRequest<'_>,
+    manifest: &crate::sites::SiteManifest,
+    label: &str,
+) -> Result<BuiltIndex, String> {
+    let (plugins, manifest, label, root) = (
+        request.plugins.clone(),
+        manifest.clone(),
+        label.to_string(),
+        request.root.to_path_buf(),
+    );
+    tokio::task::spawn_blocking(move || build_index(&plugins, &manifest, &label, &root))
+        .await
+        .map_err(|e| format!("indexing crashed: {e}"))?
+        .map_err(|e| format!("the version is not searchable: {e}"))
 }
 
 /// A domain is a hostname-like identifier: lower-case letters, digits, `-` and `.`, no

@@ -69,6 +69,11 @@ pub mod paths {
         format!("{}site.json", version_dir(domain, label))
     }
 
+    /// The version's search index, built by the retriever at publish time.
+    pub fn search_index(domain: &str, label: &str) -> String {
+        format!("{}search-index.bin", version_dir(domain, label))
+    }
+
     /// One source file of a content version.
     pub fn version_file(domain: &str, label: &str, file: &str) -> String {
         format!("{}files/{file}", version_dir(domain, label))

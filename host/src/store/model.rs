@@ -81,6 +81,12 @@ pub struct ContentVersion {
     pub file_count: usize,
     /// Total size of the files.
     pub size_bytes: u64,
+    /// Sections in the version's search index.
+    #[serde(default)]
+    pub indexed_sections: usize,
+    /// Why pages (or the whole version) could not be indexed, if anything went wrong.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub index_problems: Vec<String>,
 }
 
 /// Where a static export job is.

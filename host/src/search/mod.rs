@@ -1,0 +1,154 @@
+//! Documentation search: indexes built at publish time, and warm retriever instances holding
+//! each site's loaded index, replaced when a new version is published or after a failure.
+
+mod indexing;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use opendal::Operator;
+
+pub use indexing::{BuiltIndex, build_index};
+
+use crate::plugins::{IndexSession, PluginError, Plugins, SearchFilter, SearchHit, SearchQuery};
+use crate::storage::paths;
+use crate::store::{Store, StoreError};
+
+/// Why a search could not be answered.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    #[error("no site {0:?} in this organization")]
+    UnknownSite(String),
+    #[error("{0:?} has no published version")]
+    NothingPublished(String),
+    #[error("version {0:?} has no search index; publish the site again to build one")]
+    NoIndex(String),
+    #[error(transparent)]
+    Plugin(#[from] PluginError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("storage error: {0}")]
+    Storage(#[from] opendal::Error),
+}
+
+/// A search as the API asks it.
+pub struct SearchRequest {
+    pub organization: String,
+    pub domain: String,
+    pub query: String,
+    pub limit: u32,
+    pub filter: SearchFilter,
+    pub boost_paths: Vec<String>,
+}
+
+/// Warm retriever instances for one content version of one site.
+struct SitePool {
+    version: String,
+    index: Arc<Vec<u8>>,
+    instances: Vec<Mutex<Option<IndexSession>>>,
+    next: AtomicUsize,
+}
+
+/// Searches sites through the retriever plugin.
+pub struct SearchService {
+    store: Store,
+    operator: Operator,
+    plugins: Plugins,
+    instances_per_site: usize,
+    pools: Mutex<HashMap<String, Arc<SitePool>>>,
+}
+
+impl SearchService {
+    pub fn new(
+        store: Store,
+        operator: Operator,
+        plugins: Plugins,
+        instances_per_site: usize,
+    ) -> Self {
+        Self {
+            store,
+            operator,
+            plugins,
+            instances_per_site: instances_per_site.max(1),
+            pools: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The best sections of the site's latest version for the request.
+    pub async fn search(&self, request: SearchRequest) -> Result<Vec<SearchHit>, SearchError> {
+        let pool = self.pool(&request.organization, &request.domain).await?;
+        let plugins = self.plugins.clone();
+        let query = SearchQuery {
+            text: request.query,
+            limit: request.limit,
+            filter: request.filter,
+            boost_paths: request.boost_paths,
+        };
+        let work = format!("search {}", request.domain);
+        tokio::task::spawn_blocking(move || {
+            let slot = pool.next.fetch_add(1, Ordering::Relaxed) % pool.instances.len();
+            let mut instance = pool.instances[slot]
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            if instance.as_ref().is_none_or(IndexSession::is_poisoned) {
+                *instance = Some(IndexSession::load(
+                    &plugins.runtime,
+                    &plugins.retriever,
+                    &pool.index,
+                    &work,
+                )?);
+            }
+            match instance.as_mut() {
+                Some(session) => session.search(&query).map_err(SearchError::from),
+                None => unreachable!("the instance was just loaded"),
+            }
+        })
+        .await
+        .map_err(|e| SearchError::Plugin(PluginError::Engine(format!("search task failed: {e}"))))?
+    }
+
+    /// The pool for the site's latest version, loaded (or replaced) as needed.
+    async fn pool(&self, organization: &str, domain: &str) -> Result<Arc<SitePool>, SearchError> {
+        let site = self
+            .store
+            .site(domain)?
+            .filter(|s| s.organization == organization)
+            .ok_or_else(|| SearchError::UnknownSite(domain.to_string()))?;
+        let version = site
+            .latest_version
+            .ok_or_else(|| SearchError::NothingPublished(domain.to_string()))?;
+        if let Some(pool) = self.lock_pools().get(domain)
+            && pool.version == version
+        {
+            return Ok(pool.clone());
+        }
+        let bytes = match self
+            .operator
+            .read(&paths::search_index(domain, &version))
+            .await
+        {
+            Ok(bytes) => bytes.to_vec(),
+            Err(e) if e.kind() == opendal::ErrorKind::NotFound => {
+                return Err(SearchError::NoIndex(version));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let pool = Arc::new(SitePool {
+            version,
+            index: Arc::new(bytes),
+            instances: (0..self.instances_per_site)
+                .map(|_| Mutex::new(None))
+                .collect(),
+            next: AtomicUsize::new(0),
+        });
+        self.lock_pools().insert(domain.to_string(), pool.clone());
+        Ok(pool)
+    }
+
+    fn lock_pools(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<SitePool>>> {
+        self.pools
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}

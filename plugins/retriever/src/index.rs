@@ -1,0 +1,326 @@
+//! A BM25 index over documentation sections: built once, serialized, loaded, and searched in
+//! place (a search allocates its score table, never a copy of the index).
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::tokenize::Tokenizer;
+
+/// Version of the serialized form; an index of another version is refused, not misread.
+const FORMAT: u32 = 1;
+/// BM25 parameters (the usual defaults).
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+/// A section's title and headings count this many times over its body words.
+const HEADING_WEIGHT: u32 = 3;
+/// Sections on a boosted page (the reader's current page) score this much higher.
+const PATH_BOOST: f32 = 1.25;
+
+/// A section of a page, as indexed and as returned.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Section {
+    pub path: String,
+    pub anchor: String,
+    pub title: String,
+    pub heading_trail: Vec<String>,
+    pub text: String,
+    pub version: Option<String>,
+    pub language: Option<String>,
+}
+
+/// Which sections a search may return.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    pub version: Option<String>,
+    pub language: Option<String>,
+}
+
+impl Filter {
+    /// Sections without a version (or language) apply to every version (or language).
+    fn admits(&self, section: &Section) -> bool {
+        let matches = |wanted: &Option<String>, has: &Option<String>| match (wanted, has) {
+            (Some(w), Some(h)) => w == h,
+            _ => true,
+        };
+        matches(&self.version, &section.version) && matches(&self.language, &section.language)
+    }
+}
+
+/// Collects sections; `finish` produces the serialized index.
+#[derive(Default)]
+pub struct IndexBuilder {
+    tokenizer: Tokenizer,
+    sections: Vec<Section>,
+    postings: HashMap<String, Vec<(u32, u32)>>,
+    lengths: Vec<u32>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    format: u32,
+    sections: Vec<Section>,
+    lengths: Vec<u32>,
+    /// Term, then (section, weighted term frequency) sorted by section.
+    terms: Vec<(String, Vec<(u32, u32)>)>,
+}
+
+impl IndexBuilder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn add(&mut self, section: Section) {
+        let id = self.sections.len() as u32;
+        let mut counts: HashMap<String, u32> = HashMap::new();
+        let mut length = 0;
+        let headings = std::iter::once(section.title.as_str())
+            .chain(section.heading_trail.iter().skip(1).map(String::as_str));
+        for heading in headings {
+            self.tokenizer.tokens(heading, |t| {
+                *counts.entry(t).or_default() += HEADING_WEIGHT;
+                length += HEADING_WEIGHT;
+            });
+        }
+        self.tokenizer.tokens(&section.text, |t| {
+            *counts.entry(t).or_default() += 1;
+            length += 1;
+        });
+        for (term, count) in counts {
+            self.postings.entry(term).or_default().push((id, count));
+        }
+        self.lengths.push(length);
+        self.sections.push(section);
+    }
+
+    pub fn finish(self) -> Result<Vec<u8>, String> {
+        let mut terms: Vec<_> = self.postings.into_iter().collect();
+        terms.sort_by(|a, b| a.0.cmp(&b.0));
+        postcard::to_allocvec(&Stored {
+            format: FORMAT,
+            sections: self.sections,
+            lengths: self.lengths,
+            terms,
+        })
+        .map_err(|e| format!("cannot serialize the index: {e}"))
+    }
+}
+
+/// A loaded index.
+pub struct Index {
+    tokenizer: Tokenizer,
+    sections: Vec<Section>,
+    lengths: Vec<u32>,
+    average_length: f32,
+    terms: HashMap<String, Vec<(u32, u32)>>,
+}
+
+/// One ranked result: the section's position in the index and its score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ranked {
+    pub section: usize,
+    pub score: f32,
+}
+
+impl Index {
+    pub fn load(bytes: &[u8]) -> Result<Self, String> {
+        let stored: Stored =
+            postcard::from_bytes(bytes).map_err(|e| format!("not a Quire search index: {e}"))?;
+        if stored.format != FORMAT {
+            return Err(format!(
+                "index format {} is not supported (this retriever reads format {FORMAT}); publish the site again",
+                stored.format
+            ));
+        }
+        if stored.lengths.len() != stored.sections.len() {
+            return Err("corrupt index: section and length counts differ".into());
+        }
+        let total: u64 = stored.lengths.iter().map(|&l| u64::from(l)).sum();
+        let average_length = if stored.sections.is_empty() {
+            1.0
+        } else {
+            total as f32 / stored.sections.len() as f32
+        };
+        Ok(Self {
+            tokenizer: Tokenizer::new(),
+            sections: stored.sections,
+            lengths: stored.lengths,
+            average_length: average_length.max(1.0),
+            terms: stored.terms.into_iter().collect(),
+        })
+    }
+
+    pub fn section(&self, i: usize) -> &Section {
+        &self.sections[i]
+    }
+
+    pub fn len(&self) -> usize {
+        self.sections.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.sections.is_empty()
+    }
+
+    /// The best `limit` sections for `query`, best first.
+    pub fn search(
+        &self,
+        query: &str,
+        limit: usize,
+        filter: &Filter,
+        boost_paths: &[String],
+    ) -> Vec<Ranked> {
+        let mut terms = self.tokenizer.collect(query);
+        terms.sort();
+        terms.dedup();
+        let n = self.sections.len() as f32;
+        let mut scores = vec![0f32; self.sections.len()];
+        for term in &terms {
+            let Some(postings) = self.terms.get(term) else {
+                continue;
+            };
+            let df = postings.len() as f32;
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            for &(section, tf) in postings {
+                let tf = tf as f32;
+                let length = self.lengths[section as usize] as f32;
+                let norm = K1 * (1.0 - B + B * length / self.average_length);
+                scores[section as usize] += idf * tf * (K1 + 1.0) / (tf + norm);
+            }
+        }
+        let boosted: HashSet<&str> = boost_paths.iter().map(String::as_str).collect();
+        let mut ranked: Vec<Ranked> = scores
+            .into_iter()
+            .enumerate()
+            .filter(|(i, score)| *score > 0.0 && filter.admits(&self.sections[*i]))
+            .map(|(i, score)| {
+                let boost = if boosted.contains(self.sections[i].path.as_str()) {
+                    PATH_BOOST
+                } else {
+                    1.0
+                };
+                Ranked {
+                    section: i,
+                    score: score * boost,
+                }
+            })
+            .collect();
+        let by_score =
+            |a: &Ranked, b: &Ranked| b.score.total_cmp(&a.score).then(a.section.cmp(&b.section));
+        if ranked.len() > limit && limit > 0 {
+            ranked.select_nth_unstable_by(limit - 1, by_score);
+            ranked.truncate(limit);
+        }
+        ranked.sort_by(by_score);
+        ranked.truncate(limit);
+        ranked
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn section(path: &str, title: &str, text: &str, version: Option<&str>) -> Section {
+        Section {
+            path: path.into(),
+            anchor: String::new(),
+            title: title.into(),
+            heading_trail: vec![title.into()],
+            text: text.into(),
+            version: version.map(String::from),
+            language: None,
+        }
+    }
+
+    fn index() -> Index {
+        let mut builder = IndexBuilder::new();
+        builder.add(section(
+            "auth",
+            "Authentication",
+            "Send your API key in the Authorization header as a bearer token.",
+            None,
+        ));
+        builder.add(section(
+            "webhooks",
+            "Webhooks",
+            "Verify each delivery with the signature header. Retries use exponential backoff.",
+            None,
+        ));
+        builder.add(section(
+            "limits",
+            "Rate limits",
+            "Requests per organization are limited to 10,000 per hour.",
+            Some("v2"),
+        ));
+        builder.add(section(
+            "old-limits",
+            "Rate limits",
+            "Requests are limited to 100 per hour.",
+            Some("v1"),
+        ));
+        builder.add(section(
+            "config",
+            "Configuration",
+            "Set retrievalPageSize to change how many results are used.",
+            None,
+        ));
+        Index::load(&builder.finish().unwrap()).unwrap()
+    }
+
+    fn paths(index: &Index, query: &str, filter: &Filter) -> Vec<String> {
+        index
+            .search(query, 5, filter, &[])
+            .iter()
+            .map(|r| index.section(r.section).path.clone())
+            .collect()
+    }
+
+    #[test]
+    fn ranks_the_answering_section_first() {
+        let i = index();
+        assert_eq!(
+            paths(
+                &i,
+                "how do I verify webhook signatures?",
+                &Filter::default()
+            )[0],
+            "webhooks"
+        );
+        assert_eq!(paths(&i, "bearer token", &Filter::default())[0], "auth");
+        assert_eq!(paths(&i, "page size", &Filter::default())[0], "config");
+        assert_eq!(
+            paths(&i, "retrievalPageSize", &Filter::default())[0],
+            "config"
+        );
+        assert!(paths(&i, "kubernetes", &Filter::default()).is_empty());
+    }
+
+    #[test]
+    fn filters_and_boosts_apply() {
+        let i = index();
+        let v1 = Filter {
+            version: Some("v1".into()),
+            language: None,
+        };
+        assert_eq!(paths(&i, "rate limits", &v1), ["old-limits"]);
+        let boosted = i.search("rate limits", 5, &Filter::default(), &["old-limits".into()]);
+        assert_eq!(i.section(boosted[0].section).path, "old-limits");
+    }
+
+    #[test]
+    fn limit_bounds_the_results() {
+        let i = index();
+        assert_eq!(
+            i.search("limits header", 1, &Filter::default(), &[]).len(),
+            1
+        );
+        assert!(i.search("limits", 0, &Filter::default(), &[]).is_empty());
+    }
+
+    #[test]
+    fn garbage_is_not_an_index() {
+        assert!(Index::load(b"nope").is_err());
+        assert!(Index::load(&[]).is_err());
+    }
+}
