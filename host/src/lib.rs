@@ -2,6 +2,7 @@
 //! binary is a thin command line over it.
 
 pub mod api;
+pub mod assistant;
 pub mod auth;
 pub mod config;
 pub mod jobs;

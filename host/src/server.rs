@@ -10,6 +10,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use crate::api::{self, AppState};
+use crate::assistant::{Assistant, ExtractiveGenerator};
 use crate::config::Config;
 use crate::jobs::{ExportContext, spawn_workers};
 use crate::plugins::{PluginError, PluginRuntime, Plugins, Role};
@@ -75,12 +76,17 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
         );
     }
 
-    let search = SearchService::new(
+    let search = Arc::new(SearchService::new(
         store.clone(),
         operator.clone(),
         plugins.clone(),
         config.search.instances_per_site,
-    );
+    ));
+    let assistant = Arc::new(Assistant::new(
+        store.clone(),
+        search.clone(),
+        Arc::new(ExtractiveGenerator),
+    ));
     let exports = Arc::new(ExportContext {
         store: store.clone(),
         operator: operator.clone(),
@@ -98,6 +104,7 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
         config,
         exports,
         search,
+        assistant,
     });
     let listener = TcpListener::bind(listen)
         .await

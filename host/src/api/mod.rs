@@ -1,6 +1,7 @@
 //! The HTTP API: one router per area, the shared state, and the OpenAPI document generated
 //! from the handlers themselves (utoipa), so it cannot drift from them.
 
+mod assistant;
 mod discovery;
 mod downloads;
 mod error;
@@ -22,6 +23,7 @@ use utoipa_axum::routes;
 
 pub use error::{ApiError, ErrorBody};
 
+use crate::assistant::Assistant;
 use crate::auth::{Principal, authenticate};
 use crate::config::Config;
 use crate::jobs::ExportContext;
@@ -36,7 +38,8 @@ pub struct AppState {
     pub signer: LinkSigner,
     pub config: Config,
     pub exports: Arc<ExportContext>,
-    pub search: SearchService,
+    pub search: Arc<SearchService>,
+    pub assistant: Arc<Assistant>,
 }
 
 pub type SharedState = Arc<AppState>;
@@ -79,6 +82,7 @@ pub fn router(state: SharedState) -> Router {
         .routes(routes!(sites::publish_version))
         .routes(routes!(discovery::search))
         .routes(routes!(discovery::page))
+        .routes(routes!(assistant::message_v1))
         .routes(routes!(downloads::download))
         .routes(routes!(health::healthz))
         .routes(routes!(health::readyz))

@@ -45,6 +45,8 @@ pub struct SearchRequest {
 /// Warm retriever instances for one content version of one site.
 struct SitePool {
     version: String,
+    /// The site's name (docs.json `name`), for answers.
+    site_name: String,
     index: Arc<Vec<u8>>,
     instances: Vec<Mutex<Option<IndexSession>>>,
     next: AtomicUsize,
@@ -134,8 +136,19 @@ impl SearchService {
             }
             Err(e) => return Err(e.into()),
         };
+        let site_name = match self
+            .operator
+            .read(&paths::version_manifest(domain, &version))
+            .await
+        {
+            Ok(bytes) => serde_json::from_slice::<crate::sites::SiteManifest>(&bytes.to_vec())
+                .map(|m| m.name)
+                .unwrap_or_else(|_| domain.to_string()),
+            Err(_) => domain.to_string(),
+        };
         let pool = Arc::new(SitePool {
             version,
+            site_name,
             index: Arc::new(bytes),
             instances: (0..self.instances_per_site)
                 .map(|_| Mutex::new(None))
@@ -144,6 +157,11 @@ impl SearchService {
         });
         self.lock_pools().insert(domain.to_string(), pool.clone());
         Ok(pool)
+    }
+
+    /// The name of a site whose index is loaded.
+    pub async fn site_name(&self, domain: &str) -> Option<String> {
+        self.lock_pools().get(domain).map(|p| p.site_name.clone())
     }
 
     fn lock_pools(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<SitePool>>> {

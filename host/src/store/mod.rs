@@ -5,6 +5,7 @@ mod jobs;
 mod model;
 mod organizations;
 mod sites;
+mod threads;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -27,6 +28,7 @@ pub(crate) const JOBS: TableDefinition<&str, &[u8]> = TableDefinition::new("jobs
 /// Queued jobs in the order they were queued: `{created-at nanos, zero padded}/{job id}`.
 pub(crate) const QUEUE: TableDefinition<&str, ()> = TableDefinition::new("job_queue");
 pub(crate) const SETTINGS: TableDefinition<&str, &[u8]> = TableDefinition::new("settings");
+pub(crate) const THREADS: TableDefinition<&str, &[u8]> = TableDefinition::new("threads");
 
 /// A database failure, or a request the data does not allow.
 #[derive(Debug, thiserror::Error)]
@@ -80,7 +82,15 @@ impl Store {
             other => StoreError::Database(format!("cannot open {}: {other}", path.display())),
         })?;
         let txn = db.begin_write()?;
-        for table in [ORGANIZATIONS, KEYS, SITES, VERSIONS, JOBS, SETTINGS] {
+        for table in [
+            ORGANIZATIONS,
+            KEYS,
+            SITES,
+            VERSIONS,
+            JOBS,
+            SETTINGS,
+            THREADS,
+        ] {
             txn.open_table(table)?;
         }
         txn.open_table(QUEUE)?;

@@ -159,3 +159,27 @@ impl Job {
         .min(100.0)
     }
 }
+
+/// One message of an assistant thread.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ThreadMessage {
+    pub role: String,
+    pub content: String,
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+}
+
+/// An assistant conversation, continued by sending its id back as `threadId`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Thread {
+    pub id: String,
+    pub organization: String,
+    pub domain: String,
+    /// The `fp` (fingerprint) of whoever started it; only they may continue it.
+    pub fp: String,
+    pub messages: Vec<ThreadMessage>,
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
+    pub updated_at: OffsetDateTime,
+}

@@ -80,7 +80,7 @@ pub fn render(
             m.html
                 .push_str(&format!("<details class=\"{class}\"{open}><summary>"));
             let title = attrs.string("title").unwrap_or_else(|| name.to_string());
-            m.text(&title);
+            m.label(&title);
             m.html.push_str("</summary><div class=\"details-body\">");
             m.children(node);
             m.html.push_str("</div></details>\n");
@@ -113,7 +113,7 @@ pub fn render(
             m.children(node);
             if let Some(caption) = attrs.string("caption") {
                 m.html.push_str("<figcaption>");
-                m.text(&caption);
+                m.label(&caption);
                 m.html.push_str("</figcaption>");
             }
             m.html.push_str("</figure>\n");
@@ -140,7 +140,7 @@ pub fn render(
             let label = attrs.string("label").unwrap_or_default();
             m.html
                 .push_str("<section class=\"update\"><div class=\"update-label\">");
-            m.text(&label);
+            m.label(&label);
             m.html.push_str("</div><div class=\"update-body\">");
             m.children(node);
             m.html.push_str("</div></section>\n");
@@ -205,7 +205,7 @@ fn titled(
     m.html.push_str(open);
     if let Some(title) = attrs.string("title") {
         m.html.push_str(&format!("<div class=\"{title_class}\">"));
-        m.text(&title);
+        m.label(&title);
         m.html.push_str("</div>");
     }
     m.children(node);
@@ -215,7 +215,7 @@ fn titled(
 fn card_body(m: &mut Markup<'_>, node: &Node, title: Option<&str>) {
     if let Some(title) = title {
         m.html.push_str("<div class=\"card-title\">");
-        m.text(title);
+        m.label(title);
         m.html.push_str("</div>");
     }
     m.html.push_str("<div class=\"card-body\">");
@@ -235,7 +235,7 @@ fn field(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>, is_param: bool) {
     };
     m.html
         .push_str("<div class=\"field\"><div class=\"field-head\"><code class=\"field-name\">");
-    m.text(&name);
+    m.label(&name);
     m.html.push_str("</code>");
     if let Some(location) = location {
         m.html.push_str(&format!(
@@ -244,7 +244,7 @@ fn field(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>, is_param: bool) {
     }
     if let Some(kind) = attrs.string("type") {
         m.html.push_str(" <span class=\"field-type\">");
-        m.text(&kind);
+        m.label(&kind);
         m.html.push_str("</span>");
     }
     if attrs.flag("required") {
@@ -253,7 +253,7 @@ fn field(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>, is_param: bool) {
     }
     if let Some(default) = attrs.string("default") {
         m.html.push_str(" <span class=\"field-default\">default: ");
-        m.text(&default);
+        m.label(&default);
         m.html.push_str("</span>");
     }
     m.html.push_str("</div><div class=\"field-body\">");

@@ -101,6 +101,13 @@ impl<'a> Markup<'a> {
         }
     }
 
+    /// Adds a component's label (a title, a field name) as text that ends with a word break,
+    /// so it does not run into what follows in the search text.
+    pub fn label(&mut self, text: &str) {
+        self.text(text);
+        self.block_break();
+    }
+
     /// Ends a block in the search text, so words of adjacent blocks do not run together.
     fn block_break(&mut self) {
         if let Some(section) = self.sections.last_mut() {

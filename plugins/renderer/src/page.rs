@@ -295,6 +295,11 @@ mod tests {
         assert_eq!(anchors, ["", "install-it", "use-it"]);
         assert_eq!(out.sections[1].heading_trail, ["Quickstart", "Install it"]);
         assert!(out.sections[1].text.contains("Use cargo."));
+        assert!(
+            out.sections[2].text.starts_with("One Run it."),
+            "{:?}",
+            out.sections[2].text
+        );
     }
 
     #[test]

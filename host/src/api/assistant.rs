@@ -1,0 +1,106 @@
+//! `POST /discovery/v1/assistant/{domain}/message` (SPEC 4.1): the answer streamed in the chat
+//! SDK's generation-4 data stream protocol. Everything that can be refused is refused with a
+//! status before the stream starts; what fails later is a `3:` part and a clean end.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::{ApiError, ErrorBody, SharedState, assistant};
+use crate::assistant::{AssistantError, Event, request, stream_v1};
+
+/// Events buffered between the assistant and a slow client.
+const EVENT_BUFFER: usize = 64;
+
+/// Ask the docs assistant; the reply streams as data stream parts (chat SDK generation 4).
+#[utoipa::path(
+    post, path = "/discovery/v1/assistant/{domain}/message", tag = "discovery",
+    params(("domain" = String, Path, description = "The site's domain")),
+    request_body(content = Object, description = "SPEC 2.1: fp, messages, threadId, retrievalPageSize, filter, context, currentPath"),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Data stream parts, one `CODE:JSON` per line, ending with `d:` (which carries threadId)", content_type = "text/plain"),
+        (status = 400, description = "Invalid body (the message names the field)", body = ErrorBody),
+        (status = 401, description = "Missing, invalid, revoked or admin key", body = ErrorBody),
+        (status = 404, description = "Unknown site, or unknown thread for this user", body = ErrorBody),
+    )
+)]
+pub async fn message_v1(
+    State(state): State<SharedState>,
+    headers: HeaderMap,
+    Path(domain): Path<String>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let principal = assistant(&state, &headers)?;
+    let value: Value = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::bad_request(format!("the request body is not valid JSON: {e}")))?;
+    let parsed = request::parse(&value).map_err(ApiError::bad_request)?;
+    let conversation = state
+        .assistant
+        .prepare(&principal.organization.name, &domain, parsed)?;
+    let thread_id = conversation.thread_id().to_string();
+
+    let (sender, receiver) = mpsc::channel(EVENT_BUFFER);
+    let service = Arc::clone(&state.assistant);
+    tokio::spawn(async move { service.answer(conversation, sender).await });
+    let lines = futures::stream::unfold(receiver, |mut receiver| async move {
+        let event = receiver.recv().await?;
+        Some((Ok::<_, Infallible>(encode(event)), receiver))
+    });
+    let mut response = (StatusCode::OK, Body::from_stream(lines)).into_response();
+    let response_headers = response.headers_mut();
+    for (name, value) in stream_v1::HEADERS {
+        response_headers.insert(name, HeaderValue::from_static(value));
+    }
+    if let Ok(value) = HeaderValue::from_str(&thread_id) {
+        response_headers.insert("x-thread-id", value);
+    }
+    Ok(response)
+}
+
+/// One event as data stream parts. The thread id goes out three ways: in `d:` (as the spec
+/// says), as an `8:` annotation (the client keeps those; its parser drops unknown `d:` keys),
+/// and in the `X-Thread-Id` header.
+fn encode(event: Event) -> String {
+    match event {
+        Event::StepStart { message_id } => stream_v1::start_step(&message_id),
+        Event::SearchCall { call_id, query } => {
+            stream_v1::tool_call(&call_id, "search", &serde_json::json!({"query": query}))
+        }
+        Event::SearchResult { call_id, sections } => {
+            let hits: Vec<Value> = sections.iter().map(|s| s.tool_result_json()).collect();
+            stream_v1::tool_result(&call_id, &Value::Array(hits))
+        }
+        Event::StepFinish { reason, usage } => stream_v1::finish_step(reason, usage, false),
+        Event::Source { id, url, title } => stream_v1::source(&id, &url, &title),
+        Event::Text(text) => stream_v1::text(&text),
+        Event::Error(message) => stream_v1::error(&message),
+        Event::Finish {
+            reason,
+            usage,
+            thread_id,
+        } => {
+            let annotation = serde_json::json!({"threadId": thread_id});
+            stream_v1::annotations(&[annotation])
+                + &stream_v1::finish_message(reason, usage, &thread_id)
+        }
+    }
+}
+
+impl From<AssistantError> for ApiError {
+    fn from(e: AssistantError) -> Self {
+        match e {
+            AssistantError::UnknownSite(_) | AssistantError::UnknownThread(_) => {
+                ApiError::not_found(e.to_string())
+            }
+            AssistantError::NoQuestion => ApiError::bad_request(e.to_string()),
+            AssistantError::Store(e) => e.into(),
+        }
+    }
+}

@@ -1,0 +1,423 @@
+//! The docs assistant: checks the conversation, retrieves sections (steered by the page the
+//! reader is on, their context and the thread's history), generates an answer, and emits it as
+//! protocol-neutral events that `stream_v1` (and later protocols) encode.
+
+mod generator;
+pub mod request;
+pub mod stream_v1;
+
+use std::sync::Arc;
+
+use rand::Rng;
+use serde_json::{Value, json};
+use time::OffsetDateTime;
+use tokio::sync::mpsc;
+
+pub use generator::{ExtractiveGenerator, GenerateError, GenerationInput, Generator};
+pub use request::AssistantRequest;
+
+use crate::plugins::SearchFilter;
+use crate::search::{SearchRequest, SearchService};
+use crate::store::{Store, StoreError, Thread, ThreadMessage};
+
+/// Characters of earlier messages and context added to the search query.
+const STEERING_CHARS: usize = 200;
+
+/// Token counts as the protocol reports them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Usage {
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+}
+
+impl Usage {
+    pub fn json(self) -> Value {
+        json!({"promptTokens": self.prompt_tokens, "completionTokens": self.completion_tokens})
+    }
+}
+
+/// A section the search returned, with the link the answer cites.
+#[derive(Debug, Clone)]
+pub struct RetrievedSection {
+    pub path: String,
+    pub anchor: String,
+    pub title: String,
+    pub heading_trail: Vec<String>,
+    pub content: String,
+    /// Site-relative link to the section (`/guides/webhooks#retries`).
+    pub url: String,
+}
+
+impl RetrievedSection {
+    /// "Page title › Section heading", or the page title for a page's opening text.
+    pub fn label(&self) -> String {
+        match self.heading_trail.last() {
+            Some(last) if self.heading_trail.len() > 1 => format!("{} › {last}", self.title),
+            _ => self.title.clone(),
+        }
+    }
+
+    /// The shape of a hit in the `search` tool result: `{path, content, metadata: {title, ...}}`.
+    pub fn tool_result_json(&self) -> Value {
+        json!({
+            "path": self.path,
+            "content": self.content,
+            "metadata": {"title": self.title, "anchor": self.anchor, "headingTrail": self.heading_trail, "url": self.url},
+        })
+    }
+}
+
+/// What the assistant emits, in order.
+#[derive(Debug, Clone)]
+pub enum Event {
+    StepStart {
+        message_id: String,
+    },
+    SearchCall {
+        call_id: String,
+        query: String,
+    },
+    SearchResult {
+        call_id: String,
+        sections: Vec<RetrievedSection>,
+    },
+    StepFinish {
+        reason: &'static str,
+        usage: Usage,
+    },
+    Source {
+        id: String,
+        url: String,
+        title: String,
+    },
+    Text(String),
+    Error(String),
+    Finish {
+        reason: &'static str,
+        usage: Usage,
+        thread_id: String,
+    },
+}
+
+/// Why a conversation cannot start (answered with a status, before any stream).
+#[derive(Debug, thiserror::Error)]
+pub enum AssistantError {
+    #[error("no site {0:?} in this organization")]
+    UnknownSite(String),
+    #[error("no thread {0:?} for this user on this site")]
+    UnknownThread(String),
+    #[error("messages must hold at least one user message with text")]
+    NoQuestion,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// A checked conversation, ready to answer.
+pub struct Conversation {
+    domain: String,
+    organization: String,
+    thread: Thread,
+    question: String,
+    query: String,
+    boost_paths: Vec<String>,
+    filter: SearchFilter,
+    limit: u32,
+}
+
+impl Conversation {
+    pub fn thread_id(&self) -> &str {
+        &self.thread.id
+    }
+}
+
+/// The assistant service.
+pub struct Assistant {
+    store: Store,
+    search: Arc<SearchService>,
+    generator: Arc<dyn Generator>,
+}
+
+impl Assistant {
+    pub fn new(store: Store, search: Arc<SearchService>, generator: Arc<dyn Generator>) -> Self {
+        Self {
+            store,
+            search,
+            generator,
+        }
+    }
+
+    /// Checks the site and thread and works out the search; creates the thread if new.
+    pub fn prepare(
+        &self,
+        organization: &str,
+        domain: &str,
+        request: AssistantRequest,
+    ) -> Result<Conversation, AssistantError> {
+        self.store
+            .site(domain)?
+            .filter(|s| s.organization == organization)
+            .ok_or_else(|| AssistantError::UnknownSite(domain.to_string()))?;
+        let question = request
+            .question()
+            .ok_or(AssistantError::NoQuestion)?
+            .to_string();
+        let now = OffsetDateTime::now_utc();
+        let thread = match &request.thread_id {
+            Some(id) => self
+                .store
+                .thread(id)?
+                .filter(|t| {
+                    t.organization == organization && t.domain == domain && t.fp == request.fp
+                })
+                .ok_or_else(|| AssistantError::UnknownThread(id.clone()))?,
+            None => {
+                let thread = Thread {
+                    id: format!("th_{}", hex::encode(rand::rng().random::<[u8; 12]>())),
+                    organization: organization.to_string(),
+                    domain: domain.to_string(),
+                    fp: request.fp.clone(),
+                    messages: Vec::new(),
+                    created_at: now,
+                    updated_at: now,
+                };
+                self.store.create_thread(&thread)?;
+                thread
+            }
+        };
+
+        // The question leads; the previous user turn and the reader's selection steer.
+        let mut query = question.clone();
+        let earlier = thread
+            .messages
+            .iter()
+            .rev()
+            .filter(|m| m.role == "user")
+            .map(|m| m.content.as_str())
+            .chain(
+                request
+                    .messages
+                    .iter()
+                    .rev()
+                    .filter(|m| m.role == "user")
+                    .skip(1)
+                    .map(|m| m.text.as_str()),
+            )
+            .next();
+        if let Some(earlier) = earlier {
+            query.push(' ');
+            query.extend(earlier.chars().take(STEERING_CHARS));
+        }
+        let mut boost_paths = Vec::new();
+        for item in &request.context {
+            query.push(' ');
+            query.extend(item.value.chars().take(STEERING_CHARS));
+            boost_paths.extend(item.path.as_deref().map(page_path));
+        }
+        boost_paths.extend(request.current_path.as_deref().map(page_path));
+        Ok(Conversation {
+            domain: domain.to_string(),
+            organization: organization.to_string(),
+            thread,
+            question,
+            query,
+            boost_paths,
+            filter: SearchFilter {
+                version: request.filter_version,
+                language: request.filter_language,
+            },
+            limit: request.retrieval_page_size,
+        })
+    }
+
+    /// Answers the conversation, sending events to `events`; persists the thread at the end.
+    /// Failures after the start become an `Error` event followed by a clean `Finish`.
+    pub async fn answer(&self, conversation: Conversation, events: mpsc::Sender<Event>) {
+        let thread_id = conversation.thread.id.clone();
+        let send = |event: Event| {
+            let events = events.clone();
+            async move { events.send(event).await.is_ok() }
+        };
+        let call_id = format!("call_{}", hex::encode(rand::rng().random::<[u8; 8]>()));
+        send(Event::StepStart {
+            message_id: message_id(),
+        })
+        .await;
+        send(Event::SearchCall {
+            call_id: call_id.clone(),
+            query: conversation.query.clone(),
+        })
+        .await;
+        let hits = self
+            .search
+            .search(SearchRequest {
+                organization: conversation.organization.clone(),
+                domain: conversation.domain.clone(),
+                query: conversation.query.clone(),
+                limit: conversation.limit,
+                filter: conversation.filter.clone(),
+                boost_paths: conversation.boost_paths.clone(),
+            })
+            .await;
+        let sections: Vec<RetrievedSection> = match hits {
+            Ok(hits) => hits
+                .into_iter()
+                .map(|h| {
+                    let s = h.section;
+                    let url = if s.anchor.is_empty() {
+                        format!("/{}", s.path)
+                    } else {
+                        format!("/{}#{}", s.path, s.anchor)
+                    };
+                    RetrievedSection {
+                        path: s.path,
+                        anchor: s.anchor,
+                        title: s.title,
+                        heading_trail: s.heading_trail,
+                        content: s.text,
+                        url,
+                    }
+                })
+                .collect(),
+            Err(e) => {
+                tracing::warn!(domain = %conversation.domain, "assistant search failed: {e}");
+                send(Event::Error(format!(
+                    "searching the documentation failed: {e}"
+                )))
+                .await;
+                send(Event::Finish {
+                    reason: "error",
+                    usage: Usage::default(),
+                    thread_id,
+                })
+                .await;
+                return;
+            }
+        };
+        let prompt_tokens =
+            words(&conversation.query) + sections.iter().map(|s| words(&s.content)).sum::<u64>();
+        let search_usage = Usage {
+            prompt_tokens,
+            completion_tokens: 0,
+        };
+        send(Event::SearchResult {
+            call_id,
+            sections: sections.clone(),
+        })
+        .await;
+        send(Event::StepFinish {
+            reason: "tool-calls",
+            usage: search_usage,
+        })
+        .await;
+
+        send(Event::StepStart {
+            message_id: message_id(),
+        })
+        .await;
+        let mut seen = std::collections::HashSet::new();
+        for (i, section) in sections.iter().enumerate() {
+            if seen.insert(section.url.clone()) {
+                send(Event::Source {
+                    id: format!("src-{}", i + 1),
+                    url: section.url.clone(),
+                    title: section.label(),
+                })
+                .await;
+            }
+        }
+        let site_name = self
+            .search
+            .site_name(&conversation.domain)
+            .await
+            .unwrap_or_else(|| conversation.domain.clone());
+        let mut answer = String::new();
+        let mut reason = "stop";
+        let mut pieces = self.generator.generate(GenerationInput {
+            site_name,
+            question: conversation.question.clone(),
+            sections,
+        });
+        use futures::StreamExt;
+        while let Some(piece) = pieces.next().await {
+            match piece {
+                Ok(text) => {
+                    answer.push_str(&text);
+                    if !send(Event::Text(text)).await {
+                        reason = "stop";
+                        break; // the client went away; the thread still records what was said
+                    }
+                }
+                Err(e) => {
+                    send(Event::Error(e.to_string())).await;
+                    reason = "error";
+                    break;
+                }
+            }
+        }
+        let answer_usage = Usage {
+            prompt_tokens,
+            completion_tokens: words(&answer),
+        };
+        send(Event::StepFinish {
+            reason,
+            usage: answer_usage,
+        })
+        .await;
+        let now = OffsetDateTime::now_utc();
+        let record = vec![
+            ThreadMessage {
+                role: "user".into(),
+                content: conversation.question.clone(),
+                created_at: now,
+            },
+            ThreadMessage {
+                role: "assistant".into(),
+                content: answer,
+                created_at: now,
+            },
+        ];
+        if let Err(e) = self.store.append_to_thread(&thread_id, record) {
+            tracing::error!(thread = %thread_id, "cannot save the thread: {e}");
+        }
+        let total = Usage {
+            prompt_tokens: prompt_tokens * 2,
+            completion_tokens: answer_usage.completion_tokens,
+        };
+        send(Event::Finish {
+            reason,
+            usage: total,
+            thread_id,
+        })
+        .await;
+    }
+}
+
+fn message_id() -> String {
+    format!("msg-{}", hex::encode(rand::rng().random::<[u8; 12]>()))
+}
+
+fn words(text: &str) -> u64 {
+    text.split_whitespace().count() as u64
+}
+
+/// A page path as the index stores it, from a reader's URL path (`/guides/auth/?x#y`).
+fn page_path(path: &str) -> String {
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    let path = path.trim_matches('/');
+    path.trim_end_matches(".html")
+        .trim_end_matches(".mdx")
+        .trim_end_matches(".md")
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reader_paths_become_page_paths() {
+        assert_eq!(page_path("/guides/auth/?tab=1#keys"), "guides/auth");
+        assert_eq!(page_path("quickstart.html"), "quickstart");
+        assert_eq!(page_path("/"), "");
+    }
+}

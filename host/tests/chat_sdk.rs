@@ -1,0 +1,50 @@
+//! The real chat SDK (npm `ai@4` with `@ai-sdk/ui-utils`) talking to a real server: the Node
+//! tests in `tests/chat-sdk/` post the way `useChat` does and parse our streams with the SDK's
+//! own functions. `scripts/setup --test` installs the npm packages.
+
+mod common;
+
+use std::process::Command;
+
+use common::Instance;
+
+#[test]
+fn the_generation_4_chat_sdk_reads_our_v1_stream() {
+    let sdk_dir = common::workspace().join("host/tests/chat-sdk");
+    assert!(
+        sdk_dir.join("node_modules/ai").is_dir(),
+        "the chat SDK is not installed: run scripts/setup --test"
+    );
+    let instance = Instance::new("");
+    instance.organization("acme", "pro");
+    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    let site = common::example_site();
+    instance.cli_ok(&[
+        "site",
+        "publish",
+        "docs.acme.test",
+        site.to_str().unwrap(),
+        "--org",
+        "acme",
+    ]);
+    let server = instance.start();
+
+    let output = Command::new("node")
+        .arg("--test")
+        .arg("v1.test.mjs")
+        .current_dir(&sdk_dir)
+        .env("QUIRE_URL", &server.base)
+        .env("QUIRE_KEY", &key)
+        .env("QUIRE_DOMAIN", "docs.acme.test")
+        .output()
+        .expect("run node");
+    let report = String::from_utf8_lossy(&output.stdout);
+    println!("{report}");
+    assert!(
+        output.status.success(),
+        "the chat SDK tests failed:\n{report}\n{}\nserver log:\n{}",
+        String::from_utf8_lossy(&output.stderr),
+        server.log()
+    );
+    assert!(report.contains("# pass 4"), "{report}");
+}
