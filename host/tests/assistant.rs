@@ -1,0 +1,433 @@
+//! The v1 assistant endpoint over a real socket: validation (every rule of SPEC 2.1-2.4 gives a
+//! 400 naming the field), key kinds, thread rules, and the stream itself.
+
+mod common;
+
+use common::{Instance, Server};
+use serde_json::{Value, json};
+
+struct World {
+    _instance: Instance,
+    server: Server,
+    key: String,
+    admin: String,
+    revoked: String,
+    rival: String,
+}
+
+fn world() -> World {
+    let instance = Instance::new("");
+    let admin = instance.organization("acme", "pro");
+    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    let revoked = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    instance.cli_ok(&["key", "revoke", &revoked]);
+    instance.organization("rival", "pro");
+    let rival = instance.cli_ok(&["key", "create", "--org", "rival", "--kind", "assistant"]);
+    let site = common::example_site();
+    let site = site.to_str().unwrap();
+    instance.cli_ok(&["site", "publish", "docs.acme.test", site, "--org", "acme"]);
+    instance.cli_ok(&["site", "publish", "docs.rival.test", site, "--org", "rival"]);
+    let server = instance.start();
+    World {
+        _instance: instance,
+        server,
+        key,
+        admin,
+        revoked,
+        rival,
+    }
+}
+
+fn user(text: &str) -> Value {
+    json!({"id": "u1", "role": "user", "content": text, "parts": [{"type": "text", "text": text}]})
+}
+
+/// Posts to the v1 endpoint and returns status, headers and body text.
+async fn ask(
+    base: &str,
+    key: Option<&str>,
+    domain: &str,
+    body: &Value,
+) -> (u16, reqwest::header::HeaderMap, String) {
+    let mut request = reqwest::Client::new()
+        .post(format!("{base}/discovery/v1/assistant/{domain}/message"))
+        .json(body);
+    if let Some(key) = key {
+        request = request.bearer_auth(key);
+    }
+    let response = request.send().await.expect("request");
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    (status, headers, response.text().await.unwrap_or_default())
+}
+
+fn parts(stream: &str) -> Vec<(char, Value)> {
+    stream
+        .lines()
+        .map(|line| {
+            let (code, json) = line.split_once(':').expect("CODE:JSON");
+            (
+                code.chars().next().unwrap(),
+                serde_json::from_str(json).expect("JSON part"),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn every_validation_rule_answers_400_naming_the_field() {
+    let w = world();
+    let text_part = |p: Value| json!({"fp": "a", "messages": [{"id": "1", "role": "assistant", "content": "", "parts": [p]}, user("q")]});
+    let cases = vec![
+        (json!([1, 2]), "the request body must be an object"),
+        (json!({"messages": [user("q")]}), "fp is required"),
+        (
+            json!({"fp": 7, "messages": [user("q")]}),
+            "fp must be a string",
+        ),
+        (
+            json!({"fp": "", "messages": [user("q")]}),
+            "fp must not be empty",
+        ),
+        (json!({"fp": "a"}), "messages is required"),
+        (
+            json!({"fp": "a", "messages": {}}),
+            "messages must be an array",
+        ),
+        (
+            json!({"fp": "a", "messages": []}),
+            "at least one user message",
+        ),
+        (
+            json!({"fp": "a", "messages": [{"role": "user", "content": "q", "parts": []}]}),
+            "messages[0].id is required",
+        ),
+        (
+            json!({"fp": "a", "messages": [{"id": "1", "content": "q", "parts": []}]}),
+            "messages[0].role is required",
+        ),
+        (
+            json!({"fp": "a", "messages": [{"id": "1", "role": "bot", "content": "q", "parts": []}]}),
+            "messages[0].role must be one of",
+        ),
+        (
+            json!({"fp": "a", "messages": [{"id": "1", "role": "user", "parts": []}]}),
+            "messages[0].content is required",
+        ),
+        (
+            json!({"fp": "a", "messages": [{"id": "1", "role": "user", "content": "q"}]}),
+            "messages[0].parts is required",
+        ),
+        (
+            json!({"fp": "a", "messages": [{"id": "1", "role": "user", "content": "q", "parts": [], "createdAt": "soon"}]}),
+            "messages[0].createdAt",
+        ),
+        (
+            json!({"fp": "a", "messages": [{"id": "1", "role": "user", "content": "q", "parts": [], "annotations": {}}]}),
+            "messages[0].annotations must be an array",
+        ),
+        (
+            json!({"fp": "a", "messages": [{"id": "1", "role": "user", "content": "q", "parts": [], "experimental_attachments": [{"name": "x"}]}]}),
+            "experimental_attachments[0].url is required",
+        ),
+        (
+            json!({"fp": "a", "messages": [{"id": "1", "role": "user", "content": "q", "parts": [], "experimental_attachments": [{"url": "u", "contentType": 1}]}]}),
+            "experimental_attachments[0].contentType must be a string",
+        ),
+        (
+            text_part(json!({"type": "video"})),
+            "messages[0].parts[0].type must be one of",
+        ),
+        (
+            text_part(json!({"type": "text"})),
+            "messages[0].parts[0].text is required",
+        ),
+        (
+            text_part(json!({"type": "reasoning", "details": []})),
+            "parts[0].reasoning is required",
+        ),
+        (
+            text_part(json!({"type": "reasoning", "reasoning": "r"})),
+            "parts[0].details is required",
+        ),
+        (
+            text_part(
+                json!({"type": "reasoning", "reasoning": "r", "details": [{"type": "text"}]}),
+            ),
+            "details[0].text is required",
+        ),
+        (
+            text_part(
+                json!({"type": "reasoning", "reasoning": "r", "details": [{"type": "text", "text": "t", "signature": 1}]}),
+            ),
+            "details[0].signature must be a string",
+        ),
+        (
+            text_part(
+                json!({"type": "reasoning", "reasoning": "r", "details": [{"type": "redacted"}]}),
+            ),
+            "details[0].data is required",
+        ),
+        (
+            text_part(
+                json!({"type": "reasoning", "reasoning": "r", "details": [{"type": "secret"}]}),
+            ),
+            "details[0].type must be text or redacted",
+        ),
+        (
+            text_part(json!({"type": "source"})),
+            "parts[0].source is required",
+        ),
+        (
+            text_part(
+                json!({"type": "source", "source": {"sourceType": "file", "id": "s", "url": "u"}}),
+            ),
+            "source.sourceType must be \"url\"",
+        ),
+        (
+            text_part(json!({"type": "source", "source": {"sourceType": "url", "url": "u"}})),
+            "source.id is required",
+        ),
+        (
+            text_part(json!({"type": "source", "source": {"sourceType": "url", "id": "s"}})),
+            "source.url is required",
+        ),
+        (
+            text_part(json!({"type": "tool-invocation"})),
+            "parts[0].toolInvocation is required",
+        ),
+        (
+            text_part(
+                json!({"type": "tool-invocation", "toolInvocation": {"state": "done", "toolCallId": "c", "toolName": "t", "args": {}}}),
+            ),
+            "toolInvocation.state must be one of",
+        ),
+        (
+            text_part(
+                json!({"type": "tool-invocation", "toolInvocation": {"state": "call", "toolName": "t", "args": {}}}),
+            ),
+            "toolInvocation.toolCallId is required",
+        ),
+        (
+            text_part(
+                json!({"type": "tool-invocation", "toolInvocation": {"state": "call", "toolCallId": "c", "args": {}}}),
+            ),
+            "toolInvocation.toolName is required",
+        ),
+        (
+            text_part(
+                json!({"type": "tool-invocation", "toolInvocation": {"state": "call", "toolCallId": "c", "toolName": "t"}}),
+            ),
+            "toolInvocation.args is required",
+        ),
+        (
+            text_part(
+                json!({"type": "tool-invocation", "toolInvocation": {"state": "call", "toolCallId": "c", "toolName": "t", "args": {}, "step": "one"}}),
+            ),
+            "toolInvocation.step must be a number",
+        ),
+        (
+            text_part(
+                json!({"type": "tool-invocation", "toolInvocation": {"state": "result", "toolCallId": "c", "toolName": "t", "args": {}}}),
+            ),
+            "toolInvocation.result is required",
+        ),
+        (
+            json!({"fp": "a", "messages": [user("q")], "threadId": 5}),
+            "threadId must be a string",
+        ),
+        (
+            json!({"fp": "a", "messages": [user("q")], "retrievalPageSize": 0}),
+            "retrievalPageSize must be a whole number from 1 to 50",
+        ),
+        (
+            json!({"fp": "a", "messages": [user("q")], "retrievalPageSize": 51}),
+            "retrievalPageSize",
+        ),
+        (
+            json!({"fp": "a", "messages": [user("q")], "retrievalPageSize": 2.5}),
+            "retrievalPageSize",
+        ),
+        (
+            json!({"fp": "a", "messages": [user("q")], "retrievalPageSize": "5"}),
+            "retrievalPageSize must be a number",
+        ),
+        (
+            json!({"fp": "a", "messages": [user("q")], "filter": "v1"}),
+            "filter must be an object",
+        ),
+        (
+            json!({"fp": "a", "messages": [user("q")], "filter": {"language": 1}}),
+            "filter.language must be a string",
+        ),
+        (
+            json!({"fp": "a", "messages": [user("q")], "context": {}}),
+            "context must be an array",
+        ),
+        (
+            json!({"fp": "a", "messages": [user("q")], "context": [{"type": "code"}]}),
+            "context[0].value is required",
+        ),
+        (
+            json!({"fp": "a", "messages": [user("q")], "context": [{"type": "pdf", "value": "v"}]}),
+            "context[0].type must be code or textSelection",
+        ),
+        (
+            json!({"fp": "a", "messages": [user("q")], "context": [{"type": "code", "value": "v", "elementId": 3}]}),
+            "context[0].elementId must be a string",
+        ),
+        (
+            json!({"fp": "a", "messages": [user("q")], "currentPath": "/".repeat(201)}),
+            "currentPath must be at most 200 characters",
+        ),
+    ];
+    for (body, needle) in cases {
+        let (status, _, text) = ask(&w.server.base, Some(&w.key), "docs.acme.test", &body).await;
+        assert_eq!(status, 400, "{body}: {text}");
+        let error: Value = serde_json::from_str(&text).expect("JSON error body");
+        let message = error["error"].as_str().unwrap();
+        assert!(
+            message.contains(needle),
+            "{body}: {message:?} should contain {needle:?}"
+        );
+    }
+    let (status, _, text) = ask(&w.server.base, Some(&w.key), "docs.acme.test", &json!({"fp": "a", "messages": [user("q")], "currentPath": "/".repeat(200), "id": "chat", "data": {"x": 1}})).await;
+    assert_eq!(
+        status, 200,
+        "200 characters is allowed, unknown fields ignored: {text}"
+    );
+    let raw = reqwest::Client::new()
+        .post(format!(
+            "{}/discovery/v1/assistant/docs.acme.test/message",
+            w.server.base
+        ))
+        .bearer_auth(&w.key)
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(raw.status(), 400);
+}
+
+#[tokio::test]
+async fn only_live_assistant_keys_of_the_owning_organization() {
+    let w = world();
+    let body = json!({"fp": "a", "messages": [user("webhooks")]});
+    for (key, status) in [
+        (None, 401),
+        (Some(w.admin.as_str()), 401),
+        (Some(w.revoked.as_str()), 401),
+        (Some("svc_dsc_nope"), 401),
+    ] {
+        let (got, _, text) = ask(&w.server.base, key, "docs.acme.test", &body).await;
+        assert_eq!(got, status, "{key:?}: {text}");
+    }
+    let (status, _, text) = ask(&w.server.base, Some(&w.rival), "docs.acme.test", &body).await;
+    assert_eq!(status, 404, "another organization's site: {text}");
+    let (status, _, _) = ask(&w.server.base, Some(&w.key), "unknown.acme.test", &body).await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn threads_belong_to_their_organization_site_and_fp() {
+    let w = world();
+    let (status, headers, stream) = ask(
+        &w.server.base,
+        Some(&w.key),
+        "docs.acme.test",
+        &json!({"fp": "user-1", "messages": [user("How do webhooks retry?")]}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let thread = headers["x-thread-id"].to_str().unwrap().to_string();
+    let finish = parts(&stream).pop().unwrap();
+    assert_eq!(finish.0, 'd');
+    assert_eq!(finish.1["threadId"], thread);
+
+    let follow =
+        |fp: &str| json!({"fp": fp, "threadId": thread, "messages": [user("and signatures?")]});
+    let (status, headers, _) = ask(
+        &w.server.base,
+        Some(&w.key),
+        "docs.acme.test",
+        &follow("user-1"),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(headers["x-thread-id"].to_str().unwrap(), thread);
+    let (status, _, text) = ask(
+        &w.server.base,
+        Some(&w.key),
+        "docs.acme.test",
+        &follow("user-2"),
+    )
+    .await;
+    assert_eq!(status, 404, "another fp: {text}");
+    assert!(text.contains("no thread"));
+    let (status, _, _) = ask(
+        &w.server.base,
+        Some(&w.rival),
+        "docs.rival.test",
+        &follow("user-1"),
+    )
+    .await;
+    assert_eq!(status, 404, "another organization");
+    let (status, _, _) = ask(
+        &w.server.base,
+        Some(&w.key),
+        "docs.acme.test",
+        &json!({"fp": "user-1", "threadId": "th_unknown", "messages": [user("q")]}),
+    )
+    .await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn the_stream_follows_the_reference_shape() {
+    let w = world();
+    let body = json!({"fp": "anonymous", "messages": [user("How are failed webhook deliveries retried?")], "retrievalPageSize": 3, "currentPath": "/guides/webhooks"});
+    let (status, headers, stream) =
+        ask(&w.server.base, Some(&w.key), "docs.acme.test", &body).await;
+    assert_eq!(status, 200);
+    assert_eq!(headers["content-type"], "text/plain; charset=utf-8");
+    assert_eq!(headers["x-vercel-ai-data-stream"], "v1");
+    let parts = parts(&stream);
+    let codes: String = parts.iter().map(|(c, _)| *c).collect();
+    assert!(codes.starts_with("f9aef"), "{codes}");
+    assert!(codes.ends_with("e8d"), "{codes}");
+    assert!(codes.contains('h') && codes.contains('0'), "{codes}");
+    let hits = &parts[2].1["result"];
+    assert_eq!(hits.as_array().unwrap().len(), 3);
+    assert_eq!(parts[1].1["toolName"], "search");
+    let text: String = parts
+        .iter()
+        .filter(|(c, _)| *c == '0')
+        .map(|(_, v)| v.as_str().unwrap())
+        .collect();
+    assert!(text.contains("exponential backoff"), "{text}");
+    assert!(
+        text.contains("(/guides/webhooks#retries)"),
+        "answers link their sources: {text}"
+    );
+
+    let (_, _, nothing) = ask(
+        &w.server.base,
+        Some(&w.key),
+        "docs.acme.test",
+        &json!({"fp": "a", "messages": [user("zeppelin pricing tiers")]}),
+    )
+    .await;
+    let text: String = parts_text(&nothing);
+    assert!(
+        text.starts_with("I could not find anything about that"),
+        "{text}"
+    );
+}
+
+fn parts_text(stream: &str) -> String {
+    parts(stream)
+        .iter()
+        .filter(|(c, _)| *c == '0')
+        .map(|(_, v)| v.as_str().unwrap().to_string())
+        .collect()
+}
