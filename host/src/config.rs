@@ -22,6 +22,29 @@ pub struct Config {
     pub plugins: PluginsConfig,
     pub publish: PublishConfig,
     pub search: SearchConfig,
+    pub limits: LimitsConfig,
+}
+
+/// Rate limits of the discovery endpoints (SPEC 8).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitsConfig {
+    /// Requests per organization per hour.
+    pub organization_per_hour: u64,
+    /// Requests per client IP address per day.
+    pub ip_per_day: u64,
+    /// Reverse proxies whose `X-Forwarded-For` is believed (exact addresses).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        Self {
+            organization_per_hour: 10_000,
+            ip_per_day: 10_000,
+            trusted_proxies: Vec::new(),
+        }
+    }
 }
 
 /// Documentation search.

@@ -6,6 +6,7 @@ pub mod assistant;
 pub mod auth;
 pub mod config;
 pub mod jobs;
+pub mod limits;
 pub mod plugins;
 pub mod search;
 pub mod server;

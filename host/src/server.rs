@@ -13,6 +13,7 @@ use crate::api::{self, AppState};
 use crate::assistant::{Assistant, ExtractiveGenerator};
 use crate::config::Config;
 use crate::jobs::{ExportContext, spawn_workers};
+use crate::limits::RateLimiter;
 use crate::plugins::{PluginError, PluginRuntime, Plugins, Role};
 use crate::search::SearchService;
 use crate::storage::{self, LinkSigner, StorageError};
@@ -97,6 +98,7 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
     let shutdown = CancellationToken::new();
     let workers = spawn_workers(exports.clone(), shutdown.clone());
     let listen = config.server.listen;
+    let limits = RateLimiter::new(&config.limits);
     let state = Arc::new(AppState {
         store,
         operator,
@@ -105,6 +107,7 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
         exports,
         search,
         assistant,
+        limits,
     });
     let listener = TcpListener::bind(listen)
         .await
@@ -113,7 +116,8 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
             source,
         })?;
     tracing::info!("listening on http://{}", listener.local_addr()?);
-    axum::serve(listener, api::router(state))
+    let app = api::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    axum::serve(listener, app)
         .with_graceful_shutdown(shutdown_signal(shutdown.clone()))
         .await?;
     shutdown.cancel();

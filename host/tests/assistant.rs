@@ -16,7 +16,11 @@ struct World {
 }
 
 fn world() -> World {
-    let instance = Instance::new("");
+    world_with("")
+}
+
+fn world_with(config: &str) -> World {
+    let instance = Instance::new(config);
     let admin = instance.organization("acme", "pro");
     let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
     let revoked = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
@@ -430,4 +434,95 @@ fn parts_text(stream: &str) -> String {
         .filter(|(c, _)| *c == '0')
         .map(|(_, v)| v.as_str().unwrap().to_string())
         .collect()
+}
+
+async fn ask_from(base: &str, key: &str, forwarded_for: Option<&str>) -> reqwest::Response {
+    let mut request = reqwest::Client::new()
+        .post(format!("{base}/discovery/v1/search/docs.acme.test"))
+        .bearer_auth(key)
+        .json(&json!({"query": "webhooks"}));
+    if let Some(ip) = forwarded_for {
+        request = request.header("x-forwarded-for", ip);
+    }
+    request.send().await.expect("request")
+}
+
+#[tokio::test]
+async fn the_organization_limit_refuses_with_429_and_retry_after() {
+    let w = world_with("[limits]\norganization_per_hour = 3\nip_per_day = 1000\n");
+    let body = json!({"fp": "a", "messages": [user("webhooks")]});
+    for remaining in [2, 1, 0] {
+        let (status, headers, _) = ask(&w.server.base, Some(&w.key), "docs.acme.test", &body).await;
+        assert_eq!(status, 200);
+        assert_eq!(headers["x-ratelimit-limit"], "3");
+        assert_eq!(
+            headers["x-ratelimit-remaining"],
+            remaining.to_string().as_str()
+        );
+    }
+    // Refused before any work: even an invalid body gets the 429, not a 400.
+    let (status, headers, text) =
+        ask(&w.server.base, Some(&w.key), "docs.acme.test", &json!({})).await;
+    assert_eq!(status, 429, "{text}");
+    let retry: u64 = headers["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=3600).contains(&retry), "{retry}");
+    assert_eq!(headers["x-ratelimit-remaining"], "0");
+    assert!(text.contains("organization (per hour)"), "{text}");
+    let search = ask_from(&w.server.base, &w.key, None).await;
+    assert_eq!(
+        search.status(),
+        429,
+        "search shares the organization's budget"
+    );
+    let (status, _, _) = ask(&w.server.base, Some(&w.rival), "docs.rival.test", &body).await;
+    assert_eq!(status, 200, "another organization has its own budget");
+}
+
+#[tokio::test]
+async fn the_ip_limit_counts_clients_and_believes_only_trusted_proxies() {
+    let w = world_with("[limits]\norganization_per_hour = 1000\nip_per_day = 2\n");
+    // Not a trusted proxy: X-Forwarded-For is ignored, every request counts against 127.0.0.1.
+    for _ in 0..2 {
+        assert_eq!(
+            ask_from(&w.server.base, &w.key, Some("1.2.3.4"))
+                .await
+                .status(),
+            200
+        );
+    }
+    let refused = ask_from(&w.server.base, &w.key, Some("5.6.7.8")).await;
+    assert_eq!(refused.status(), 429);
+    assert!(
+        refused
+            .text()
+            .await
+            .unwrap()
+            .contains("IP address (per day)")
+    );
+
+    let w = world_with(
+        "[limits]\norganization_per_hour = 1000\nip_per_day = 2\ntrusted_proxies = [\"127.0.0.1\"]\n",
+    );
+    for client in ["1.2.3.4", "1.2.3.4", "9.9.9.9", "9.9.9.9"] {
+        assert_eq!(
+            ask_from(&w.server.base, &w.key, Some(client))
+                .await
+                .status(),
+            200,
+            "{client}"
+        );
+    }
+    assert_eq!(
+        ask_from(&w.server.base, &w.key, Some("1.2.3.4"))
+            .await
+            .status(),
+        429
+    );
+    // A client prepending its own entry does not escape: the proxy's entry is the rightmost.
+    assert_eq!(
+        ask_from(&w.server.base, &w.key, Some("7.7.7.7, 1.2.3.4"))
+            .await
+            .status(),
+        429
+    );
 }

@@ -6,13 +6,13 @@ use std::convert::Infallible;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::{ApiError, ErrorBody, SharedState, assistant};
+use super::{ApiError, ErrorBody, SharedState, admit, assistant, with_rate_headers};
 use crate::assistant::{AssistantError, Event, request, stream_v1};
 
 /// Events buffered between the assistant and a slow client.
@@ -29,15 +29,18 @@ const EVENT_BUFFER: usize = 64;
         (status = 400, description = "Invalid body (the message names the field)", body = ErrorBody),
         (status = 401, description = "Missing, invalid, revoked or admin key", body = ErrorBody),
         (status = 404, description = "Unknown site, or unknown thread for this user", body = ErrorBody),
+        (status = 429, description = "Rate limit exceeded (Retry-After says when to try again)", body = ErrorBody),
     )
 )]
 pub async fn message_v1(
     State(state): State<SharedState>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
     headers: HeaderMap,
     Path(domain): Path<String>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
     let principal = assistant(&state, &headers)?;
+    let rate = admit(&state, &principal, peer, &headers)?;
     let value: Value = serde_json::from_slice(&body)
         .map_err(|e| ApiError::bad_request(format!("the request body is not valid JSON: {e}")))?;
     let parsed = request::parse(&value).map_err(ApiError::bad_request)?;
@@ -61,7 +64,7 @@ pub async fn message_v1(
     if let Ok(value) = HeaderValue::from_str(&thread_id) {
         response_headers.insert("x-thread-id", value);
     }
-    Ok(response)
+    Ok(with_rate_headers(response, rate))
 }
 
 /// One event as data stream parts. The thread id goes out three ways: in `d:` (as the spec

@@ -2,13 +2,13 @@
 //! and search boxes call with the public assistant key.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use super::error::JsonBody;
-use super::{ApiError, ErrorBody, SharedState, assistant};
+use super::{ApiError, ErrorBody, SharedState, admit, assistant, with_rate_headers};
 use crate::plugins::SearchFilter;
 use crate::search::{SearchError, SearchRequest};
 use crate::sites::SiteManifest;
@@ -74,15 +74,18 @@ pub struct ResultMetadata {
         (status = 400, description = "Invalid body", body = ErrorBody),
         (status = 401, description = "Missing, invalid, revoked or admin key", body = ErrorBody),
         (status = 404, description = "Unknown site, or nothing searchable published", body = ErrorBody),
+        (status = 429, description = "Rate limit exceeded (Retry-After says when to try again)", body = ErrorBody),
     )
 )]
 pub async fn search(
     State(state): State<SharedState>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
     headers: HeaderMap,
     Path(domain): Path<String>,
     JsonBody(body): JsonBody<SearchBody>,
-) -> Result<Json<Vec<SearchResult>>, ApiError> {
+) -> Result<Response, ApiError> {
     let principal = assistant(&state, &headers)?;
+    let rate = admit(&state, &principal, peer, &headers)?;
     let query = body.query.unwrap_or_default();
     if query.trim().is_empty() {
         return Err(ApiError::bad_request(
@@ -123,7 +126,7 @@ pub async fn search(
         })
         .await?;
     let best = hits.first().map_or(1.0, |h| h.score).max(f32::MIN_POSITIVE);
-    Ok(Json(
+    let results = Json(
         hits.into_iter()
             .map(|hit| (hit.score / best, hit.section))
             .filter(|(score, _)| *score >= threshold)
@@ -139,8 +142,9 @@ pub async fn search(
                     language: s.language,
                 },
             })
-            .collect(),
-    ))
+            .collect::<Vec<_>>(),
+    );
+    Ok(with_rate_headers(results.into_response(), rate))
 }
 
 /// Body of the page endpoint.
@@ -169,15 +173,18 @@ pub struct PageContent {
         (status = 400, description = "Invalid body", body = ErrorBody),
         (status = 401, description = "Missing, invalid, revoked or admin key", body = ErrorBody),
         (status = 404, description = "No such page (body carries `message` too)", body = ErrorBody),
+        (status = 429, description = "Rate limit exceeded (Retry-After says when to try again)", body = ErrorBody),
     )
 )]
 pub async fn page(
     State(state): State<SharedState>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
     headers: HeaderMap,
     Path(domain): Path<String>,
     JsonBody(body): JsonBody<PageBody>,
 ) -> Result<Response, ApiError> {
     let principal = assistant(&state, &headers)?;
+    let rate = admit(&state, &principal, peer, &headers)?;
     let raw = body.path.unwrap_or_default();
     let path = raw
         .trim()
@@ -217,11 +224,11 @@ pub async fn page(
         .operator
         .read(&paths::version_file(&domain, &version, &entry.file))
         .await?;
-    Ok(Json(PageContent {
+    let page = Json(PageContent {
         path,
         content: String::from_utf8_lossy(&source.to_vec()).into_owned(),
-    })
-    .into_response())
+    });
+    Ok(with_rate_headers(page.into_response(), rate))
 }
 
 impl From<SearchError> for ApiError {

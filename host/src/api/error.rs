@@ -19,6 +19,8 @@ pub struct ApiError {
     pub status: StatusCode,
     pub code: &'static str,
     pub message: String,
+    /// Headers the response carries besides the body (`Retry-After`, ...).
+    pub headers: Vec<(&'static str, String)>,
 }
 
 /// The body of every error response.
@@ -36,6 +38,7 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            headers: Vec::new(),
         }
     }
 
@@ -67,7 +70,13 @@ impl IntoResponse for ApiError {
             error: self.message,
             code: self.code.to_string(),
         };
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        for (name, value) in self.headers {
+            if let Ok(value) = axum::http::HeaderValue::from_str(&value) {
+                response.headers_mut().insert(name, value);
+            }
+        }
+        response
     }
 }
 

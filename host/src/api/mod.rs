@@ -27,6 +27,7 @@ use crate::assistant::Assistant;
 use crate::auth::{Principal, authenticate};
 use crate::config::Config;
 use crate::jobs::ExportContext;
+use crate::limits::{RateLimiter, RateStatus};
 use crate::search::SearchService;
 use crate::storage::LinkSigner;
 use crate::store::{KeyKind, Store};
@@ -40,6 +41,7 @@ pub struct AppState {
     pub exports: Arc<ExportContext>,
     pub search: Arc<SearchService>,
     pub assistant: Arc<Assistant>,
+    pub limits: RateLimiter,
 }
 
 pub type SharedState = Arc<AppState>;
@@ -108,6 +110,57 @@ fn admin(state: &AppState, headers: &HeaderMap) -> Result<Principal, ApiError> {
 /// The principal behind the request's assistant key.
 fn assistant(state: &AppState, headers: &HeaderMap) -> Result<Principal, ApiError> {
     principal(state, headers, KeyKind::Assistant)
+}
+
+/// Counts the request against the rate limits of SPEC 8, or refuses it with 429.
+fn admit(
+    state: &AppState,
+    principal: &Principal,
+    peer: std::net::SocketAddr,
+    headers: &HeaderMap,
+) -> Result<RateStatus, ApiError> {
+    let forwarded = headers.get("x-forwarded-for").and_then(|v| v.to_str().ok());
+    let ip = state.limits.client_ip(peer.ip(), forwarded);
+    state
+        .limits
+        .admit(&principal.organization.name, ip)
+        .map_err(|refused| {
+            let mut error = ApiError::new(
+                axum::http::StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                format!(
+                    "rate limit exceeded for this {}: {} requests; try again in {} seconds",
+                    refused.scope, refused.status.limit, refused.status.reset_after
+                ),
+            );
+            error.headers = rate_headers(refused.status);
+            error
+                .headers
+                .push(("retry-after", refused.status.reset_after.to_string()));
+            error
+        })
+}
+
+/// `X-RateLimit-*` headers for a status.
+fn rate_headers(status: RateStatus) -> Vec<(&'static str, String)> {
+    vec![
+        ("x-ratelimit-limit", status.limit.to_string()),
+        ("x-ratelimit-remaining", status.remaining.to_string()),
+        ("x-ratelimit-reset", status.reset_after.to_string()),
+    ]
+}
+
+/// Adds the `X-RateLimit-*` headers to a response.
+fn with_rate_headers(
+    mut response: axum::response::Response,
+    status: RateStatus,
+) -> axum::response::Response {
+    for (name, value) in rate_headers(status) {
+        if let Ok(value) = axum::http::HeaderValue::from_str(&value) {
+            response.headers_mut().insert(name, value);
+        }
+    }
+    response
 }
 
 fn principal(state: &AppState, headers: &HeaderMap, kind: KeyKind) -> Result<Principal, ApiError> {
