@@ -1,6 +1,7 @@
-//! The real chat SDK (npm `ai@4` with `@ai-sdk/ui-utils`) talking to a real server: the Node
-//! tests in `tests/chat-sdk/` post the way `useChat` does and parse our streams with the SDK's
-//! own functions. `scripts/setup --test` installs the npm packages.
+//! The real chat SDK talking to a real server: the Node tests in `tests/chat-sdk/` post the way
+//! `useChat` does and parse our streams with the SDK's own functions: `ai@4` (with
+//! `@ai-sdk/ui-utils`) on v1, `ai@5` (latest 5.0 and 5.0.0) on v2. `scripts/setup --test`
+//! installs the npm packages.
 
 mod common;
 
@@ -8,8 +9,7 @@ use std::process::Command;
 
 use common::Instance;
 
-#[test]
-fn the_generation_4_chat_sdk_reads_our_v1_stream() {
+fn run_node_tests(file: &str, passes: usize) {
     let sdk_dir = common::workspace().join("host/tests/chat-sdk");
     assert!(
         sdk_dir.join("node_modules/ai").is_dir(),
@@ -31,7 +31,7 @@ fn the_generation_4_chat_sdk_reads_our_v1_stream() {
 
     let output = Command::new("node")
         .arg("--test")
-        .arg("v1.test.mjs")
+        .arg(file)
         .current_dir(&sdk_dir)
         .env("QUIRE_URL", &server.base)
         .env("QUIRE_KEY", &key)
@@ -46,5 +46,15 @@ fn the_generation_4_chat_sdk_reads_our_v1_stream() {
         String::from_utf8_lossy(&output.stderr),
         server.log()
     );
-    assert!(report.contains("# pass 4"), "{report}");
+    assert!(report.contains(&format!("# pass {passes}")), "{report}");
+}
+
+#[test]
+fn the_generation_4_chat_sdk_reads_our_v1_stream() {
+    run_node_tests("v1.test.mjs", 4);
+}
+
+#[test]
+fn the_generation_5_chat_sdk_reads_our_v2_stream() {
+    run_node_tests("v2.test.mjs", 5);
 }

@@ -1,6 +1,7 @@
-//! `POST /discovery/v1/assistant/{domain}/message` (SPEC 4.1): the answer streamed in the chat
-//! SDK's generation-4 data stream protocol. Everything that can be refused is refused with a
-//! status before the stream starts; what fails later is a `3:` part and a clean end.
+//! The assistant endpoints: `POST /discovery/v1/assistant/{domain}/message` (SPEC 4.1) streams
+//! the chat SDK's generation-4 data stream protocol, and `/discovery/v2/...` the generation-5
+//! UI message stream. Everything that can be refused is refused with a status before the stream
+//! starts; what fails later is an error part and a clean end.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -13,7 +14,8 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::{ApiError, ErrorBody, SharedState, admit, assistant, with_rate_headers};
-use crate::assistant::{AssistantError, Event, request, stream_v1};
+use crate::assistant::{AssistantError, Event, request, stream_v1, stream_v2};
+use crate::limits::RateStatus;
 
 /// Events buffered between the assistant and a slow client.
 const EVENT_BUFFER: usize = 64;
@@ -39,32 +41,108 @@ pub async fn message_v1(
     Path(domain): Path<String>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let principal = assistant(&state, &headers)?;
-    let rate = admit(&state, &principal, peer, &headers)?;
-    let value: Value = serde_json::from_slice(&body)
+    let turn = start(&state, peer, &headers, &domain, &body, request::parse)?;
+    let lines = futures::stream::unfold(turn.events, |mut events| async move {
+        let event = events.recv().await?;
+        Some((Ok::<_, Infallible>(encode(event)), events))
+    });
+    Ok(respond(
+        Body::from_stream(lines),
+        &stream_v1::HEADERS,
+        &turn.thread_id,
+        turn.rate,
+    ))
+}
+
+/// Ask the docs assistant; the reply streams as a UI message stream (chat SDK generation 5).
+#[utoipa::path(
+    post, path = "/discovery/v2/assistant/{domain}/message", tag = "discovery",
+    params(("domain" = String, Path, description = "The site's domain")),
+    request_body(content = Object, description = "As v1, with generation-5 UI messages {id, role, parts, metadata?}; filter also takes groups"),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Server-sent events, `data: {chunk}` each, ending with `data: [DONE]`; the finish chunk's messageMetadata carries threadId", content_type = "text/event-stream"),
+        (status = 400, description = "Invalid body (the message names the field)", body = ErrorBody),
+        (status = 401, description = "Missing, invalid, revoked or admin key", body = ErrorBody),
+        (status = 404, description = "Unknown site, or unknown thread for this user", body = ErrorBody),
+        (status = 429, description = "Rate limit exceeded (Retry-After says when to try again)", body = ErrorBody),
+    )
+)]
+pub async fn message_v2(
+    State(state): State<SharedState>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
+    headers: HeaderMap,
+    Path(domain): Path<String>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let turn = start(&state, peer, &headers, &domain, &body, request::parse_v2)?;
+    let chunks = futures::stream::unfold(
+        (turn.events, stream_v2::Encoder::default()),
+        |(mut events, mut encoder)| async move {
+            let event = events.recv().await?;
+            let chunk = encoder.encode(event);
+            Some((Ok::<_, Infallible>(chunk), (events, encoder)))
+        },
+    );
+    Ok(respond(
+        Body::from_stream(chunks),
+        &stream_v2::HEADERS,
+        &turn.thread_id,
+        turn.rate,
+    ))
+}
+
+/// A turn under way: its events, its thread, the caller's rate-limit status.
+struct Turn {
+    events: mpsc::Receiver<Event>,
+    thread_id: String,
+    rate: RateStatus,
+}
+
+/// Authenticates, rate-limits and checks the request, then starts answering.
+fn start(
+    state: &SharedState,
+    peer: std::net::SocketAddr,
+    headers: &HeaderMap,
+    domain: &str,
+    body: &[u8],
+    parse: fn(&Value) -> Result<request::AssistantRequest, String>,
+) -> Result<Turn, ApiError> {
+    let principal = assistant(state, headers)?;
+    let rate = admit(state, &principal, peer, headers)?;
+    let value: Value = serde_json::from_slice(body)
         .map_err(|e| ApiError::bad_request(format!("the request body is not valid JSON: {e}")))?;
-    let parsed = request::parse(&value).map_err(ApiError::bad_request)?;
+    let parsed = parse(&value).map_err(ApiError::bad_request)?;
     let conversation = state
         .assistant
-        .prepare(&principal.organization.name, &domain, parsed)?;
+        .prepare(&principal.organization.name, domain, parsed)?;
     let thread_id = conversation.thread_id().to_string();
-
-    let (sender, receiver) = mpsc::channel(EVENT_BUFFER);
+    let (sender, events) = mpsc::channel(EVENT_BUFFER);
     let service = Arc::clone(&state.assistant);
     tokio::spawn(async move { service.answer(conversation, sender).await });
-    let lines = futures::stream::unfold(receiver, |mut receiver| async move {
-        let event = receiver.recv().await?;
-        Some((Ok::<_, Infallible>(encode(event)), receiver))
-    });
-    let mut response = (StatusCode::OK, Body::from_stream(lines)).into_response();
-    let response_headers = response.headers_mut();
-    for (name, value) in stream_v1::HEADERS {
-        response_headers.insert(name, HeaderValue::from_static(value));
+    Ok(Turn {
+        events,
+        thread_id,
+        rate,
+    })
+}
+
+/// A streaming response with the protocol's headers, `X-Thread-Id` and the rate-limit headers.
+fn respond(
+    body: Body,
+    protocol_headers: &[(&'static str, &'static str)],
+    thread_id: &str,
+    rate: RateStatus,
+) -> Response {
+    let mut response = (StatusCode::OK, body).into_response();
+    let headers = response.headers_mut();
+    for (name, value) in protocol_headers {
+        headers.insert(*name, HeaderValue::from_static(value));
     }
-    if let Ok(value) = HeaderValue::from_str(&thread_id) {
-        response_headers.insert("x-thread-id", value);
+    if let Ok(value) = HeaderValue::from_str(thread_id) {
+        headers.insert("x-thread-id", value);
     }
-    Ok(with_rate_headers(response, rate))
+    with_rate_headers(response, rate)
 }
 
 /// One event as data stream parts. The thread id goes out three ways: in `d:` (as the spec

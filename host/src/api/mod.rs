@@ -85,6 +85,7 @@ pub fn router(state: SharedState) -> Router {
         .routes(routes!(discovery::search))
         .routes(routes!(discovery::page))
         .routes(routes!(assistant::message_v1))
+        .routes(routes!(assistant::message_v2))
         .routes(routes!(downloads::download))
         .routes(routes!(health::healthz))
         .routes(routes!(health::readyz))

@@ -5,6 +5,7 @@
 mod generator;
 pub mod request;
 pub mod stream_v1;
+pub mod stream_v2;
 
 use std::sync::Arc;
 
