@@ -23,6 +23,45 @@ pub struct Config {
     pub publish: PublishConfig,
     pub search: SearchConfig,
     pub limits: LimitsConfig,
+    pub assistant: AssistantConfig,
+}
+
+/// Which generator writes the assistant's answers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GeneratorKind {
+    /// Built in and offline: quotes the retrieved sentences with links.
+    #[default]
+    Extractive,
+    /// Any OpenAI-compatible chat-completions server.
+    Openai,
+}
+
+/// The docs assistant's answer generator.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AssistantConfig {
+    pub generator: GeneratorKind,
+    /// For `openai`: the API base, up to and including the version (`https://host/v1`).
+    pub base_url: Option<String>,
+    /// For `openai`: the model name.
+    pub model: Option<String>,
+    /// For `openai`: the API key. Set it in the environment: `QUIRE_ASSISTANT__API_KEY`.
+    pub api_key: Option<String>,
+    /// For `openai`: how long to wait for the model's next bytes, in seconds.
+    pub timeout_secs: u64,
+}
+
+impl Default for AssistantConfig {
+    fn default() -> Self {
+        Self {
+            generator: GeneratorKind::Extractive,
+            base_url: None,
+            model: None,
+            api_key: None,
+            timeout_secs: 60,
+        }
+    }
 }
 
 /// Rate limits of the discovery endpoints (SPEC 8).

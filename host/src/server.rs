@@ -10,8 +10,11 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use crate::api::{self, AppState};
-use crate::assistant::{Assistant, ExtractiveGenerator};
+use crate::assistant::{
+    Assistant, ExtractiveGenerator, Generator, OpenAiGenerator, OpenAiSettings,
+};
 use crate::config::Config;
+use crate::config::{AssistantConfig, GeneratorKind};
 use crate::jobs::{ExportContext, spawn_workers};
 use crate::limits::RateLimiter;
 use crate::plugins::{PluginError, PluginRuntime, Plugins, Role};
@@ -35,6 +38,8 @@ pub enum ServeError {
     },
     #[error("server error: {0}")]
     Io(#[from] std::io::Error),
+    #[error("invalid configuration: {0}")]
+    Config(String),
 }
 
 /// Loads the runtime and the configured component for each role; shared by `serve`,
@@ -50,6 +55,29 @@ pub fn load_plugins(config: &Config, data_dir: &Path) -> Result<Plugins, PluginE
         packager: Arc::new(packager),
         retriever: Arc::new(retriever),
     })
+}
+
+/// The configured answer generator.
+fn generator(config: &AssistantConfig) -> Result<Arc<dyn Generator>, ServeError> {
+    match config.generator {
+        GeneratorKind::Extractive => Ok(Arc::new(ExtractiveGenerator)),
+        GeneratorKind::Openai => {
+            let missing = |key: &str| {
+                ServeError::Config(format!(
+                    "assistant.{key} is required when assistant.generator is \"openai\""
+                ))
+            };
+            let settings = OpenAiSettings {
+                base_url: config.base_url.clone().ok_or_else(|| missing("base_url"))?,
+                model: config.model.clone().ok_or_else(|| missing("model"))?,
+                api_key: config.api_key.clone(),
+                timeout: std::time::Duration::from_secs(config.timeout_secs.max(1)),
+            };
+            let generator =
+                OpenAiGenerator::new(settings).map_err(|e| ServeError::Config(e.to_string()))?;
+            Ok(Arc::new(generator))
+        }
+    }
 }
 
 /// Runs the API server until a shutdown signal.
@@ -86,7 +114,7 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
     let assistant = Arc::new(Assistant::new(
         store.clone(),
         search.clone(),
-        Arc::new(ExtractiveGenerator),
+        generator(&config.assistant)?,
     ));
     let exports = Arc::new(ExportContext {
         store: store.clone(),

@@ -13,6 +13,8 @@ pub struct GenerationInput {
     pub site_name: String,
     pub question: String,
     pub sections: Vec<RetrievedSection>,
+    /// Earlier turns of the thread as (role, text), oldest first.
+    pub history: Vec<(String, String)>,
 }
 
 /// A generator could not produce (the rest of) an answer.
@@ -143,6 +145,7 @@ mod tests {
                 "guides/webhooks",
                 "Register an endpoint. Failed deliveries are retried with exponential backoff for up to 24 hours.",
             )],
+            history: Vec::new(),
         };
         let answer = compose(&input);
         assert!(
@@ -160,6 +163,7 @@ mod tests {
             site_name: "Acme".into(),
             question: "zeppelin pricing".into(),
             sections: vec![section("Webhooks", "w", "Register an endpoint.")],
+            history: Vec::new(),
         };
         assert!(
             compose(&input)

@@ -3,6 +3,7 @@
 //! protocol-neutral events that `stream_v1` (and later protocols) encode.
 
 mod generator;
+mod openai;
 pub mod request;
 pub mod stream_v1;
 pub mod stream_v2;
@@ -15,6 +16,7 @@ use time::OffsetDateTime;
 use tokio::sync::mpsc;
 
 pub use generator::{ExtractiveGenerator, GenerateError, GenerationInput, Generator};
+pub use openai::{OpenAiGenerator, OpenAiSettings, system_prompt};
 pub use request::AssistantRequest;
 
 use crate::plugins::SearchFilter;
@@ -23,6 +25,8 @@ use crate::store::{Store, StoreError, Thread, ThreadMessage};
 
 /// Characters of earlier messages and context added to the search query.
 const STEERING_CHARS: usize = 200;
+/// Earlier thread messages a generator sees.
+const HISTORY_MESSAGES: usize = 6;
 
 /// Token counts as the protocol reports them.
 #[derive(Debug, Clone, Copy, Default)]
@@ -333,10 +337,20 @@ impl Assistant {
             .unwrap_or_else(|| conversation.domain.clone());
         let mut answer = String::new();
         let mut reason = "stop";
+        let history = conversation
+            .thread
+            .messages
+            .iter()
+            .rev()
+            .take(HISTORY_MESSAGES)
+            .rev()
+            .map(|m| (m.role.clone(), m.content.clone()))
+            .collect();
         let mut pieces = self.generator.generate(GenerationInput {
             site_name,
             question: conversation.question.clone(),
             sections,
+            history,
         });
         use futures::StreamExt;
         while let Some(piece) = pieces.next().await {
