@@ -145,6 +145,13 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
         })?;
     tracing::info!("listening on http://{}", listener.local_addr()?);
     let app = api::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    // Streams end with a small final part; without TCP_NODELAY, Nagle's algorithm holds it back
+    // until the client's delayed ACK (about 40 ms).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |stream| {
+        if let Err(e) = stream.set_nodelay(true) {
+            tracing::debug!("cannot set TCP_NODELAY: {e}");
+        }
+    });
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown_signal(shutdown.clone()))
         .await?;

@@ -10,6 +10,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use futures::StreamExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
@@ -41,7 +42,7 @@ pub async fn message_v1(
     Path(domain): Path<String>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let turn = start(&state, peer, &headers, &domain, &body, request::parse)?;
+    let turn = start_blocking(state, peer, headers, domain, body, request::parse).await?;
     let lines = futures::stream::unfold(turn.events, |mut events| async move {
         let event = events.recv().await?;
         Some((Ok::<_, Infallible>(encode(event)), events))
@@ -75,15 +76,16 @@ pub async fn message_v2(
     Path(domain): Path<String>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let turn = start(&state, peer, &headers, &domain, &body, request::parse_v2)?;
-    let chunks = futures::stream::unfold(
-        (turn.events, stream_v2::Encoder::default()),
-        |(mut events, mut encoder)| async move {
-            let event = events.recv().await?;
-            let chunk = encoder.encode(event);
-            Some((Ok::<_, Infallible>(chunk), (events, encoder)))
-        },
-    );
+    let turn = start_blocking(state, peer, headers, domain, body, request::parse_v2).await?;
+    let mut encoder = stream_v2::Encoder::default();
+    let chunks = ready_events(turn.events).map(move |events| {
+        Ok::<_, Infallible>(
+            events
+                .into_iter()
+                .map(|e| encoder.encode(e))
+                .collect::<String>(),
+        )
+    });
     Ok(respond(
         Body::from_stream(chunks),
         &stream_v2::HEADERS,
@@ -92,11 +94,36 @@ pub async fn message_v2(
     ))
 }
 
+/// The events as they come, each batch holding every event already waiting: a fast answer goes
+/// out in a few writes, a slow one still streams piece by piece.
+fn ready_events(events: mpsc::Receiver<Event>) -> impl futures::Stream<Item = Vec<Event>> {
+    let events = futures::stream::unfold(events, |mut events| async move {
+        let event = events.recv().await?;
+        Some((event, events))
+    });
+    events.ready_chunks(EVENT_BUFFER)
+}
+
 /// A turn under way: its events, its thread, the caller's rate-limit status.
 struct Turn {
     events: mpsc::Receiver<Event>,
     thread_id: String,
     rate: RateStatus,
+}
+
+/// [`start`] on a blocking thread: its database reads can wait behind a commit's disk flush,
+/// and must not hold up the async workers meanwhile.
+async fn start_blocking(
+    state: SharedState,
+    peer: std::net::SocketAddr,
+    headers: HeaderMap,
+    domain: String,
+    body: Bytes,
+    parse: fn(&Value) -> Result<request::AssistantRequest, String>,
+) -> Result<Turn, ApiError> {
+    tokio::task::spawn_blocking(move || start(&state, peer, &headers, &domain, &body, parse))
+        .await
+        .map_err(ApiError::internal)?
 }
 
 /// Authenticates, rate-limits and checks the request, then starts answering.

@@ -7,6 +7,7 @@ mod openai;
 pub mod request;
 pub mod stream_v1;
 pub mod stream_v2;
+mod turns;
 
 use std::sync::Arc;
 
@@ -140,18 +141,22 @@ pub struct Assistant {
     store: Store,
     search: Arc<SearchService>,
     generator: Arc<dyn Generator>,
+    turns: turns::TurnWriter,
 }
 
 impl Assistant {
     pub fn new(store: Store, search: Arc<SearchService>, generator: Arc<dyn Generator>) -> Self {
+        let turns = turns::TurnWriter::start(store.clone());
         Self {
             store,
             search,
             generator,
+            turns,
         }
     }
 
-    /// Checks the site and thread and works out the search; creates the thread if new.
+    /// Checks the site and thread and works out the search. A new thread is stored with its
+    /// first turn.
     pub fn prepare(
         &self,
         organization: &str,
@@ -175,19 +180,16 @@ impl Assistant {
                     t.organization == organization && t.domain == domain && t.fp == request.fp
                 })
                 .ok_or_else(|| AssistantError::UnknownThread(id.clone()))?,
-            None => {
-                let thread = Thread {
-                    id: format!("th_{}", hex::encode(rand::rng().random::<[u8; 12]>())),
-                    organization: organization.to_string(),
-                    domain: domain.to_string(),
-                    fp: request.fp.clone(),
-                    messages: Vec::new(),
-                    created_at: now,
-                    updated_at: now,
-                };
-                self.store.create_thread(&thread)?;
-                thread
-            }
+            // A new thread is stored with its first turn, in the same commit.
+            None => Thread {
+                id: format!("th_{}", hex::encode(rand::rng().random::<[u8; 12]>())),
+                organization: organization.to_string(),
+                domain: domain.to_string(),
+                fp: request.fp.clone(),
+                messages: Vec::new(),
+                created_at: now,
+                updated_at: now,
+            },
         };
 
         // The question leads; the previous user turn and the reader's selection steer.
@@ -391,7 +393,7 @@ impl Assistant {
                 created_at: now,
             },
         ];
-        if let Err(e) = self.store.append_to_thread(&thread_id, record) {
+        if let Err(e) = self.turns.record(conversation.thread.clone(), record).await {
             tracing::error!(thread = %thread_id, "cannot save the thread: {e}");
         }
         let total = Usage {

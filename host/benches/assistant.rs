@@ -1,0 +1,204 @@
+//! Assistant and search benchmark: `cargo bench -p quire --bench assistant [-- PAGES]`.
+//!
+//! Publishes a generated site (default 10,000 pages; publishing renders every page and builds
+//! the search index), starts a real `quire serve`, then measures over HTTP on 127.0.0.1:
+//! search latency (p50/p99 of sequential requests), the memory the loaded index adds to the
+//! server, and the v1 assistant with the built-in generator under concurrent load: requests
+//! per second and time to first byte. Client and server share the machine's cores.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use common::Instance;
+use serde_json::json;
+
+const SEARCHES: usize = 2_000;
+const LOAD_SECONDS: u64 = 10;
+const CONCURRENCY: usize = 32;
+const QUERIES: [&str; 8] = [
+    "widget feature state",
+    "enable retries timeout",
+    "feature 4242",
+    "report state every minute",
+    "events transitions",
+    "draft active retired",
+    "acme widgets enable",
+    "plan available",
+];
+
+fn main() {
+    let pages: usize = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(10_000);
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(run(pages));
+}
+
+async fn run(pages: usize) {
+    let instance =
+        Instance::new("[limits]\norganization_per_hour = 100000000\nip_per_day = 100000000\n");
+    instance.cli_ok(&["org", "create", "bench", "--plan", "enterprise"]);
+    let key = instance.cli_ok(&["key", "create", "--org", "bench", "--kind", "assistant"]);
+    let site = tempfile::tempdir().expect("site dir");
+    common::sites::generate(site.path(), pages);
+    let started = Instant::now();
+    instance.cli_ok(&[
+        "site",
+        "publish",
+        "bench.test",
+        site.path().to_str().unwrap(),
+        "--org",
+        "bench",
+        "--version",
+        "v1",
+    ]);
+    let publish = started.elapsed();
+    let index_bytes = std::fs::metadata(
+        instance
+            .data_dir()
+            .join("storage/sites/bench.test/versions/v1/search-index.bin"),
+    )
+    .map(|m| m.len())
+    .unwrap_or(0);
+    let server = instance.start();
+    let http = reqwest::Client::new();
+    let search_url = format!("{}/discovery/v1/search/bench.test", server.base);
+    let rss_before = rss_kib(server.pid());
+
+    // Warm every instance of the site's pool (two by default), then measure.
+    for query in QUERIES {
+        search(&http, &search_url, &key, query).await;
+    }
+    let rss_loaded = rss_kib(server.pid());
+    let mut latencies = Vec::with_capacity(SEARCHES);
+    for i in 0..SEARCHES {
+        let started = Instant::now();
+        search(&http, &search_url, &key, QUERIES[i % QUERIES.len()]).await;
+        latencies.push(started.elapsed());
+    }
+    latencies.sort();
+
+    println!("| {pages}-page site | figure |");
+    println!("|---|---:|");
+    println!(
+        "| publish (copy, render every page, build the index) | {:.1} s |",
+        publish.as_secs_f64()
+    );
+    println!(
+        "| search index on disk | {:.1} MiB |",
+        index_bytes as f64 / 1048576.0
+    );
+    println!(
+        "| server RSS after loading the index into 2 instances (before: {:.0} MiB) | {:.0} MiB |",
+        rss_before as f64 / 1024.0,
+        rss_loaded as f64 / 1024.0
+    );
+    println!(
+        "| search over HTTP, p50 ({SEARCHES} sequential, pageSize 10) | {:.2} ms |",
+        ms(percentile(&latencies, 0.50))
+    );
+    println!(
+        "| search over HTTP, p99 | {:.2} ms |",
+        ms(percentile(&latencies, 0.99))
+    );
+
+    let (rps, ttfb, total) = assistant_load(&server.base, &key).await;
+    println!(
+        "| assistant v1, built-in generator: requests/s ({CONCURRENCY} concurrent clients, {LOAD_SECONDS} s) | {rps:.0} |"
+    );
+    println!(
+        "| assistant time to first byte, p50 | {:.2} ms |",
+        ms(percentile(&ttfb, 0.50))
+    );
+    println!(
+        "| assistant time to first byte, p99 | {:.2} ms |",
+        ms(percentile(&ttfb, 0.99))
+    );
+    println!(
+        "| assistant whole stream, p50 | {:.2} ms |",
+        ms(percentile(&total, 0.50))
+    );
+}
+
+async fn search(http: &reqwest::Client, url: &str, key: &str, query: &str) {
+    let response = http
+        .post(url)
+        .bearer_auth(key)
+        .json(&json!({"query": query}))
+        .send()
+        .await
+        .expect("search");
+    assert_eq!(response.status(), 200);
+    response.bytes().await.expect("search body");
+}
+
+/// `CONCURRENCY` clients asking in a loop for `LOAD_SECONDS`.
+async fn assistant_load(base: &str, key: &str) -> (f64, Vec<Duration>, Vec<Duration>) {
+    let url = Arc::new(format!("{base}/discovery/v1/assistant/bench.test/message"));
+    let key = Arc::new(key.to_string());
+    let deadline = Instant::now() + Duration::from_secs(LOAD_SECONDS);
+    let started = Instant::now();
+    let mut clients = Vec::new();
+    for client in 0..CONCURRENCY {
+        let (url, key) = (url.clone(), key.clone());
+        clients.push(tokio::spawn(async move {
+            let http = reqwest::Client::new();
+            let (mut ttfb, mut total) = (Vec::new(), Vec::new());
+            let mut n = 0;
+            while Instant::now() < deadline {
+                let question = QUERIES[(client + n) % QUERIES.len()];
+                n += 1;
+                let body = json!({"fp": "anonymous", "messages": [{"id": "u", "role": "user", "content": question, "parts": [{"type": "text", "text": question}]}]});
+                let sent = Instant::now();
+                let mut response = http.post(url.as_str()).bearer_auth(key.as_str()).json(&body).send().await.expect("ask");
+                assert_eq!(response.status(), 200);
+                let mut first = None;
+                while let Some(chunk) = response.chunk().await.expect("stream") {
+                    if first.is_none() && !chunk.is_empty() {
+                        first = Some(sent.elapsed());
+                    }
+                }
+                ttfb.push(first.unwrap_or_default());
+                total.push(sent.elapsed());
+            }
+            (ttfb, total)
+        }));
+    }
+    let (mut ttfb, mut total) = (Vec::new(), Vec::new());
+    for client in clients {
+        let (t, w) = client.await.expect("client");
+        ttfb.extend(t);
+        total.extend(w);
+    }
+    let rps = total.len() as f64 / started.elapsed().as_secs_f64();
+    ttfb.sort();
+    total.sort();
+    (rps, ttfb, total)
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse().ok())
+        })
+        .unwrap_or(0)
+}
