@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use super::error::JsonBody;
-use super::{ApiError, ErrorBody, SharedState, admit, assistant, with_rate_headers};
+use super::{ApiError, ErrorBody, SharedState, discovery_caller, with_rate_headers};
 use crate::plugins::SearchFilter;
 use crate::search::{SearchError, SearchRequest};
 use crate::sites::SiteManifest;
@@ -84,8 +84,7 @@ pub async fn search(
     Path(domain): Path<String>,
     JsonBody(body): JsonBody<SearchBody>,
 ) -> Result<Response, ApiError> {
-    let principal = assistant(&state, &headers)?;
-    let rate = admit(&state, &principal, peer, &headers)?;
+    let (principal, rate) = discovery_caller(&state, peer, &headers).await?;
     let query = body.query.unwrap_or_default();
     if query.trim().is_empty() {
         return Err(ApiError::bad_request(
@@ -183,8 +182,7 @@ pub async fn page(
     Path(domain): Path<String>,
     JsonBody(body): JsonBody<PageBody>,
 ) -> Result<Response, ApiError> {
-    let principal = assistant(&state, &headers)?;
-    let rate = admit(&state, &principal, peer, &headers)?;
+    let (principal, rate) = discovery_caller(&state, peer, &headers).await?;
     let raw = body.path.unwrap_or_default();
     let path = raw
         .trim()

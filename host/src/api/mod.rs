@@ -113,6 +113,23 @@ fn assistant(state: &AppState, headers: &HeaderMap) -> Result<Principal, ApiErro
     principal(state, headers, KeyKind::Assistant)
 }
 
+/// The assistant-key principal and its rate-limit status, worked out on a blocking thread: the
+/// key lookup reads the database, which can wait behind a commit's disk flush.
+async fn discovery_caller(
+    state: &SharedState,
+    peer: std::net::SocketAddr,
+    headers: &HeaderMap,
+) -> Result<(Principal, RateStatus), ApiError> {
+    let (state, headers) = (Arc::clone(state), headers.clone());
+    tokio::task::spawn_blocking(move || {
+        let principal = assistant(&state, &headers)?;
+        let rate = admit(&state, &principal, peer, &headers)?;
+        Ok((principal, rate))
+    })
+    .await
+    .map_err(ApiError::internal)?
+}
+
 /// Counts the request against the rate limits of SPEC 8, or refuses it with 429.
 fn admit(
     state: &AppState,
