@@ -16,17 +16,7 @@ fn run_node_tests(file: &str, passes: usize) {
         "the chat SDK is not installed: run scripts/setup --test"
     );
     let instance = Instance::new("");
-    instance.organization("acme", "pro");
-    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
-    let site = common::example_site();
-    instance.cli_ok(&[
-        "site",
-        "publish",
-        "docs.acme.test",
-        site.to_str().unwrap(),
-        "--org",
-        "acme",
-    ]);
+    let key = instance.example_site_for_assistant();
     let server = instance.start();
 
     let output = Command::new("node")

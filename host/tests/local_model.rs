@@ -72,17 +72,7 @@ async fn a_real_local_model_answers_through_the_assistant() {
     let instance = Instance::new(&format!(
         "[assistant]\ngenerator = \"openai\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\nmodel = \"gemma-3-270m\"\ntimeout_secs = 120\n"
     ));
-    instance.organization("acme", "pro");
-    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
-    let site = common::example_site();
-    instance.cli_ok(&[
-        "site",
-        "publish",
-        "docs.acme.test",
-        site.to_str().unwrap(),
-        "--org",
-        "acme",
-    ]);
+    let key = instance.example_site_for_assistant();
     let server = instance.start();
     let question = "How are failed webhook deliveries retried?";
     let response = reqwest::Client::new()

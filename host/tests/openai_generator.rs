@@ -64,17 +64,7 @@ fn setup(base_url: &str, model: &str) -> (Instance, String) {
     let instance = Instance::new(&format!(
         "[assistant]\ngenerator = \"openai\"\nbase_url = \"{base_url}\"\nmodel = \"{model}\"\napi_key = \"test-key\"\n"
     ));
-    instance.organization("acme", "pro");
-    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
-    let site = common::example_site();
-    instance.cli_ok(&[
-        "site",
-        "publish",
-        "docs.acme.test",
-        site.to_str().unwrap(),
-        "--org",
-        "acme",
-    ]);
+    let key = instance.example_site_for_assistant();
     (instance, key)
 }
 

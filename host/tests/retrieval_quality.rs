@@ -21,17 +21,7 @@ async fn the_answering_page_is_in_the_top_5_for_at_least_90_percent() {
     assert!(questions.len() >= 30, "the set holds at least 30 questions");
 
     let instance = Instance::new("");
-    instance.organization("acme", "pro");
-    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
-    let site = common::example_site();
-    instance.cli_ok(&[
-        "site",
-        "publish",
-        "docs.acme.test",
-        site.to_str().unwrap(),
-        "--org",
-        "acme",
-    ]);
+    let key = instance.example_site_for_assistant();
     let server = instance.start();
     let api = Api::new(&server.base, &key);
 

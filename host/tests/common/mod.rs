@@ -84,6 +84,17 @@ impl Instance {
         key
     }
 
+    /// Creates the organization `acme` (pro plan) and publishes the example site as
+    /// `docs.acme.test`; returns a new assistant key.
+    pub fn example_site_for_assistant(&self) -> String {
+        self.organization("acme", "pro");
+        let key = self.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+        let site = example_site();
+        let path = site.to_str().expect("utf-8 path");
+        self.cli_ok(&["site", "publish", "docs.acme.test", path, "--org", "acme"]);
+        key
+    }
+
     /// Starts `quire serve` and waits until it answers.
     pub fn start(&self) -> Server {
         let log_path = self.dir.path().join(format!("server-{}.log", now_millis()));
