@@ -215,3 +215,78 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+#[tokio::test]
+async fn version_and_language_filters_follow_the_navigation() {
+    let instance = Instance::new("");
+    instance.organization("acme", "pro");
+    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    let site = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "docs.json",
+            r#"{"name": "Versioned", "navigation": {"versions": [
+            {"version": "v2", "languages": [
+                {"language": "en", "pages": ["v2/en/limits"]},
+                {"language": "fr", "pages": ["v2/fr/limits"]}]},
+            {"version": "v1", "pages": ["v1/limits"]}]}}"#,
+        ),
+        (
+            "v2/en/limits.md",
+            "# Rate limits\n\nRequests are limited to 10,000 per hour.\n",
+        ),
+        (
+            "v2/fr/limits.md",
+            "# Limites\n\nRequests are limited to 10 000 per hour (limites).\n",
+        ),
+        (
+            "v1/limits.md",
+            "# Rate limits\n\nRequests are limited to 100 per hour.\n",
+        ),
+    ];
+    for (path, text) in files {
+        let p = site.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    instance.cli_ok(&[
+        "site",
+        "publish",
+        "docs.acme.test",
+        site.path().to_str().unwrap(),
+        "--org",
+        "acme",
+    ]);
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let found = |filter: Value| {
+        let api = &api;
+        async move {
+            let (status, results) =
+                search(api, json!({"query": "requests per hour", "filter": filter})).await;
+            assert_eq!(status, 200, "{results}");
+            let mut pages = paths(&results);
+            pages.sort();
+            pages
+        }
+    };
+    assert_eq!(
+        found(json!({})).await,
+        ["v1/limits", "v2/en/limits", "v2/fr/limits"]
+    );
+    assert_eq!(found(json!({"version": "v1"})).await, ["v1/limits"]);
+    assert_eq!(
+        found(json!({"version": "v2"})).await,
+        ["v2/en/limits", "v2/fr/limits"]
+    );
+    assert_eq!(
+        found(json!({"version": "v2", "language": "fr"})).await,
+        ["v2/fr/limits"]
+    );
+    let (_, results) = search(
+        &api,
+        json!({"query": "requests per hour", "filter": {"version": "v1"}}),
+    )
+    .await;
+    assert_eq!(results[0]["metadata"]["version"], "v1");
+}

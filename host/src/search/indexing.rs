@@ -63,8 +63,8 @@ pub fn build_index(
                 title: rendered.title.clone(),
                 heading_trail: section.heading_trail,
                 text: section.text,
-                version: None,
-                language: None,
+                version: page.version.clone(),
+                language: page.language.clone(),
             });
         }
         if batch.len() >= BATCH {

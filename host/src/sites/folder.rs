@@ -94,6 +94,8 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
             path: path.clone(),
             file: file.clone(),
             title: titles.get(path).cloned().unwrap_or_default(),
+            version: node.version.clone(),
+            language: node.language.clone(),
         });
     }
     let mut others: Vec<_> = page_files
@@ -106,6 +108,8 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
             path: path.clone(),
             file: file.clone(),
             title: titles.get(path).cloned().unwrap_or_default(),
+            version: None,
+            language: None,
         });
     }
 

@@ -32,6 +32,12 @@ pub struct NavNode {
     pub label: String,
     pub target: Option<String>,
     pub icon: Option<String>,
+    /// The docs.json `versions` entry this node sits under, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The docs.json `languages` entry (its language code) this node sits under, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
 }
 
 /// A page: its path without extension, its source file, its title.
@@ -40,6 +46,12 @@ pub struct PageEntry {
     pub path: String,
     pub file: String,
     pub title: String,
+    /// The documentation version the page belongs to (docs.json `versions`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The page's language code (docs.json `languages`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
 }
 
 /// Any file of the site, pages included.

@@ -88,6 +88,8 @@ pub fn flatten(
         titles,
         out: &mut out,
         file: config_file,
+        version: None,
+        language: None,
     };
     match navigation {
         // mint.json: an array of groups.
@@ -118,6 +120,8 @@ pub fn flatten(
                     label: name.to_string(),
                     target: Some(url.to_string()),
                     icon: anchor.get("icon").and_then(Value::as_str).map(String::from),
+                    version: None,
+                    language: None,
                 });
             }
         }
@@ -129,6 +133,9 @@ struct Walker<'a> {
     titles: &'a HashMap<String, String>,
     out: &'a mut Vec<NavNode>,
     file: &'a str,
+    /// The `versions` and `languages` entries the walk is inside of.
+    version: Option<String>,
+    language: Option<String>,
 }
 
 impl Walker<'_> {
@@ -188,8 +195,17 @@ impl Walker<'_> {
                 label: label.to_string(),
                 target: Some(href.to_string()),
                 icon,
+                version: self.version.clone(),
+                language: self.language.clone(),
             });
             return Ok(());
+        }
+        // Pages below a `versions` or `languages` entry belong to that version or language.
+        let saved = (self.version.clone(), self.language.clone());
+        match label_key {
+            "version" => self.version = Some(label.to_string()),
+            "language" => self.language = Some(label.to_string()),
+            _ => {}
         }
         self.out.push(NavNode {
             kind,
@@ -197,8 +213,12 @@ impl Walker<'_> {
             label: label.to_string(),
             target: None,
             icon,
+            version: self.version.clone(),
+            language: self.language.clone(),
         });
-        self.node(item, depth + 1, at)
+        let walked = self.node(item, depth + 1, at);
+        (self.version, self.language) = saved;
+        walked
     }
 
     /// A `pages` array: page paths and nested groups.
@@ -218,6 +238,8 @@ impl Walker<'_> {
                         label,
                         target: Some(path),
                         icon: None,
+                        version: self.version.clone(),
+                        language: self.language.clone(),
                     });
                 }
                 Value::Object(group) => {
@@ -260,6 +282,26 @@ mod tests {
                 (NavNodeKind::Link, 0, "Blog".into()),
             ]
         );
+    }
+
+    #[test]
+    fn pages_carry_their_version_and_language() {
+        let config = json!({"navigation": {"versions": [
+            {"version": "v2", "languages": [{"language": "en", "pages": ["v2/en/a"]}, {"language": "fr", "pages": ["v2/fr/a"]}]},
+            {"version": "v1", "pages": ["v1/a"]}
+        ], "pages": ["shared"]}});
+        let nav = flatten(&config, "docs.json", &HashMap::new()).unwrap();
+        let scope = |path: &str| {
+            let n = nav
+                .iter()
+                .find(|n| n.target.as_deref() == Some(path))
+                .unwrap();
+            (n.version.clone(), n.language.clone())
+        };
+        assert_eq!(scope("v2/en/a"), (Some("v2".into()), Some("en".into())));
+        assert_eq!(scope("v2/fr/a"), (Some("v2".into()), Some("fr".into())));
+        assert_eq!(scope("v1/a"), (Some("v1".into()), None));
+        assert_eq!(scope("shared"), (None, None));
     }
 
     #[test]
