@@ -15,7 +15,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::{ApiError, ErrorBody, SharedState, admit, assistant, with_rate_headers};
-use crate::assistant::{AssistantError, Event, request, stream_v1, stream_v2};
+use crate::assistant::{AssistantError, Event, request, request_v2, stream_v1, stream_v2};
 use crate::limits::RateStatus;
 
 /// Events buffered between the assistant and a slow client.
@@ -76,7 +76,7 @@ pub async fn message_v2(
     Path(domain): Path<String>,
     body: Bytes,
 ) -> Result<Response, ApiError> {
-    let turn = start_blocking(state, peer, headers, domain, body, request::parse_v2).await?;
+    let turn = start_blocking(state, peer, headers, domain, body, request_v2::parse).await?;
     let mut encoder = stream_v2::Encoder::default();
     let chunks = ready_events(turn.events).map(move |events| {
         Ok::<_, Infallible>(

@@ -5,6 +5,7 @@
 mod generator;
 mod openai;
 pub mod request;
+pub mod request_v2;
 pub mod stream_v1;
 pub mod stream_v2;
 mod turns;

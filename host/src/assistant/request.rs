@@ -1,6 +1,7 @@
 //! The v1 assistant request (SPEC 2.1-2.4), checked field by field so that a 400 names the
 //! exact place at fault (`messages[0].parts[1].toolInvocation.state`). Unknown top-level fields
-//! (`id`, `data`, which `useChat` adds) are ignored.
+//! (`id`, `data`, which `useChat` adds) are ignored. The top-level rules are shared with v2
+//! (`request_v2`), which differs in its messages.
 
 use serde_json::{Map, Value};
 
@@ -56,21 +57,8 @@ pub fn parse(body: &Value) -> Result<AssistantRequest, String> {
     parse_with(body, message)
 }
 
-/// Checks a v2 request body (generation-5 UI messages). The error names the field.
-pub fn parse_v2(body: &Value) -> Result<AssistantRequest, String> {
-    let request = parse_with(body, ui_message)?;
-    if let Some(Value::Object(filter)) = body.get("filter") {
-        match filter.get("groups") {
-            None | Some(Value::Null) => {}
-            Some(Value::Array(groups)) if groups.iter().all(Value::is_string) => {}
-            Some(_) => return Err("filter.groups must be an array of strings".into()),
-        }
-    }
-    Ok(request)
-}
-
 /// The top-level rules both versions share; `message` checks one message.
-fn parse_with(
+pub(super) fn parse_with(
     body: &Value,
     message: fn(&Value, &str) -> Result<ChatMessage, String>,
 ) -> Result<AssistantRequest, String> {
@@ -199,62 +187,6 @@ fn message(value: &Value, at: &str) -> Result<ChatMessage, String> {
     Ok(ChatMessage { id, role, text })
 }
 
-/// A generation-5 UI message: `{id, role, parts, metadata?}`.
-fn ui_message(value: &Value, at: &str) -> Result<ChatMessage, String> {
-    let m = object(value, at)?;
-    let id = required_string(m, "id", &format!("{at}.id"))?;
-    let role = required_string(m, "role", &format!("{at}.role"))?;
-    if !["system", "assistant", "user"].contains(&role.as_str()) {
-        return Err(format!(
-            "{at}.role must be one of system, assistant, user; got {role:?}"
-        ));
-    }
-    let parts = match m.get("parts") {
-        Some(Value::Array(parts)) => parts,
-        Some(_) => return Err(format!("{at}.parts must be an array")),
-        None => return Err(format!("{at}.parts is required")),
-    };
-    let mut texts = Vec::new();
-    for (i, p) in parts.iter().enumerate() {
-        let here = format!("{at}.parts[{i}]");
-        let p = object(p, &here)?;
-        let kind = required_string(p, "type", &format!("{here}.type"))?;
-        match kind.as_str() {
-            "text" => texts.push(required_string(p, "text", &format!("{here}.text"))?),
-            "reasoning" => {
-                required_string(p, "text", &format!("{here}.text"))?;
-            }
-            "source-url" => {
-                required_string(p, "sourceId", &format!("{here}.sourceId"))?;
-                required_string(p, "url", &format!("{here}.url"))?;
-                optional_string(p, "title", &format!("{here}.title"))?;
-            }
-            "file" => {
-                required_string(p, "mediaType", &format!("{here}.mediaType"))?;
-                required_string(p, "url", &format!("{here}.url"))?;
-                optional_string(p, "filename", &format!("{here}.filename"))?;
-            }
-            "step-start" => {}
-            // Parts other generation-5 clients keep in their messages: accepted, not used.
-            other
-                if other.starts_with("tool-")
-                    || other.starts_with("data-")
-                    || other == "dynamic-tool"
-                    || other == "source-document" => {}
-            other => {
-                return Err(format!(
-                    "{here}.type must be one of text, reasoning, source-url, file, step-start; got {other:?}"
-                ));
-            }
-        }
-    }
-    Ok(ChatMessage {
-        id,
-        role,
-        text: texts.join("\n"),
-    })
-}
-
 /// Checks a part; returns its text for `text` parts.
 fn part(value: &Value, at: &str) -> Result<Option<String>, String> {
     let p = object(value, at)?;
@@ -355,13 +287,17 @@ fn context_item(value: &Value, at: &str) -> Result<ContextItem, String> {
     Ok(ContextItem { kind, value, path })
 }
 
-fn object<'a>(value: &'a Value, at: &str) -> Result<&'a Map<String, Value>, String> {
+pub(super) fn object<'a>(value: &'a Value, at: &str) -> Result<&'a Map<String, Value>, String> {
     value
         .as_object()
         .ok_or_else(|| format!("{at} must be an object"))
 }
 
-fn required_string(map: &Map<String, Value>, key: &str, at: &str) -> Result<String, String> {
+pub(super) fn required_string(
+    map: &Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<String, String> {
     match map.get(key) {
         Some(Value::String(s)) => Ok(s.clone()),
         Some(_) => Err(format!("{at} must be a string")),
@@ -369,7 +305,7 @@ fn required_string(map: &Map<String, Value>, key: &str, at: &str) -> Result<Stri
     }
 }
 
-fn optional_string(
+pub(super) fn optional_string(
     map: &Map<String, Value>,
     key: &str,
     at: &str,
@@ -411,42 +347,6 @@ mod tests {
         ]);
         let body = json!({"fp": "u1", "messages": [{"id": "a", "role": "assistant", "content": "", "parts": parts, "createdAt": "2026-11-21T10:00:00Z", "annotations": [], "experimental_attachments": [{"url": "https://x/y.png", "name": "y", "contentType": "image/png"}]}, user("next")]});
         assert!(parse(&body).is_ok(), "{:?}", parse(&body));
-    }
-
-    #[test]
-    fn generation_5_messages_parse() {
-        let body = json!({"fp": "a", "id": "chat", "trigger": "submit-message", "messages": [
-            {"id": "u", "role": "user", "parts": [{"type": "text", "text": "retries?"}, {"type": "file", "mediaType": "image/png", "url": "data:,"}]},
-            {"id": "a", "role": "assistant", "metadata": {"threadId": "th_1"}, "parts": [{"type": "step-start"}, {"type": "reasoning", "text": "r"}, {"type": "source-url", "sourceId": "s", "url": "/x"}, {"type": "text", "text": "ok", "state": "done"}, {"type": "tool-search", "toolCallId": "c"}]},
-            {"id": "u2", "role": "user", "parts": [{"type": "text", "text": "and signatures?"}]}
-        ], "filter": {"groups": ["admins"]}});
-        let r = parse_v2(&body).unwrap();
-        assert_eq!(r.question(), Some("and signatures?"));
-        for (bad, needle) in [
-            (
-                json!({"fp": "a", "messages": [{"id": "u", "role": "data", "parts": []}]}),
-                "messages[0].role",
-            ),
-            (
-                json!({"fp": "a", "messages": [{"id": "u", "role": "user", "parts": [{"type": "source-url", "url": "/x"}]}]}),
-                "parts[0].sourceId is required",
-            ),
-            (
-                json!({"fp": "a", "messages": [{"id": "u", "role": "user", "parts": [{"type": "file", "url": "/x"}]}]}),
-                "parts[0].mediaType is required",
-            ),
-            (
-                json!({"fp": "a", "messages": [{"id": "u", "role": "user", "parts": [{"type": "video"}]}]}),
-                "parts[0].type must be one of",
-            ),
-            (
-                json!({"fp": "a", "messages": [], "filter": {"groups": "admins"}}),
-                "filter.groups",
-            ),
-        ] {
-            let err = parse_v2(&bad).unwrap_err();
-            assert!(err.contains(needle), "{bad}: {err}");
-        }
     }
 
     #[test]
