@@ -209,12 +209,7 @@ pub async fn page(
             "no site {domain:?} in this organization"
         )));
     };
-    let manifest_bytes = state
-        .operator
-        .read(&paths::version_manifest(&domain, &version))
-        .await?;
-    let manifest: SiteManifest =
-        serde_json::from_slice(&manifest_bytes.to_vec()).map_err(ApiError::internal)?;
+    let manifest = SiteManifest::read(&state.operator, &domain, &version).await?;
     let Some(entry) = manifest.pages.iter().find(|p| p.path == path) else {
         return Ok(not_found(format!("no page {raw:?} in {domain:?}")));
     };

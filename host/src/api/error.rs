@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::auth::AuthError;
-use crate::sites::{PublishError, SiteError};
+use crate::sites::{ManifestError, PublishError, SiteError};
 use crate::storage::LinkError;
 use crate::store::StoreError;
 
@@ -129,6 +129,15 @@ impl From<LinkError> for ApiError {
                 Self::new(StatusCode::FORBIDDEN, "link_expired", e.to_string())
             }
             e => Self::new(StatusCode::FORBIDDEN, "link_invalid", e.to_string()),
+        }
+    }
+}
+
+impl From<ManifestError> for ApiError {
+    fn from(e: ManifestError) -> Self {
+        match e {
+            ManifestError::Storage(e) => e.into(),
+            e => Self::internal(e),
         }
     }
 }

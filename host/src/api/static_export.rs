@@ -13,7 +13,6 @@ use super::error::JsonBody;
 use super::{ApiError, ErrorBody, SharedState, admin};
 use crate::auth::Principal;
 use crate::sites::{SiteManifest, validate_domain, validate_label};
-use crate::storage::paths;
 use crate::store::{Job, JobStatus, JobWarning, Plan};
 
 /// Warnings returned with a job; the job keeps counting past this.
@@ -270,12 +269,7 @@ async fn check_paths(
             "paths must not be empty; leave it out to export every page",
         ));
     }
-    let bytes = state
-        .operator
-        .read(&paths::version_manifest(domain, version))
-        .await?;
-    let manifest: SiteManifest =
-        serde_json::from_slice(&bytes.to_vec()).map_err(ApiError::internal)?;
+    let manifest = SiteManifest::read(&state.operator, domain, version).await?;
     let known: HashSet<&str> = manifest.pages.iter().map(|p| p.path.as_str()).collect();
     let mut out = Vec::new();
     for (i, raw) in paths.iter().enumerate() {

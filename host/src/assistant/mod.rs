@@ -336,7 +336,6 @@ impl Assistant {
         let site_name = self
             .search
             .site_name(&conversation.domain)
-            .await
             .unwrap_or_else(|| conversation.domain.clone());
         let mut answer = String::new();
         let mut reason = "stop";
@@ -361,7 +360,6 @@ impl Assistant {
                 Ok(text) => {
                     answer.push_str(&text);
                     if !send(Event::Text(text)).await {
-                        reason = "stop";
                         break; // the client went away; the thread still records what was said
                     }
                 }

@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::ExportContext;
 use crate::plugins::{ArchiveSession, OutputFile, PageInput, PluginError, RendererSession};
-use crate::sites::SiteManifest;
+use crate::sites::{ManifestError, SiteManifest};
 use crate::storage::paths;
 use crate::store::{BundleRecord, Job, JobUpdate, JobWarning};
 
@@ -288,13 +288,16 @@ fn read_manifest(
     job: &Job,
     runtime: &Handle,
 ) -> Result<SiteManifest, ExportError> {
-    let bytes = runtime.block_on(
-        context
-            .operator
-            .read(&paths::version_manifest(&job.domain, &job.version)),
-    )?;
-    serde_json::from_slice(&bytes.to_vec())
-        .map_err(|e| ExportError::Manifest(job.version.clone(), e.to_string()))
+    runtime
+        .block_on(SiteManifest::read(
+            &context.operator,
+            &job.domain,
+            &job.version,
+        ))
+        .map_err(|e| match e {
+            ManifestError::Storage(e) => ExportError::Storage(e),
+            ManifestError::Corrupt { version, message } => ExportError::Manifest(version, message),
+        })
 }
 
 /// Files copied into the export as they are: everything but page sources, snippets and the

@@ -12,6 +12,7 @@ use opendal::Operator;
 pub use indexing::{BuiltIndex, build_index};
 
 use crate::plugins::{IndexSession, PluginError, Plugins, SearchFilter, SearchHit, SearchQuery};
+use crate::sites::SiteManifest;
 use crate::storage::paths;
 use crate::store::{Store, StoreError};
 
@@ -136,16 +137,10 @@ impl SearchService {
             }
             Err(e) => return Err(e.into()),
         };
-        let site_name = match self
-            .operator
-            .read(&paths::version_manifest(domain, &version))
+        let site_name = SiteManifest::read(&self.operator, domain, &version)
             .await
-        {
-            Ok(bytes) => serde_json::from_slice::<crate::sites::SiteManifest>(&bytes.to_vec())
-                .map(|m| m.name)
-                .unwrap_or_else(|_| domain.to_string()),
-            Err(_) => domain.to_string(),
-        };
+            .map(|m| m.name)
+            .unwrap_or_else(|_| domain.to_string());
         let pool = Arc::new(SitePool {
             version,
             site_name,
@@ -160,7 +155,7 @@ impl SearchService {
     }
 
     /// The name of a site whose index is loaded.
-    pub async fn site_name(&self, domain: &str) -> Option<String> {
+    pub fn site_name(&self, domain: &str) -> Option<String> {
         self.lock_pools().get(domain).map(|p| p.site_name.clone())
     }
 

@@ -90,7 +90,31 @@ pub enum SiteError {
     Io { file: String, message: String },
 }
 
+/// A content version's manifest could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error("storage error: {0}")]
+    Storage(#[from] opendal::Error),
+    #[error("the manifest of version {version:?} is unreadable: {message}")]
+    Corrupt { version: String, message: String },
+}
+
 impl SiteManifest {
+    /// Reads the manifest of content version `version` of `domain` from storage.
+    pub async fn read(
+        operator: &opendal::Operator,
+        domain: &str,
+        version: &str,
+    ) -> Result<Self, ManifestError> {
+        let bytes = operator
+            .read(&crate::storage::paths::version_manifest(domain, version))
+            .await?;
+        serde_json::from_slice(&bytes.to_vec()).map_err(|e| ManifestError::Corrupt {
+            version: version.to_string(),
+            message: e.to_string(),
+        })
+    }
+
     /// The site as a renderer plugin sees it, for content version `version`.
     pub fn site_info(&self, version: &str) -> SiteInfo {
         SiteInfo {
