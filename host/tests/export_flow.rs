@@ -226,14 +226,7 @@ async fn a_chosen_version_and_chosen_pages() {
     let server = instance.start();
     let api = Api::new(&server.base, &key);
 
-    let job_id = api
-        .start_job(json!({"domain": "docs.acme.test", "version": "v1", "paths": ["/quickstart", "guides/webhooks"], "extra": true}))
-        .await;
-    let last = api
-        .wait_job(&job_id, Duration::from_secs(60))
-        .await
-        .pop()
-        .unwrap();
+    let (job_id, last) = api.run_job(json!({"domain": "docs.acme.test", "version": "v1", "paths": ["/quickstart", "guides/webhooks"], "extra": true}), Duration::from_secs(60)).await;
     assert_eq!(last["status"], "completed", "{last}");
     assert_eq!(last["version"], "v1");
     assert_eq!(last["pageCount"], 2);
@@ -282,12 +275,12 @@ async fn a_site_with_broken_pages_exports_with_warnings() {
     let server = instance.start();
     let api = Api::new(&server.base, &key);
 
-    let job_id = api.start_job(json!({"domain": "broken.acme.test"})).await;
-    let last = api
-        .wait_job(&job_id, Duration::from_secs(60))
-        .await
-        .pop()
-        .unwrap();
+    let (job_id, last) = api
+        .run_job(
+            json!({"domain": "broken.acme.test"}),
+            Duration::from_secs(60),
+        )
+        .await;
     assert_eq!(last["status"], "completed", "{last}");
     let warnings = last["warnings"].as_array().unwrap();
     assert_eq!(last["warningCount"], warnings.len() as u64);

@@ -53,14 +53,12 @@ async fn each_misbehaviour_fails_its_job_and_the_host_lives_on() {
     ];
     for (page, expected) in cases {
         let started = Instant::now();
-        let job_id = api
-            .start_job(json!({"domain": "hostile.acme.test", "paths": [page]}))
+        let (_, last) = api
+            .run_job(
+                json!({"domain": "hostile.acme.test", "paths": [page]}),
+                Duration::from_secs(60),
+            )
             .await;
-        let last = api
-            .wait_job(&job_id, Duration::from_secs(60))
-            .await
-            .pop()
-            .unwrap();
         let elapsed = started.elapsed();
         assert_eq!(last["status"], "failed", "{page}: {last}");
         let error = last["error"].as_str().unwrap();
@@ -80,14 +78,12 @@ async fn each_misbehaviour_fails_its_job_and_the_host_lives_on() {
     }
 
     // The same plugin still serves well-behaved work: each job gets a fresh instance.
-    let job_id = api
-        .start_job(json!({"domain": "hostile.acme.test", "paths": ["fine"]}))
+    let (_, last) = api
+        .run_job(
+            json!({"domain": "hostile.acme.test", "paths": ["fine"]}),
+            Duration::from_secs(30),
+        )
         .await;
-    let last = api
-        .wait_job(&job_id, Duration::from_secs(30))
-        .await
-        .pop()
-        .unwrap();
     assert_eq!(last["status"], "completed", "{last}");
     assert!(
         server.log().contains("hostile renderer opened"),
@@ -98,14 +94,12 @@ async fn each_misbehaviour_fails_its_job_and_the_host_lives_on() {
 #[tokio::test]
 async fn plugins_see_no_files_environment_network_or_clock() {
     let (_instance, _server, api) = hostile_world("cpu_time_limit_ms = 1000\n");
-    let job_id = api
-        .start_job(json!({"domain": "hostile.acme.test", "paths": ["snoop"]}))
+    let (job_id, last) = api
+        .run_job(
+            json!({"domain": "hostile.acme.test", "paths": ["snoop"]}),
+            Duration::from_secs(30),
+        )
         .await;
-    let last = api
-        .wait_job(&job_id, Duration::from_secs(30))
-        .await
-        .pop()
-        .unwrap();
     assert_eq!(last["status"], "completed", "{last}");
     let (_, bytes) = api.download_bundle(&job_id).await;
     let files = common::archive::unpack(&bytes);

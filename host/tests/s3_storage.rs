@@ -108,12 +108,9 @@ async fn exports_live_in_s3_behind_presigned_expiring_links() {
 
     let server = instance.start();
     let api = Api::new(&server.base, &key);
-    let job_id = api.start_job(json!({"domain": "docs.acme.test"})).await;
-    let last = api
-        .wait_job(&job_id, Duration::from_secs(60))
-        .await
-        .pop()
-        .unwrap();
+    let (job_id, last) = api
+        .run_job(json!({"domain": "docs.acme.test"}), Duration::from_secs(60))
+        .await;
     assert_eq!(last["status"], "completed", "{last}\n{}", server.log());
     assert!(s3.object(&format!("bundles/{job_id}.tar.gz")).is_file());
 

@@ -294,6 +294,17 @@ impl Api {
         }
     }
 
+    /// Starts a job and waits until it is completed or failed; returns its id and last state.
+    pub async fn run_job(&self, body: Value, timeout: Duration) -> (String, Value) {
+        let job_id = self.start_job(body).await;
+        let last = self
+            .wait_job(&job_id, timeout)
+            .await
+            .pop()
+            .expect("a job state");
+        (job_id, last)
+    }
+
     /// Generates the bundle link and downloads the archive.
     pub async fn download_bundle(&self, job_id: &str) -> (Value, Vec<u8>) {
         let (status, bundle) = self
