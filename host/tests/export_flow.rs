@@ -41,7 +41,7 @@ fn assert_self_contained(files: &BTreeMap<String, Vec<u8>>) {
     for (path, bytes) in files.iter().filter(|(p, _)| p.ends_with(".html")) {
         let html = String::from_utf8_lossy(bytes);
         for link in links(&html) {
-            if link.starts_with('#') {
+            if link.starts_with('#') || link.starts_with("mailto:") {
                 continue;
             }
             assert!(
@@ -57,23 +57,73 @@ fn assert_self_contained(files: &BTreeMap<String, Vec<u8>>) {
             checked += 1;
         }
     }
-    let nav = String::from_utf8_lossy(&files["assets/navigation.js"]);
-    let json = nav
-        .split_once("window.QUIRE_NAV = ")
-        .map(|(_, rest)| rest.trim().trim_end_matches(';'))
-        .expect("navigation data");
-    let nav: Value = serde_json::from_str(json).expect("navigation JSON");
-    for item in nav["items"].as_array().expect("items") {
-        if item["kind"] == "page" {
-            let target = format!("{}.html", item["target"].as_str().unwrap_or_default());
-            assert!(
-                files.contains_key(&target),
-                "navigation links to missing {target}"
-            );
-            checked += 1;
+    let scripts: Vec<_> = files
+        .iter()
+        .filter(|(p, _)| p.starts_with("assets/nav/"))
+        .collect();
+    assert!(!scripts.is_empty(), "no navigation scripts");
+    for (path, bytes) in scripts {
+        let nav = String::from_utf8_lossy(bytes);
+        let json = nav
+            .split_once("window.QUIRE_NAV = ")
+            .map(|(_, rest)| rest.trim().trim_end_matches(';'))
+            .expect("navigation data");
+        let nav: Value = serde_json::from_str(json).expect("navigation JSON");
+        for item in nav["items"].as_array().expect("items") {
+            if item["kind"] == "page" {
+                let target = format!("{}.html", item["target"].as_str().unwrap_or_default());
+                assert!(
+                    files.contains_key(&target),
+                    "{path} links to missing {target}"
+                );
+                checked += 1;
+            }
         }
     }
     assert!(checked > 20, "only {checked} links checked");
+}
+
+/// The site-wide files: sitemap, robots, llms files, search index, feature file, and a
+/// manifest whose sizes and hashes match every file.
+fn assert_site_files(files: &BTreeMap<String, Vec<u8>>, pages: usize) {
+    use sha2::{Digest, Sha256};
+    let text = |p: &str| String::from_utf8_lossy(&files[p]).into_owned();
+    let sitemap = text("sitemap.xml");
+    assert!(
+        sitemap.contains("<loc>https://docs.acme.test/</loc>"),
+        "{sitemap}"
+    );
+    assert!(sitemap.contains("<loc>https://docs.acme.test/guides/webhooks</loc>"));
+    assert!(
+        !sitemap.contains(".html"),
+        "canonical URLs have no extension"
+    );
+    assert_eq!(sitemap.matches("<loc>").count(), pages);
+    assert!(text("robots.txt").contains("Sitemap: https://docs.acme.test/sitemap.xml"));
+    assert!(text("llms.txt").contains("- [Webhooks](guides/webhooks.md)"));
+    assert!(text("llms-full.txt").contains("Source: guides/webhooks.md"));
+    assert!(text("quire-features.js").contains("window.QUIRE_FEATURES"));
+    assert!(files.contains_key("search/index.js") && files.contains_key("search/d0.js"));
+    assert!(files.contains_key("404.html"));
+
+    let manifest: Value = serde_json::from_slice(&files["manifest.json"]).expect("manifest");
+    assert!(manifest["contentVersion"].is_string() && manifest["createdAt"].is_string());
+    let listed = manifest["files"].as_array().expect("files");
+    assert_eq!(
+        listed.len(),
+        files.len() - 1,
+        "every file but the manifest itself"
+    );
+    for entry in listed {
+        let path = entry["path"].as_str().unwrap();
+        let bytes = &files[path];
+        assert_eq!(entry["size"], bytes.len() as u64, "{path}");
+        assert_eq!(
+            entry["sha256"],
+            hex::encode(Sha256::digest(bytes)),
+            "{path}"
+        );
+    }
 }
 
 #[tokio::test]
@@ -127,11 +177,18 @@ async fn walkthrough_publish_export_poll_download() {
     }
     assert!(files.contains_key("images/webhook-timeline.svg"));
     assert!(files.contains_key("assets/quire.css"));
-    assert!(
-        !files
-            .keys()
-            .any(|f| f.ends_with(".mdx") || f.ends_with(".md"))
-    );
+    assert!(!files.keys().any(|f| f.ends_with(".mdx")), "no MDX sources");
+    for page in &pages {
+        let source = &files[&format!("{page}.md")];
+        let original = ["mdx", "md"]
+            .iter()
+            .find_map(|ext| {
+                std::fs::read(common::example_site().join(format!("{page}.{ext}"))).ok()
+            })
+            .unwrap();
+        assert_eq!(source, &original, "{page}.md is the page's source");
+    }
+    assert_site_files(&files, pages.len());
     let quickstart = String::from_utf8_lossy(&files["quickstart.html"]);
     assert!(quickstart.contains("<title>Quickstart · Acme Widgets</title>"));
     assert!(quickstart.contains("callout callout-warning"));
@@ -191,7 +248,10 @@ async fn progress_rises_while_a_large_site_exports() {
     let (_, bytes) = api.download_bundle(&job_id).await;
     let files = unpack(&bytes);
     assert_eq!(
-        files.keys().filter(|f| f.starts_with("pages/")).count(),
+        files
+            .keys()
+            .filter(|f| f.starts_with("pages/") && f.ends_with(".html"))
+            .count(),
         3000
     );
     assert_self_contained(&files);

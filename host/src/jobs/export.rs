@@ -11,6 +11,7 @@ use tokio::runtime::Handle;
 use tokio_util::sync::CancellationToken;
 
 use super::ExportContext;
+use crate::bundle::{ManifestBuilder, SiteFiles};
 use crate::plugins::{ArchiveSession, OutputFile, PageInput, PluginError, RendererSession};
 use crate::sites::{ManifestError, SiteManifest};
 use crate::storage::paths;
@@ -68,7 +69,11 @@ pub fn run_export(
     }
     let total = pages.len() as u64;
     let work = format!("job {}", job.id);
-    let site = manifest.site_info(&job.version);
+    let site = manifest.site_info(&job.version, |file| {
+        let path = paths::version_file(&job.domain, &job.version, file);
+        let bytes = runtime.block_on(context.operator.read(&path)).ok()?;
+        String::from_utf8(bytes.to_vec()).ok()
+    });
     let plugins = &context.plugins;
     let mut renderer = RendererSession::open(&plugins.runtime, &plugins.renderer, &site, &work)?;
 
@@ -79,6 +84,7 @@ pub fn run_export(
 
         let rendered = (|| -> Result<(), ExportError> {
             send(&sender, renderer.assets()?)?;
+            let mut site_files = SiteFiles::new(&job.domain, &manifest.name);
             let mut progress = Progress::new(context, job, total);
             let mut timings = StageTimings::default();
             let files = pages
@@ -97,12 +103,15 @@ pub fn run_export(
                 let source = String::from_utf8_lossy(&bytes).into_owned();
                 timings.read += started.elapsed();
                 let started = Instant::now();
-                let output = renderer.render_page(&PageInput {
+                let input = PageInput {
                     path: page.path.clone(),
                     file: page.file.clone(),
                     source,
-                })?;
+                };
+                let mut output = renderer.render_page(&input)?;
                 timings.render += started.elapsed();
+                let source_file = site_files.add_page(&input.path, &input.source, &output);
+                output.files.push(source_file);
                 progress
                     .warnings
                     .extend(output.warnings.into_iter().map(|w| JobWarning {
@@ -144,6 +153,7 @@ pub fn run_export(
                     }],
                 )?;
             }
+            send(&sender, site_files.finish())?;
             progress.record(total, true)?;
             Ok(())
         })();
@@ -181,9 +191,11 @@ fn pack(
     let media_type = archive.media_type.clone();
     let mut writer = runtime.block_on(context.operator.writer(&path))?;
     let mut size = 0u64;
+    let mut manifest = ManifestBuilder::default();
     let result = (|| -> Result<(), ExportError> {
         for batch in receiver {
             for file in batch {
+                manifest.add(&file.path, &file.contents);
                 let chunk = archive.add_file(&file.path, &file.contents)?;
                 if !chunk.is_empty() {
                     size += chunk.len() as u64;
@@ -201,6 +213,10 @@ fn pack(
         let _ = runtime.block_on(writer.abort());
         return Err(ExportError::PipelineClosed);
     }
+    let listing = manifest.finish(&job.domain, &job.version, time::OffsetDateTime::now_utc());
+    let chunk = archive.add_file(&listing.path, &listing.contents)?;
+    size += chunk.len() as u64;
+    runtime.block_on(writer.write(chunk))?;
     let last = archive.finish()?;
     size += last.len() as u64;
     runtime.block_on(writer.write(last))?;

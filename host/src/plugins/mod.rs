@@ -20,7 +20,7 @@ use wasmtime::component::{Component, HasSelf, InstancePre, Linker};
 use wasmtime::{Config, Engine};
 
 pub use bindings::renderer::exports::quire::plugins::render::{
-    Heading, NavEntry, NavKind, PageInput, RenderedPage, Section, SiteInfo,
+    Heading, NavEntry, NavKind, PageInput, RenderedPage, Section, SiteFile, SiteInfo,
 };
 pub use bindings::retriever::exports::quire::plugins::retrieve::{
     Filter as SearchFilter, Hit as SearchHit, Query as SearchQuery, Section as IndexSection,

@@ -29,7 +29,9 @@ pub fn build_index(
     root: &Path,
 ) -> Result<BuiltIndex, PluginError> {
     let work = format!("indexing version {version}");
-    let site = manifest.site_info(version);
+    let site = manifest.site_info(version, |file| {
+        std::fs::read_to_string(root.join(file)).ok()
+    });
     let open = || RendererSession::open(&plugins.runtime, &plugins.renderer, &site, &work);
     let mut renderer = open()?;
     let mut builder = IndexBuilderSession::start(&plugins.runtime, &plugins.retriever, &work)?;

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use walkdir::WalkDir;
 
-use super::navigation::{flatten, resolve_refs};
+use super::navigation::{PageMeta, flatten, resolve_refs};
 use super::{FileEntry, NavNodeKind, PageEntry, SiteError, SiteManifest};
 
 /// Limits on what a site may hold.
@@ -70,13 +70,14 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
             }
         }
     }
-    let mut titles = HashMap::new();
+    let mut metas = HashMap::new();
     for (path, file) in &page_files {
         let source = read_text(root, file)?;
-        titles.insert(path.clone(), page_title(&source, path));
+        metas.insert(path.clone(), page_meta(&source, path));
     }
+    let titles: HashMap<&String, &String> = metas.iter().map(|(p, m)| (p, &m.label)).collect();
 
-    let navigation = flatten(&config, config_file, &titles)?;
+    let navigation = flatten(&config, config_file, &metas)?;
     let mut pages = Vec::new();
     let mut seen = HashSet::new();
     for node in navigation.iter().filter(|n| n.kind == NavNodeKind::Page) {
@@ -93,7 +94,7 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
         pages.push(PageEntry {
             path: path.clone(),
             file: file.clone(),
-            title: titles.get(path).cloned().unwrap_or_default(),
+            title: titles.get(path).map(|t| t.to_string()).unwrap_or_default(),
             version: node.version.clone(),
             language: node.language.clone(),
         });
@@ -107,7 +108,7 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
         pages.push(PageEntry {
             path: path.clone(),
             file: file.clone(),
-            title: titles.get(path).cloned().unwrap_or_default(),
+            title: titles.get(path).map(|t| t.to_string()).unwrap_or_default(),
             version: None,
             language: None,
         });
@@ -239,18 +240,22 @@ fn read_text(root: &Path, file: &str) -> Result<String, SiteError> {
 
 #[derive(Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct TitleFields {
+struct NavigationFields {
     title: Option<String>,
     sidebar_title: Option<String>,
+    icon: Option<String>,
+    #[serde(default)]
+    hidden: bool,
 }
 
-/// The label a page gets in navigation: frontmatter `sidebarTitle`, else `title`, else the
-/// first `# heading`, else its file name. Bad frontmatter is left for the renderer to report.
-fn page_title(source: &str, path: &str) -> String {
-    let fields: TitleFields = frontmatter(source)
+/// What navigation shows of a page: the label (frontmatter `sidebarTitle`, else `title`, else
+/// the first `# heading`, else its file name), its icon, and whether it is hidden. Bad
+/// frontmatter is left for the renderer to report.
+fn page_meta(source: &str, path: &str) -> PageMeta {
+    let fields: NavigationFields = frontmatter(source)
         .and_then(|yaml| serde_yaml_ng::from_str(yaml).ok())
         .unwrap_or_default();
-    fields
+    let label = fields
         .sidebar_title
         .or(fields.title)
         .or_else(|| {
@@ -258,7 +263,12 @@ fn page_title(source: &str, path: &str) -> String {
                 .lines()
                 .find_map(|l| l.strip_prefix("# ").map(|t| t.trim().to_string()))
         })
-        .unwrap_or_else(|| path.rsplit('/').next().unwrap_or(path).to_string())
+        .unwrap_or_else(|| path.rsplit('/').next().unwrap_or(path).to_string());
+    PageMeta {
+        label,
+        icon: fields.icon,
+        hidden: fields.hidden,
+    }
 }
 
 fn frontmatter(source: &str) -> Option<&str> {

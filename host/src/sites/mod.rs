@@ -6,9 +6,11 @@ mod navigation;
 mod publish;
 mod upload;
 
+use std::collections::HashSet;
+
 use serde::{Deserialize, Serialize};
 
-use crate::plugins::{NavEntry, NavKind, SiteInfo};
+use crate::plugins::{NavEntry, NavKind, SiteFile, SiteInfo};
 
 pub use folder::{SiteLimits, load_site};
 pub use publish::{PublishError, PublishRequest, publish, validate_domain, validate_label};
@@ -22,6 +24,11 @@ pub enum NavNodeKind {
     Page,
     Tab,
     Link,
+    Anchor,
+    Dropdown,
+    Product,
+    Version,
+    Language,
 }
 
 /// One entry of the navigation, flattened in pre-order.
@@ -32,6 +39,12 @@ pub struct NavNode {
     pub label: String,
     pub target: Option<String>,
     pub icon: Option<String>,
+    /// A short label shown beside a group (docs.json `tag`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    /// Whether a group starts expanded (docs.json `expanded`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub expanded: bool,
     /// The docs.json `versions` entry this node sits under, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
@@ -115,8 +128,39 @@ impl SiteManifest {
         })
     }
 
-    /// The site as a renderer plugin sees it, for content version `version`.
-    pub fn site_info(&self, version: &str) -> SiteInfo {
+    /// The site as a renderer plugin sees it, for content version `version`. `read` returns a
+    /// file's text (snippets and OpenAPI documents); a file it cannot read is left out, and the
+    /// pages that use it get a warning from the renderer.
+    pub fn site_info(
+        &self,
+        version: &str,
+        mut read: impl FnMut(&str) -> Option<String>,
+    ) -> SiteInfo {
+        let referenced = openapi_references(&self.config_json);
+        let mut snippets = Vec::new();
+        let mut api_documents = Vec::new();
+        for file in &self.files {
+            let name = file.path.rsplit('/').next().unwrap_or(&file.path);
+            let is_snippet = file.path.starts_with("snippets/")
+                && (name.ends_with(".mdx") || name.ends_with(".md"));
+            let is_api_document = referenced.contains(&file.path)
+                || matches!(name, "openapi.json" | "openapi.yaml" | "openapi.yml");
+            if !(is_snippet || is_api_document) {
+                continue;
+            }
+            let Some(contents) = read(&file.path) else {
+                continue;
+            };
+            let entry = SiteFile {
+                path: file.path.clone(),
+                contents,
+            };
+            if is_snippet {
+                snippets.push(entry);
+            } else {
+                api_documents.push(entry);
+            }
+        }
         SiteInfo {
             name: self.name.clone(),
             version: version.to_string(),
@@ -129,15 +173,57 @@ impl SiteManifest {
                         NavNodeKind::Page => NavKind::Page,
                         NavNodeKind::Tab => NavKind::Tab,
                         NavNodeKind::Link => NavKind::Link,
+                        NavNodeKind::Anchor => NavKind::Anchor,
+                        NavNodeKind::Dropdown => NavKind::Dropdown,
+                        NavNodeKind::Product => NavKind::Product,
+                        NavNodeKind::Version => NavKind::Version,
+                        NavNodeKind::Language => NavKind::Language,
                     },
                     depth: n.depth,
                     label: n.label.clone(),
                     target: n.target.clone(),
                     icon: n.icon.clone(),
+                    tag: n.tag.clone(),
+                    expanded: n.expanded,
                 })
                 .collect(),
             pages: self.pages.iter().map(|p| p.path.clone()).collect(),
             config_json: self.config_json.clone(),
+            snippets,
+            api_documents,
         }
     }
+}
+
+/// Every file named by an `openapi` field anywhere in the navigation file (a string, or a
+/// list of strings), without a leading `/`. URLs are not files of the site and are skipped.
+fn openapi_references(config_json: &str) -> HashSet<String> {
+    fn walk(value: &serde_json::Value, out: &mut HashSet<String>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                for (key, value) in map {
+                    match (key.as_str(), value) {
+                        ("openapi", serde_json::Value::String(s)) => add(s, out),
+                        ("openapi", serde_json::Value::Array(items)) => items
+                            .iter()
+                            .filter_map(serde_json::Value::as_str)
+                            .for_each(|s| add(s, out)),
+                        _ => walk(value, out),
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            _ => {}
+        }
+    }
+    fn add(reference: &str, out: &mut HashSet<String>) {
+        if !reference.contains("://") {
+            out.insert(reference.trim_start_matches('/').to_string());
+        }
+    }
+    let mut out = HashSet::new();
+    if let Ok(value) = serde_json::from_str(config_json) {
+        walk(&value, &mut out);
+    }
+    out
 }

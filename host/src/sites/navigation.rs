@@ -14,11 +14,11 @@ const MAX_REF_DEPTH: usize = 16;
 /// Containers of docs.json navigation, the key naming each element, and the entry kind.
 const CONTAINERS: &[(&str, &str, NavNodeKind)] = &[
     ("tabs", "tab", NavNodeKind::Tab),
-    ("anchors", "anchor", NavNodeKind::Tab),
-    ("dropdowns", "dropdown", NavNodeKind::Tab),
-    ("products", "product", NavNodeKind::Tab),
-    ("versions", "version", NavNodeKind::Tab),
-    ("languages", "language", NavNodeKind::Tab),
+    ("anchors", "anchor", NavNodeKind::Anchor),
+    ("dropdowns", "dropdown", NavNodeKind::Dropdown),
+    ("products", "product", NavNodeKind::Product),
+    ("versions", "version", NavNodeKind::Version),
+    ("languages", "language", NavNodeKind::Language),
     ("groups", "group", NavNodeKind::Group),
 ];
 
@@ -73,11 +73,21 @@ pub fn resolve_refs(
     }
 }
 
-/// The navigation of a docs.json or mint.json document. `titles` gives page labels.
+/// What a page's frontmatter says about its navigation entry.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PageMeta {
+    /// `sidebarTitle`, else `title`, else the first heading, else the file name.
+    pub label: String,
+    pub icon: Option<String>,
+    /// `hidden: true`: rendered, but left out of the navigation.
+    pub hidden: bool,
+}
+
+/// The navigation of a docs.json or mint.json document. `pages` gives page labels and icons.
 pub fn flatten(
     config: &Value,
     config_file: &str,
-    titles: &HashMap<String, String>,
+    pages: &HashMap<String, PageMeta>,
 ) -> Result<Vec<NavNode>, SiteError> {
     let mut out = Vec::new();
     let navigation = config.get("navigation").ok_or_else(|| SiteError::Invalid {
@@ -85,15 +95,15 @@ pub fn flatten(
         message: "the required field navigation is missing".into(),
     })?;
     let mut walker = Walker {
-        titles,
+        pages,
         out: &mut out,
         file: config_file,
         version: None,
         language: None,
     };
     match navigation {
-        // mint.json: an array of groups.
-        Value::Array(groups) => walker.pages(groups, 0, "navigation")?,
+        // mint.json: an array of groups, sorted into tabs by URL prefix and into versions.
+        Value::Array(groups) => walker.mint(config, groups)?,
         Value::Object(node) => {
             walker.node(node, 0, "navigation")?;
             if let Some(Value::Object(global)) = node.get("global") {
@@ -120,6 +130,8 @@ pub fn flatten(
                     label: name.to_string(),
                     target: Some(url.to_string()),
                     icon: anchor.get("icon").and_then(Value::as_str).map(String::from),
+                    tag: None,
+                    expanded: false,
                     version: None,
                     language: None,
                 });
@@ -130,7 +142,7 @@ pub fn flatten(
 }
 
 struct Walker<'a> {
-    titles: &'a HashMap<String, String>,
+    pages: &'a HashMap<String, PageMeta>,
     out: &'a mut Vec<NavNode>,
     file: &'a str,
     /// The `versions` and `languages` entries the walk is inside of.
@@ -195,6 +207,8 @@ impl Walker<'_> {
                 label: label.to_string(),
                 target: Some(href.to_string()),
                 icon,
+                tag: None,
+                expanded: false,
                 version: self.version.clone(),
                 language: self.language.clone(),
             });
@@ -213,12 +227,124 @@ impl Walker<'_> {
             label: label.to_string(),
             target: None,
             icon,
+            tag: item.get("tag").and_then(Value::as_str).map(String::from),
+            expanded: item
+                .get("expanded")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
             version: self.version.clone(),
             language: self.language.clone(),
         });
         let walked = self.node(item, depth + 1, at);
         (self.version, self.language) = saved;
         walked
+    }
+
+    /// mint.json's navigation: `{group, pages, version?}` objects. With `versions`, groups go
+    /// under the version they name (the first version when they name none); with `tabs`
+    /// (`{name, url}`), a group goes under the tab whose `url` prefixes its first page, and the
+    /// rest under a first tab named by `primaryTab.name` (default "Documentation").
+    fn mint(&mut self, config: &Value, groups: &[Value]) -> Result<(), SiteError> {
+        let versions: Vec<&str> = config
+            .get("versions")
+            .and_then(Value::as_array)
+            .map(|v| v.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let tabs: Vec<(&str, String)> = config
+            .get("tabs")
+            .and_then(Value::as_array)
+            .map(|tabs| {
+                tabs.iter()
+                    .filter_map(|t| {
+                        let name = t.get("name")?.as_str()?;
+                        let url = t.get("url")?.as_str()?.trim_matches('/');
+                        Some((name, format!("{url}/")))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let primary = config
+            .pointer("/primaryTab/name")
+            .and_then(Value::as_str)
+            .unwrap_or("Documentation");
+        let first_page = |group: &Value| -> Option<String> {
+            let mut pages = group.get("pages")?.as_array()?.iter();
+            pages.find_map(|p| p.as_str().map(|s| s.trim_start_matches('/').to_string()))
+        };
+        let tab_of = |group: &Value| -> Option<usize> {
+            let first = first_page(group)?;
+            tabs.iter()
+                .position(|(_, prefix)| first.starts_with(prefix))
+        };
+        let version_list: Vec<Option<&str>> = if versions.is_empty() {
+            vec![None]
+        } else {
+            versions.iter().map(|v| Some(*v)).collect()
+        };
+        for version in version_list {
+            let in_version: Vec<(usize, &Value)> = groups
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| match version {
+                    None => true,
+                    Some(v) => {
+                        let named = g.get("version").and_then(Value::as_str);
+                        named == Some(v)
+                            || (named.is_none() && Some(v) == versions.first().copied())
+                    }
+                })
+                .collect();
+            let mut depth = 0;
+            if let Some(v) = version {
+                self.version = Some(v.to_string());
+                self.push_container(NavNodeKind::Version, v, 0);
+                depth = 1;
+            }
+            if tabs.is_empty() {
+                for (i, group) in &in_version {
+                    self.pages(
+                        std::slice::from_ref(*group),
+                        depth,
+                        &format!("navigation[{i}]"),
+                    )?;
+                }
+            } else {
+                let tab_names = std::iter::once(primary).chain(tabs.iter().map(|(n, _)| *n));
+                for (t, name) in tab_names.enumerate() {
+                    let members: Vec<_> = in_version
+                        .iter()
+                        .filter(|(_, g)| tab_of(g).map_or(0, |i| i + 1) == t)
+                        .collect();
+                    if members.is_empty() {
+                        continue;
+                    }
+                    self.push_container(NavNodeKind::Tab, name, depth);
+                    for (i, group) in members {
+                        self.pages(
+                            std::slice::from_ref(*group),
+                            depth + 1,
+                            &format!("navigation[{i}]"),
+                        )?;
+                    }
+                }
+            }
+            self.version = None;
+        }
+        Ok(())
+    }
+
+    fn push_container(&mut self, kind: NavNodeKind, label: &str, depth: u32) {
+        self.out.push(NavNode {
+            kind,
+            depth,
+            label: label.to_string(),
+            target: None,
+            icon: None,
+            tag: None,
+            expanded: false,
+            version: self.version.clone(),
+            language: self.language.clone(),
+        });
     }
 
     /// A `pages` array: page paths and nested groups.
@@ -228,16 +354,21 @@ impl Walker<'_> {
             match page {
                 Value::String(path) => {
                     let path = path.trim_start_matches('/').to_string();
-                    let label =
-                        self.titles.get(&path).cloned().unwrap_or_else(|| {
-                            path.rsplit('/').next().unwrap_or(&path).to_string()
-                        });
+                    let meta = self.pages.get(&path);
+                    if meta.is_some_and(|m| m.hidden) {
+                        continue;
+                    }
+                    let label = meta
+                        .map(|m| m.label.clone())
+                        .unwrap_or_else(|| path.rsplit('/').next().unwrap_or(&path).to_string());
                     self.out.push(NavNode {
                         kind: NavNodeKind::Page,
                         depth,
                         label,
                         target: Some(path),
-                        icon: None,
+                        icon: meta.and_then(|m| m.icon.clone()),
+                        tag: None,
+                        expanded: false,
                         version: self.version.clone(),
                         language: self.language.clone(),
                     });
@@ -269,8 +400,16 @@ mod tests {
         let config = json!({"navigation": {"tabs": [{"tab": "Guides", "groups": [
             {"group": "Start", "pages": ["index", {"group": "More", "pages": ["a/b"]}]}
         ]}], "global": {"anchors": [{"anchor": "Blog", "href": "https://blog.example"}]}}});
-        let titles = HashMap::from([("index".to_string(), "Welcome".to_string())]);
-        let nav = flatten(&config, "docs.json", &titles).unwrap();
+        let pages = HashMap::from([(
+            "index".to_string(),
+            PageMeta {
+                label: "Welcome".into(),
+                icon: Some("house".into()),
+                hidden: false,
+            },
+        )]);
+        let nav = flatten(&config, "docs.json", &pages).unwrap();
+        assert_eq!(nav[2].icon.as_deref(), Some("house"));
         assert_eq!(
             kinds(&nav),
             vec![
@@ -302,6 +441,56 @@ mod tests {
         assert_eq!(scope("v2/fr/a"), (Some("v2".into()), Some("fr".into())));
         assert_eq!(scope("v1/a"), (Some("v1".into()), None));
         assert_eq!(scope("shared"), (None, None));
+    }
+
+    #[test]
+    fn mint_json_tabs_by_url_prefix_and_versions() {
+        let config = json!({
+            "navigation": [
+                {"group": "Start", "pages": ["intro"]},
+                {"group": "API", "pages": ["api/widgets"]},
+                {"group": "Old", "version": "v1", "pages": ["v1/intro"]}
+            ],
+            "tabs": [{"name": "API reference", "url": "api"}],
+            "versions": ["v2", "v1"]
+        });
+        let nav = flatten(&config, "mint.json", &HashMap::new()).unwrap();
+        assert_eq!(
+            kinds(&nav),
+            vec![
+                (NavNodeKind::Version, 0, "v2".into()),
+                (NavNodeKind::Tab, 1, "Documentation".into()),
+                (NavNodeKind::Group, 2, "Start".into()),
+                (NavNodeKind::Page, 3, "intro".into()),
+                (NavNodeKind::Tab, 1, "API reference".into()),
+                (NavNodeKind::Group, 2, "API".into()),
+                (NavNodeKind::Page, 3, "widgets".into()),
+                (NavNodeKind::Version, 0, "v1".into()),
+                (NavNodeKind::Tab, 1, "Documentation".into()),
+                (NavNodeKind::Group, 2, "Old".into()),
+                (NavNodeKind::Page, 3, "intro".into()),
+            ]
+        );
+        assert_eq!(nav[10].version.as_deref(), Some("v1"));
+    }
+
+    #[test]
+    fn hidden_pages_stay_out_and_groups_keep_tag_and_expanded() {
+        let config = json!({"navigation": {"groups": [
+            {"group": "G", "tag": "NEW", "expanded": true, "pages": ["a", "secret"]}
+        ]}});
+        let pages = HashMap::from([(
+            "secret".to_string(),
+            PageMeta {
+                label: "Secret".into(),
+                icon: None,
+                hidden: true,
+            },
+        )]);
+        let nav = flatten(&config, "docs.json", &pages).unwrap();
+        assert_eq!(nav.len(), 2);
+        assert_eq!(nav[0].tag.as_deref(), Some("NEW"));
+        assert!(nav[0].expanded);
     }
 
     #[test]

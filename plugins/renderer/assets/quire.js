@@ -1,25 +1,84 @@
-// Draws the sidebar from window.QUIRE_NAV (written once per site by the renderer) and marks
-// the current page. Pages stay readable without it: content, breadcrumbs and previous/next
-// links are plain HTML.
+// Quire's theme script. Pages are complete without it; it adds what needs a script: the
+// sidebar's page tree (shared per version and language in assets/nav/N.js), the light/dark
+// toggle, tabbed Tabs and CodeGroups kept in sync, copy buttons, and the optional features
+// switched on in quire-features.js (search, playground, assistant, analytics). It makes no
+// request to another host unless a feature file names one.
 (function () {
   "use strict";
-  function draw() {
-    var sidebar = document.getElementById("sidebar");
+  var body = document.body;
+  var root = body.getAttribute("data-root") || "";
+  var current = body.getAttribute("data-page");
+  var features = window.QUIRE_FEATURES || {};
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text != null) node.textContent = text;
+    return node;
+  }
+
+  function store(key, value) {
+    try {
+      if (value === undefined) return window.localStorage.getItem(key);
+      window.localStorage.setItem(key, value);
+    } catch (e) {
+      return null;
+    }
+    return null;
+  }
+
+  // Loads one of the theme's scripts once.
+  var loaded = {};
+  function load(name, then) {
+    if (loaded[name]) {
+      if (then) then();
+      return;
+    }
+    var script = document.createElement("script");
+    script.src = root + "assets/" + name + ".js";
+    script.onload = function () {
+      loaded[name] = true;
+      if (then) then();
+    };
+    document.head.appendChild(script);
+  }
+  window.QUIRE_LOAD = load;
+
+  // --- Sidebar -----------------------------------------------------------------------------
+  function drawSidebar() {
+    var holder = document.getElementById("sidebar-tree");
     var nav = window.QUIRE_NAV;
-    if (!sidebar || !nav || !nav.items) return;
-    var root = document.body.getAttribute("data-root") || "";
-    var current = document.body.getAttribute("data-page");
-    var top = document.createElement("ul");
-    top.className = "nav";
-    var stack = [{ depth: -1, list: top }];
-    nav.items.forEach(function (item) {
+    if (!holder || !nav || !nav.items) return;
+    var icons = nav.icons || {};
+    var items = nav.items;
+    var start = 0;
+    var end = items.length;
+    var base = 0;
+    var section = body.getAttribute("data-section");
+    var sectionKinds = { tab: 1, anchor: 1, dropdown: 1, product: 1 };
+    if (section !== "" && section != null && items[+section]) {
+      start = +section + 1;
+      base = items[+section].depth + 1;
+      for (end = start; end < items.length && items[end].depth >= base; end++);
+    }
+    var top = el("ul", "nav");
+    var stack = [{ depth: base - 1, list: top }];
+    for (var i = start; i < end; i++) {
+      var item = items[i];
+      if (section === "" && sectionKinds[item.kind]) {
+        // A page outside every section: skip the other sections' trees.
+        var d = item.depth;
+        while (i + 1 < end && items[i + 1].depth > d) i++;
+        continue;
+      }
       while (stack.length > 1 && stack[stack.length - 1].depth >= item.depth) stack.pop();
       var parent = stack[stack.length - 1].list;
-      var li = document.createElement("li");
-      li.className = "nav-" + item.kind;
+      var li = el("li", "nav-" + item.kind);
+      var icon = item.icon && icons[item.icon] ? icons[item.icon] : "";
       if (item.kind === "page" || item.kind === "link") {
-        var a = document.createElement("a");
-        a.textContent = item.label;
+        var a = el("a");
+        if (icon) a.insertAdjacentHTML("beforeend", icon);
+        a.appendChild(document.createTextNode(item.label));
         if (item.kind === "page") {
           a.href = root + item.target + ".html";
           if (item.target === current) {
@@ -32,20 +91,201 @@
         }
         li.appendChild(a);
       } else {
-        var label = document.createElement("div");
-        label.className = "nav-label";
-        label.textContent = item.label;
-        li.appendChild(label);
-        var children = document.createElement("ul");
-        li.appendChild(children);
+        var group = el("details", "nav-group");
+        var summary = el("summary", "nav-label");
+        if (icon) summary.insertAdjacentHTML("beforeend", icon);
+        summary.appendChild(document.createTextNode(item.label));
+        if (item.tag) summary.appendChild(el("span", "nav-tag", item.tag));
+        group.appendChild(summary);
+        group.open = item.expanded || item.depth === base || containsCurrent(items, i);
+        var children = el("ul");
+        group.appendChild(children);
+        li.appendChild(group);
         stack.push({ depth: item.depth, list: children });
       }
       parent.appendChild(li);
-    });
-    sidebar.appendChild(top);
-    var active = sidebar.querySelector("a.active");
+    }
+    holder.appendChild(top);
+    var active = holder.querySelector("a.active");
     if (active && active.scrollIntoView) active.scrollIntoView({ block: "nearest" });
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", draw);
-  else draw();
+
+  function containsCurrent(items, index) {
+    var depth = items[index].depth;
+    for (var i = index + 1; i < items.length && items[i].depth > depth; i++) {
+      if (items[i].kind === "page" && items[i].target === current) return true;
+    }
+    return false;
+  }
+
+  // --- Light and dark ----------------------------------------------------------------------
+  function setupThemeToggle() {
+    var button = document.querySelector(".theme-toggle");
+    if (!button) return;
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      var dark = document.documentElement.classList.toggle("dark");
+      store("quire-mode", dark ? "dark" : "light");
+    });
+  }
+
+  // --- Tabs and code groups ----------------------------------------------------------------
+  // Each group becomes a tab list; choosing a tab chooses the same-titled tab in every group on
+  // the page, and is remembered for other pages.
+  function setupTabs() {
+    var groups = [];
+    document.querySelectorAll(".tabs, .code-group").forEach(function (group) {
+      var isCode = group.classList.contains("code-group");
+      var panels = Array.prototype.filter.call(group.children, function (child) {
+        return child.classList.contains(isCode ? "code-block" : "tab");
+      });
+      if (panels.length < 2) return;
+      var list = el("div", "tab-list");
+      list.setAttribute("role", "tablist");
+      var buttons = panels.map(function (panel, i) {
+        var titleNode = panel.querySelector(isCode ? ".code-title" : ".tab-title");
+        var title = titleNode ? titleNode.textContent : "Tab " + (i + 1);
+        if (titleNode && !isCode) titleNode.hidden = true;
+        var button = el("button", "tab-button", title);
+        button.type = "button";
+        button.setAttribute("role", "tab");
+        button.addEventListener("click", function () {
+          choose(title);
+          store("quire-tab", title);
+        });
+        list.appendChild(button);
+        panel.setAttribute("role", "tabpanel");
+        return { title: title, button: button, panel: panel };
+      });
+      group.insertBefore(list, group.firstChild);
+      group.classList.add("tabbed");
+      groups.push(buttons);
+      show(buttons, 0);
+    });
+    function show(buttons, index) {
+      buttons.forEach(function (b, i) {
+        b.button.setAttribute("aria-selected", i === index ? "true" : "false");
+        b.panel.hidden = i !== index;
+      });
+    }
+    function choose(title) {
+      groups.forEach(function (buttons) {
+        for (var i = 0; i < buttons.length; i++) {
+          if (buttons[i].title === title) return show(buttons, i);
+        }
+      });
+    }
+    var remembered = store("quire-tab");
+    if (remembered) choose(remembered);
+  }
+
+  // --- Copy buttons --------------------------------------------------------------------------
+  function setupCopyButtons() {
+    document.querySelectorAll(".code-block").forEach(function (block) {
+      var code = block.querySelector("pre code");
+      if (!code) return;
+      var button = el("button", "copy-button", "Copy");
+      button.type = "button";
+      button.setAttribute("aria-label", "Copy code");
+      button.addEventListener("click", function () {
+        var text = code.innerText;
+        var done = function () {
+          button.textContent = "Copied";
+          setTimeout(function () { button.textContent = "Copy"; }, 1500);
+        };
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(text).then(done, function () { fallbackCopy(text, done); });
+        } else {
+          fallbackCopy(text, done);
+        }
+      });
+      block.appendChild(button);
+    });
+  }
+
+  function fallbackCopy(text, done) {
+    var area = el("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.appendChild(area);
+    area.select();
+    try { document.execCommand("copy"); done(); } catch (e) { /* nothing to copy with */ }
+    document.body.removeChild(area);
+  }
+
+  // --- Diagrams --------------------------------------------------------------------------------
+  // Mermaid blocks stay readable as code; a site that ships Mermaid (window.mermaid) gets them
+  // drawn.
+  function drawDiagrams() {
+    if (!window.mermaid || !window.mermaid.render) return;
+    document.querySelectorAll(".mermaid-block").forEach(function (block, i) {
+      var code = block.querySelector("code");
+      if (!code) return;
+      window.mermaid.render("quire-diagram-" + i, code.textContent).then(function (out) {
+        var figure = el("div", "mermaid-diagram");
+        figure.innerHTML = out.svg;
+        block.insertBefore(figure, block.firstChild);
+      }, function () { /* keep the code */ });
+    });
+  }
+
+  // --- Optional features -----------------------------------------------------------------------
+  function setupFeatures() {
+    if (features.search) {
+      var button = document.querySelector(".search-button");
+      var open = function () { load("search", function () { window.QuireSearch.open(); }); };
+      if (button) {
+        button.hidden = false;
+        button.addEventListener("click", open);
+      }
+      document.addEventListener("keydown", function (event) {
+        var typing = /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement && document.activeElement.tagName);
+        if (!typing && (event.key === "/" || ((event.metaKey || event.ctrlKey) && event.key === "k"))) {
+          event.preventDefault();
+          open();
+        }
+      });
+    }
+    if (features.playground && document.querySelector("form.playground")) load("playground");
+    if (features.assistant && features.assistant.enabled && features.assistant.endpoint) load("assistant");
+    var analytics = features.analytics;
+    if (analytics && analytics.enabled && analytics.endpoint) {
+      send(analytics, { type: "pageview", path: current });
+      var prompt = document.querySelector(".feedback");
+      if (prompt) {
+        prompt.hidden = false;
+        prompt.addEventListener("click", function (event) {
+          var answer = event.target.getAttribute && event.target.getAttribute("data-feedback");
+          if (!answer) return;
+          send(analytics, { type: "feedback", path: current, helpful: answer === "yes" });
+          prompt.textContent = "Thank you for your feedback.";
+        });
+      }
+    }
+  }
+
+  function send(analytics, event) {
+    if (!window.fetch) return;
+    var headers = { "Content-Type": "application/json" };
+    if (analytics.key) headers.Authorization = "Bearer " + analytics.key;
+    window.fetch(analytics.endpoint, {
+      method: "POST",
+      headers: headers,
+      body: JSON.stringify(event),
+      keepalive: true,
+    }).catch(function () { /* analytics never gets in the reader's way */ });
+  }
+
+  function start() {
+    drawSidebar();
+    setupThemeToggle();
+    setupTabs();
+    setupCopyButtons();
+    drawDiagrams();
+    setupFeatures();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
 })();

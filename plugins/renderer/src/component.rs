@@ -37,7 +37,17 @@ impl GuestSiteRenderer for SiteRendererResource {
             &info.config_json,
             info.pages,
         )
-        .map_err(Error::InvalidInput)?;
+        .map_err(Error::InvalidInput)?
+        .with_files(
+            info.snippets
+                .into_iter()
+                .map(|f| (f.path, f.contents))
+                .collect(),
+            info.api_documents
+                .into_iter()
+                .map(|f| (f.path, f.contents))
+                .collect(),
+        );
         Ok(SiteRenderer::new(SiteRendererResource {
             site: RefCell::new(site),
         }))
@@ -56,6 +66,8 @@ impl GuestSiteRenderer for SiteRendererResource {
         let out = render_page(&site, &input.path, &input.file, &input.source);
         Ok(RenderedPage {
             title: out.title,
+            description: out.description,
+            indexable: out.indexable,
             files: vec![OutputFile {
                 path: format!("{}.html", input.path),
                 contents: out.html.into_bytes(),
@@ -98,11 +110,18 @@ fn nav_item(entry: NavEntry) -> NavItem {
             NavKind::Page => NavItemKind::Page,
             NavKind::Tab => NavItemKind::Tab,
             NavKind::Link => NavItemKind::Link,
+            NavKind::Anchor => NavItemKind::Anchor,
+            NavKind::Dropdown => NavItemKind::Dropdown,
+            NavKind::Product => NavItemKind::Product,
+            NavKind::Version => NavItemKind::Version,
+            NavKind::Language => NavItemKind::Language,
         },
         depth: entry.depth,
         label: entry.label,
         target: entry.target,
         icon: entry.icon,
+        tag: entry.tag,
+        expanded: entry.expanded,
     }
 }
 

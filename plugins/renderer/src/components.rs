@@ -5,6 +5,7 @@
 use markdown::mdast::{AttributeContent, AttributeValue, Node};
 
 use crate::escape::{escaped, push_escaped};
+use crate::icons;
 use crate::markup::Markup;
 
 /// Renders one JSX element. `flow` is true for block-level elements.
@@ -23,27 +24,48 @@ pub fn render(
     };
     match name {
         "Note" | "Info" | "Tip" | "Warning" | "Check" | "Danger" | "Callout" => {
-            let kind = if name == "Callout" { "info" } else { name };
+            let kind = if name == "Callout" { "Info" } else { name };
             let class = kind.to_lowercase();
+            let icon = attrs.string("icon").unwrap_or_else(|| {
+                match kind {
+                    "Tip" => "lightbulb",
+                    "Warning" => "triangle-alert",
+                    "Check" => "circle-check",
+                    "Danger" => "octagon-alert",
+                    _ => "info",
+                }
+                .to_string()
+            });
+            let icon = icons::svg(&icon, 16).unwrap_or_default();
             m.html.push_str(&format!(
-                "<div class=\"callout callout-{class}\" role=\"note\"><div class=\"callout-label\">{kind}</div><div class=\"callout-body\">"
+                "<div class=\"callout callout-{class}\" role=\"note\"><div class=\"callout-label\">{icon}{kind}</div><div class=\"callout-body\">"
             ));
             m.children(node);
             m.html.push_str("</div></div>\n");
         }
-        "Card" => {
+        "Card" | "Tile" => {
             let title = attrs.string("title");
+            let icon = attrs.string("icon").and_then(|i| icon_or_warn(m, node, &i));
+            let title = match (icon, title) {
+                (Some(icon), Some(title)) => Some((icon, title)),
+                (None, Some(title)) => Some((String::new(), title)),
+                (Some(icon), None) => Some((icon, String::new())),
+                (None, None) => None,
+            };
+            let class = if name == "Tile" { "card tile" } else { "card" };
             match attrs.string("href") {
                 Some(href) => {
                     let href = m.link_target(node, &href);
-                    m.html
-                        .push_str(&format!("<a class=\"card\" href=\"{}\">", escaped(&href)));
-                    card_body(m, node, title.as_deref());
+                    m.html.push_str(&format!(
+                        "<a class=\"{class}\" href=\"{}\">",
+                        escaped(&href)
+                    ));
+                    card_body(m, node, title.as_ref(), attrs.string("description"));
                     m.html.push_str("</a>\n");
                 }
                 None => {
-                    m.html.push_str("<div class=\"card\">");
-                    card_body(m, node, title.as_deref());
+                    m.html.push_str(&format!("<div class=\"{class}\">"));
+                    card_body(m, node, title.as_ref(), attrs.string("description"));
                     m.html.push_str("</div>\n");
                 }
             }
@@ -79,6 +101,9 @@ pub fn render(
             let class = name.to_lowercase();
             m.html
                 .push_str(&format!("<details class=\"{class}\"{open}><summary>"));
+            if let Some(icon) = attrs.string("icon").and_then(|i| icon_or_warn(m, node, &i)) {
+                m.html.push_str(&icon);
+            }
             let title = attrs.string("title").unwrap_or_else(|| name.to_string());
             m.label(&title);
             m.html.push_str("</summary><div class=\"details-body\">");
@@ -131,10 +156,48 @@ pub fn render(
         }
         "Icon" => {
             let icon = attrs.string("icon").unwrap_or_default();
+            let size = attrs
+                .string("size")
+                .and_then(|s| s.parse::<u32>().ok())
+                .unwrap_or(16)
+                .clamp(8, 128);
+            if let Some(svg) = icons::svg(&icon, size) {
+                match attrs.string("color").filter(|c| is_css_color(c)) {
+                    Some(color) => m.html.push_str(&format!(
+                        "<span class=\"icon-wrap\" style=\"color:{color}\">{svg}</span>"
+                    )),
+                    None => m.html.push_str(&svg),
+                }
+            } else {
+                m.warn(node, format!("unknown icon {icon:?}"));
+            }
+        }
+        "Panel" => wrap(m, node, "<aside class=\"panel\">", "</aside>\n"),
+        "Tree" => wrap(m, node, "<ul class=\"tree\">", "</ul>\n"),
+        "Tree.Folder" => {
+            let folder = attrs.string("name").unwrap_or_default();
+            let open = if attrs.flag("defaultOpen") {
+                " open"
+            } else {
+                ""
+            };
             m.html.push_str(&format!(
-                "<span class=\"icon\" data-icon=\"{}\" aria-hidden=\"true\"></span>",
-                escaped(&icon)
+                "<li class=\"tree-folder\"><details{open}><summary>{}",
+                icons::svg("folder", 14).unwrap_or_default()
             ));
+            m.label(&folder);
+            m.html.push_str("</summary><ul>");
+            m.children(node);
+            m.html.push_str("</ul></details></li>\n");
+        }
+        "Tree.File" => {
+            let file = attrs.string("name").unwrap_or_default();
+            m.html.push_str(&format!(
+                "<li class=\"tree-file\">{}",
+                icons::svg("file", 14).unwrap_or_default()
+            ));
+            m.label(&file);
+            m.html.push_str("</li>\n");
         }
         "Update" => {
             let label = attrs.string("label").unwrap_or_default();
@@ -146,6 +209,7 @@ pub fn render(
             m.html.push_str("</div></section>\n");
         }
         _ if is_html_element(name) => html_element(m, node, name, &attrs),
+        _ if m.snippet(node, name, attrs.all()) => {}
         _ => {
             m.warn(
                 node,
@@ -181,6 +245,17 @@ impl Attrs<'_> {
         })
     }
 
+    /// Every attribute with a string value, for a snippet's variables.
+    fn all(&self) -> std::collections::HashMap<String, String> {
+        self.0
+            .iter()
+            .filter_map(|a| match a {
+                AttributeContent::Property(p) => Some((p.name.clone(), self.string(&p.name)?)),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// A boolean attribute: present without a value, or `={true}`.
     fn flag(&self, key: &str) -> bool {
         self.string(key)
@@ -212,11 +287,39 @@ fn titled(
     m.html.push_str(close);
 }
 
-fn card_body(m: &mut Markup<'_>, node: &Node, title: Option<&str>) {
-    if let Some(title) = title {
+/// An icon's SVG, or a warning naming the unknown icon.
+fn icon_or_warn(m: &mut Markup<'_>, node: &Node, name: &str) -> Option<String> {
+    let svg = icons::svg(name, 18);
+    if svg.is_none() {
+        m.warn(node, format!("unknown icon {name:?}"));
+    }
+    svg
+}
+
+/// `#abc`, `#aabbcc` or a plain colour name: nothing that could leave a `style` attribute.
+fn is_css_color(c: &str) -> bool {
+    match c.strip_prefix('#') {
+        Some(hex) => matches!(hex.len(), 3 | 6 | 8) && hex.chars().all(|ch| ch.is_ascii_hexdigit()),
+        None => !c.is_empty() && c.chars().all(|ch| ch.is_ascii_alphabetic()),
+    }
+}
+
+fn card_body(
+    m: &mut Markup<'_>,
+    node: &Node,
+    title: Option<&(String, String)>,
+    description: Option<String>,
+) {
+    if let Some((icon, title)) = title {
         m.html.push_str("<div class=\"card-title\">");
+        m.html.push_str(icon);
         m.label(title);
         m.html.push_str("</div>");
+    }
+    if let Some(description) = description {
+        m.html.push_str("<p class=\"card-description\">");
+        m.label(&description);
+        m.html.push_str("</p>");
     }
     m.html.push_str("<div class=\"card-body\">");
     m.children(node);

@@ -8,6 +8,29 @@ use serde::Deserialize;
 pub struct Frontmatter {
     pub title: Option<String>,
     pub description: Option<String>,
+    /// An icon shown before the title.
+    pub icon: Option<String>,
+    /// Left out of navigation, search and the sitemap (still rendered and linkable).
+    #[serde(default)]
+    pub hidden: bool,
+    /// Left out of search and the sitemap, and marked for crawlers.
+    #[serde(default)]
+    pub noindex: bool,
+    /// Page layout: "default", "wide" (no table of contents), "center" (no sidebar or table of
+    /// contents), "custom" (content only).
+    pub mode: Option<String>,
+    /// The API operation the page documents (`"GET /widgets"`).
+    pub openapi: Option<String>,
+}
+
+impl Frontmatter {
+    /// The layout mode, with unknown values taken as the default.
+    pub fn mode(&self) -> &str {
+        match self.mode.as_deref() {
+            Some(m @ ("wide" | "center" | "custom")) => m,
+            _ => "default",
+        }
+    }
 }
 
 /// Parses a YAML frontmatter block. Bad YAML is the author's problem to fix, not a reason to

@@ -3,13 +3,19 @@
 //! The work lives in plain-Rust modules that know nothing of the component model, so they are
 //! tested natively; `component` is the WIT glue, compiled only for WebAssembly.
 
+mod code;
 mod components;
 mod escape;
 mod frontmatter;
+mod icons;
+mod layout;
 mod links;
 mod markup;
 mod navigation;
+mod openapi;
 mod page;
+mod settings;
+mod snippets;
 mod theme;
 
 #[cfg(target_arch = "wasm32")]
@@ -17,4 +23,5 @@ mod component;
 
 pub use navigation::{NavItem, NavItemKind, Site};
 pub use page::{PageOutput, render_page};
+pub use settings::Settings;
 pub use theme::assets;

@@ -9,6 +9,10 @@ use crate::components;
 use crate::escape::{escaped, push_escaped};
 use crate::links;
 use crate::navigation::Site;
+use crate::snippets::{self, Import};
+
+/// Deepest chain of snippets rendering snippets; deeper is taken for a cycle.
+const MAX_SNIPPET_DEPTH: usize = 8;
 
 /// A heading of the page, with the anchor it got.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,6 +50,11 @@ pub struct Markup<'a> {
     page_title: String,
     slugs: HashMap<String, usize>,
     definitions: HashMap<String, (String, Option<String>)>,
+    /// Names the page imported from snippets.
+    imports: HashMap<String, Import>,
+    /// Values of `{name}` expressions: snippet props, innermost last.
+    variables: Vec<HashMap<String, String>>,
+    snippet_depth: usize,
 }
 
 impl<'a> Markup<'a> {
@@ -65,13 +74,88 @@ impl<'a> Markup<'a> {
             page_title,
             slugs: HashMap::new(),
             definitions: HashMap::new(),
+            imports: HashMap::new(),
+            variables: Vec::new(),
+            snippet_depth: 0,
         }
     }
 
     /// Renders a whole document tree.
     pub fn render_root(&mut self, root: &Node) {
         collect_definitions(root, &mut self.definitions);
+        self.collect_imports(root);
         self.render(root);
+    }
+
+    /// Reads the page's `import` statements; imports of anything but snippets are reported,
+    /// since their components cannot run in a static export.
+    fn collect_imports(&mut self, root: &Node) {
+        for node in root.children().into_iter().flatten() {
+            if let Node::MdxjsEsm(esm) = node {
+                let (imports, foreign) = snippets::parse_imports(&esm.value);
+                self.imports.extend(imports);
+                for source in foreign {
+                    self.warn(
+                        node,
+                        format!("the import of {source:?} needs a JavaScript runtime; its components render their children"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Renders `<Name ... />` if `Name` is an imported snippet: the snippet's content with the
+    /// element's attributes as its variables. False if `Name` is not a snippet.
+    pub fn snippet(&mut self, node: &Node, name: &str, props: HashMap<String, String>) -> bool {
+        let Some(Import::Snippet(path)) = self.imports.get(name).cloned() else {
+            return false;
+        };
+        let Some(source) = self.site.snippets.get(&path).cloned() else {
+            self.warn(node, format!("the snippet {path} does not exist"));
+            return true;
+        };
+        if self.snippet_depth >= MAX_SNIPPET_DEPTH {
+            self.warn(
+                node,
+                format!("snippets nest too deeply at {path} (a cycle?)"),
+            );
+            return true;
+        }
+        let options = crate::page::mdx_options();
+        let tree = match markdown::to_mdast(&snippets::content(&source), &options) {
+            Ok(tree) => tree,
+            Err(e) => {
+                self.warn(
+                    node,
+                    format!("the snippet {path} is not valid MDX: {}", e.reason),
+                );
+                return true;
+            }
+        };
+        let mut scope = snippets::constants(&source);
+        scope.extend(props);
+        let saved_imports = self.imports.clone();
+        self.collect_imports(&tree);
+        self.variables.push(scope);
+        self.snippet_depth += 1;
+        self.children(&tree);
+        self.snippet_depth -= 1;
+        self.variables.pop();
+        self.imports = saved_imports;
+        true
+    }
+
+    /// The value of a `{name}` expression: a snippet prop, else an imported constant.
+    fn variable(&self, name: &str) -> Option<String> {
+        if let Some(value) = self.variables.iter().rev().find_map(|v| v.get(name)) {
+            return Some(value.clone());
+        }
+        match self.imports.get(name)? {
+            Import::Constant { path, name } => {
+                snippets::constants(self.site.snippets.get(path)?).remove(name)
+            }
+            Import::Snippet(_) => None,
+        }
     }
 
     /// The sections, without empty ones.
@@ -106,6 +190,14 @@ impl<'a> Markup<'a> {
     pub fn label(&mut self, text: &str) {
         self.text(text);
         self.block_break();
+    }
+
+    /// Adds text to the current search section only (its HTML was written another way).
+    pub fn search_text(&mut self, text: &str) {
+        if let Some(section) = self.sections.last_mut() {
+            section.text.push_str(text);
+            section.text.push(' ');
+        }
     }
 
     /// Ends a block in the search text, so words of adjacent blocks do not run together.
@@ -276,7 +368,12 @@ impl<'a> Markup<'a> {
     }
 
     fn heading(&mut self, node: &Node, depth: u8) {
-        let text = plain_text(node);
+        self.heading_text(depth, &plain_text(node));
+    }
+
+    /// A heading with an anchor, in the table of contents and starting a search section.
+    pub fn heading_text(&mut self, depth: u8, text: &str) {
+        let text = text.to_string();
         let anchor = self.unique_slug(&text);
         let level = depth.clamp(1, 6);
         self.html.push_str(&format!(
@@ -303,28 +400,10 @@ impl<'a> Markup<'a> {
         });
     }
 
-    /// A fenced code block; the first word of the fence's meta string that is not an option is
-    /// shown as the block's title (```` ```js app.js ````).
+    /// A fenced code block, highlighted (see `code`).
     pub fn code_block(&mut self, lang: Option<&str>, meta: Option<&str>, code: &str) {
-        self.html.push_str("<div class=\"code-block\">");
-        let title = meta.and_then(|m| {
-            m.split_whitespace()
-                .find(|w| !w.contains('=') && !w.starts_with('{'))
-        });
-        if let Some(title) = title.or(lang) {
-            self.html.push_str("<div class=\"code-title\">");
-            push_escaped(&mut self.html, title);
-            self.html.push_str("</div>");
-        }
-        match lang {
-            Some(lang) => self
-                .html
-                .push_str(&format!("<pre><code class=\"language-{}\">", escaped(lang))),
-            None => self.html.push_str("<pre><code>"),
-        }
-        self.text(code);
-        self.html.push_str("</code></pre></div>\n");
-        self.block_break();
+        self.html.push_str(&crate::code::block(lang, meta, code));
+        self.search_text(code);
     }
 
     fn image(&mut self, node: &Node, url: &str, alt: &str) {
@@ -369,9 +448,14 @@ impl<'a> Markup<'a> {
         self.html.push_str("</table></div>\n");
     }
 
-    /// JavaScript expressions are not evaluated: comments vanish, anything else is reported.
+    /// JavaScript expressions are not evaluated: a snippet variable or imported constant
+    /// (`{name}`) is replaced by its value, comments vanish, anything else is reported.
     fn expression(&mut self, node: &Node, value: &str) {
         let trimmed = value.trim();
+        if let Some(value) = self.variable(trimmed) {
+            self.text(&value);
+            return;
+        }
         let is_comment = trimmed.is_empty()
             || (trimmed.starts_with("/*") && trimmed.ends_with("*/"))
             || trimmed.lines().all(|l| l.trim_start().starts_with("//"));

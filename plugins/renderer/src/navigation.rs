@@ -1,4 +1,6 @@
-//! The site as every page sees it: navigation order, breadcrumbs, settings, the set of pages.
+//! The site's navigation as every page sees it: navigation contexts (one per version and
+//! language), the sections of each (tabs, anchors, dropdowns), reading order, breadcrumbs and the
+//! version and language switchers.
 
 use std::collections::{HashMap, HashSet};
 
@@ -12,6 +14,22 @@ pub enum NavItemKind {
     Page,
     Tab,
     Link,
+    Anchor,
+    Dropdown,
+    Product,
+    Version,
+    Language,
+}
+
+impl NavItemKind {
+    /// Tabs, anchors, dropdowns and products split a context's navigation into sections, of
+    /// which the sidebar shows one at a time.
+    pub fn is_section(self) -> bool {
+        matches!(
+            self,
+            Self::Tab | Self::Anchor | Self::Dropdown | Self::Product
+        )
+    }
 }
 
 /// One entry of the flattened, pre-order navigation tree.
@@ -20,28 +38,113 @@ pub struct NavItem {
     pub kind: NavItemKind,
     pub depth: u32,
     pub label: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub icon: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub expanded: bool,
+}
+
+impl NavItem {
+    /// An entry with only the required fields set.
+    pub fn new(kind: NavItemKind, depth: u32, label: &str, target: Option<&str>) -> Self {
+        Self {
+            kind,
+            depth,
+            label: label.to_string(),
+            target: target.map(String::from),
+            icon: None,
+            tag: None,
+            expanded: false,
+        }
+    }
 }
 
 /// A navigation page as (path, label).
 pub type NavPage = (String, String);
 
+/// The navigation one version in one language shows: its own entries plus the site-wide ones.
+/// Pages of a context share one navigation script.
+#[derive(Debug, Clone)]
+pub struct NavContext {
+    pub version: Option<String>,
+    pub language: Option<String>,
+    /// The entries, depths counted from the context's top.
+    pub items: Vec<NavItem>,
+    /// Pages in reading order, for previous/next links.
+    pub order: Vec<NavPage>,
+    /// The depth of the outermost sections, if the context has any.
+    sections_at: Option<u32>,
+}
+
+impl NavContext {
+    /// The first page of the context: where switching to it leads.
+    pub fn first_page(&self) -> Option<&str> {
+        self.order.first().map(|(p, _)| p.as_str())
+    }
+
+    /// The section (an index into `items`) that holds `path`, if the context has sections.
+    pub fn section_of(&self, path: &str) -> Option<usize> {
+        let depth = self.section_depth()?;
+        let mut section = None;
+        for (i, item) in self.items.iter().enumerate() {
+            if item.kind.is_section() && item.depth == depth {
+                section = Some(i);
+            }
+            if item.kind == NavItemKind::Page && item.target.as_deref() == Some(path) {
+                return section;
+            }
+        }
+        None
+    }
+
+    /// The depth of the outermost sections; `None` if the context has none.
+    pub fn section_depth(&self) -> Option<u32> {
+        self.sections_at
+    }
+
+    /// The first page inside the entry at `index` (a section or group).
+    pub fn first_page_under(&self, index: usize) -> Option<&str> {
+        let depth = self.items.get(index)?.depth;
+        self.items[index + 1..]
+            .iter()
+            .take_while(|i| i.depth > depth)
+            .find(|i| i.kind == NavItemKind::Page)
+            .and_then(|i| i.target.as_deref())
+    }
+}
+
+/// One choice of a version or language switcher.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SwitchChoice {
+    pub label: String,
+    pub target: String,
+    pub current: bool,
+}
+
 /// The prepared site: built once per job, consulted for every page.
 pub struct Site {
     pub name: String,
     pub version: String,
-    pub items: Vec<NavItem>,
-    pub primary_color: String,
+    pub settings: crate::settings::Settings,
     pub pages: HashSet<String>,
-    /// Pages in navigation order with their labels, for previous/next links.
-    order: Vec<NavPage>,
+    pub contexts: Vec<NavContext>,
+    /// Which context each navigation page belongs to (the first that lists it).
+    context_of: HashMap<String, usize>,
+    /// Each navigation page's place in its context's reading order.
     position: HashMap<String, usize>,
-    /// Group and tab labels above each navigation page.
+    /// Group and section labels above each navigation page.
     trails: HashMap<String, Vec<String>>,
+    /// Snippet sources by path (`snippets/intro.mdx`).
+    pub snippets: HashMap<String, String>,
+    /// OpenAPI documents.
+    pub api: crate::openapi::ApiDocuments,
+    /// Why OpenAPI documents were left out, reported on the pages that needed them.
+    pub api_problems: Vec<String>,
 }
-
-const DEFAULT_PRIMARY: &str = "#2563eb";
 
 impl Site {
     /// Prepares the site. `pages` lists every page path, in navigation or not.
@@ -52,109 +155,306 @@ impl Site {
         config_json: &str,
         pages: Vec<String>,
     ) -> Result<Self, String> {
-        let config: serde_json::Value = if config_json.trim().is_empty() {
-            serde_json::Value::Null
-        } else {
-            serde_json::from_str(config_json)
-                .map_err(|e| format!("site configuration is not valid JSON: {e}"))?
-        };
-        let primary_color = config
-            .pointer("/colors/primary")
-            .and_then(|v| v.as_str())
-            .filter(|c| is_hex_color(c))
-            .unwrap_or(DEFAULT_PRIMARY)
-            .to_string();
-
-        let mut order = Vec::new();
-        let mut position = HashMap::new();
+        let settings = crate::settings::Settings::parse(config_json)?;
+        let contexts = split_contexts(&items);
+        let mut context_of = HashMap::new();
         let mut trails = HashMap::new();
-        let mut stack: Vec<(u32, String)> = Vec::new();
-        for item in &items {
-            while stack.last().is_some_and(|(d, _)| *d >= item.depth) {
-                stack.pop();
-            }
-            match item.kind {
-                NavItemKind::Group | NavItemKind::Tab => {
-                    stack.push((item.depth, item.label.clone()));
+        for (c, context) in contexts.iter().enumerate() {
+            let mut stack: Vec<(u32, String)> = Vec::new();
+            for item in &context.items {
+                while stack.last().is_some_and(|(d, _)| *d >= item.depth) {
+                    stack.pop();
                 }
-                NavItemKind::Page => {
-                    if let Some(path) = &item.target
-                        && !position.contains_key(path)
-                    {
-                        position.insert(path.clone(), order.len());
-                        order.push((path.clone(), item.label.clone()));
-                        trails.insert(path.clone(), stack.iter().map(|(_, l)| l.clone()).collect());
+                match item.kind {
+                    NavItemKind::Page => {
+                        if let Some(path) = &item.target
+                            && !context_of.contains_key(path)
+                        {
+                            context_of.insert(path.clone(), c);
+                            trails.insert(
+                                path.clone(),
+                                stack.iter().map(|(_, l)| l.clone()).collect(),
+                            );
+                        }
                     }
+                    NavItemKind::Link => {}
+                    _ => stack.push((item.depth, item.label.clone())),
                 }
-                NavItemKind::Link => {}
             }
         }
-        let mut pages: HashSet<String> = pages.into_iter().collect();
-        pages.extend(order.iter().map(|(p, _)| p.clone()));
+        let mut position = HashMap::new();
+        for (c, context) in contexts.iter().enumerate() {
+            for (i, (path, _)) in context.order.iter().enumerate() {
+                if context_of.get(path) == Some(&c) {
+                    position.insert(path.clone(), i);
+                }
+            }
+        }
+        let mut all: HashSet<String> = pages.into_iter().collect();
+        all.extend(context_of.keys().cloned());
         Ok(Self {
             name,
             version,
-            items,
-            primary_color,
-            pages,
-            order,
+            settings,
+            pages: all,
+            contexts,
+            context_of,
             position,
             trails,
+            snippets: HashMap::new(),
+            api: crate::openapi::ApiDocuments::default(),
+            api_problems: Vec::new(),
         })
     }
 
-    /// The navigation pages before and after `path`, as (path, label).
+    /// Adds the site's snippets and OpenAPI documents (a document that cannot be parsed is
+    /// left out, and the pages that refer to it say why).
+    pub fn with_files(
+        mut self,
+        snippets: Vec<(String, String)>,
+        api_documents: Vec<(String, String)>,
+    ) -> Self {
+        self.snippets = snippets.into_iter().collect();
+        let (api, problems) = crate::openapi::ApiDocuments::parse(api_documents);
+        self.api = api;
+        self.api_problems = problems;
+        self
+    }
+
+    /// The context `path` is shown in: its own, or the first for pages outside navigation.
+    pub fn context_index(&self, path: &str) -> usize {
+        self.context_of.get(path).copied().unwrap_or(0)
+    }
+
+    pub fn context(&self, path: &str) -> Option<&NavContext> {
+        self.contexts.get(self.context_index(path))
+    }
+
+    /// The navigation pages before and after `path` in its context, as (path, label).
     pub fn neighbours(&self, path: &str) -> (Option<&NavPage>, Option<&NavPage>) {
-        match self.position.get(path) {
-            Some(&i) => (
-                i.checked_sub(1).and_then(|j| self.order.get(j)),
-                self.order.get(i + 1),
+        let Some(&c) = self.context_of.get(path) else {
+            return (None, None);
+        };
+        let order = &self.contexts[c].order;
+        match self.position.get(path).copied() {
+            Some(i) => (
+                i.checked_sub(1).and_then(|j| order.get(j)),
+                order.get(i + 1),
             ),
             None => (None, None),
         }
     }
 
-    /// The group and tab labels above `path` in the navigation.
+    /// The group and section labels above `path` in the navigation.
     pub fn trail(&self, path: &str) -> &[String] {
         self.trails.get(path).map(Vec::as_slice).unwrap_or(&[])
     }
 
-    /// The first page of the navigation: where the site's `index.html` leads.
+    /// The page the site's `index.html` leads to.
     pub fn home(&self) -> Option<&str> {
         if self.pages.contains("index") {
             return Some("index");
         }
-        self.order.first().map(|(p, _)| p.as_str())
+        self.contexts.first().and_then(NavContext::first_page)
+    }
+
+    /// The version switcher for `path`: every version, each leading to the same page in that
+    /// version when it exists, else to the version's first page. Empty without versions.
+    pub fn version_choices(&self, path: &str) -> Vec<SwitchChoice> {
+        let Some(here) = self.context(path) else {
+            return Vec::new();
+        };
+        let mut versions: Vec<&str> = Vec::new();
+        for context in &self.contexts {
+            if let Some(v) = context.version.as_deref()
+                && !versions.contains(&v)
+            {
+                versions.push(v);
+            }
+        }
+        versions
+            .into_iter()
+            .filter_map(|v| {
+                let target = self
+                    .contexts
+                    .iter()
+                    .filter(|c| c.version.as_deref() == Some(v))
+                    .max_by_key(|c| c.language == here.language)?;
+                Some(SwitchChoice {
+                    label: v.to_string(),
+                    target: self.counterpart(path, here, target)?,
+                    current: here.version.as_deref() == Some(v),
+                })
+            })
+            .collect()
+    }
+
+    /// The language switcher for `path`: the languages of its version. Empty without languages.
+    pub fn language_choices(&self, path: &str) -> Vec<SwitchChoice> {
+        let Some(here) = self.context(path) else {
+            return Vec::new();
+        };
+        self.contexts
+            .iter()
+            .filter(|c| c.language.is_some() && c.version == here.version)
+            .filter_map(|c| {
+                let code = c.language.clone()?;
+                Some(SwitchChoice {
+                    label: code.clone(),
+                    target: self.counterpart(path, here, c)?,
+                    current: here.language.as_deref() == Some(code.as_str()),
+                })
+            })
+            .collect()
+    }
+
+    /// The page in context `to` that corresponds to `path` in context `from`: the same path
+    /// with the version or language segment swapped, else `to`'s first page.
+    fn counterpart(&self, path: &str, from: &NavContext, to: &NavContext) -> Option<String> {
+        let labels = |c: &NavContext| [c.version.clone(), c.language.clone()];
+        let rest: Vec<&str> = path
+            .split('/')
+            .filter(|segment| !labels(from).iter().flatten().any(|l| l == segment))
+            .collect();
+        let rest = rest.join("/");
+        let mut candidates = vec![rest.clone()];
+        for label in labels(to).iter().flatten() {
+            candidates.push(format!("{label}/{rest}"));
+        }
+        if let (Some(v), Some(l)) = (&to.version, &to.language) {
+            candidates.push(format!("{v}/{l}/{rest}"));
+            candidates.push(format!("{l}/{v}/{rest}"));
+        }
+        let listed: HashSet<&str> = to.order.iter().map(|(p, _)| p.as_str()).collect();
+        candidates
+            .into_iter()
+            .find(|c| listed.contains(c.as_str()))
+            .or_else(|| to.first_page().map(String::from))
     }
 }
 
-fn is_hex_color(c: &str) -> bool {
-    let hex = c.strip_prefix('#').unwrap_or("");
-    matches!(hex.len(), 3 | 6) && hex.chars().all(|ch| ch.is_ascii_hexdigit())
+/// Splits the navigation into contexts: entries under a `version` or `language` entry go to
+/// that context (depths counted from it); entries under neither are shared by every context.
+fn split_contexts(items: &[NavItem]) -> Vec<NavContext> {
+    type Key = (Option<String>, Option<String>);
+    // First pass: each entry's context and depth within it.
+    let mut placed: Vec<(Key, NavItem)> = Vec::new();
+    let mut stack: Vec<&NavItem> = Vec::new();
+    for item in items {
+        while stack.last().is_some_and(|s| s.depth >= item.depth) {
+            stack.pop();
+        }
+        let version = stack
+            .iter()
+            .rev()
+            .find(|s| s.kind == NavItemKind::Version)
+            .map(|s| s.label.clone());
+        let language = stack
+            .iter()
+            .rev()
+            .find(|s| s.kind == NavItemKind::Language)
+            .map(|s| s.label.clone());
+        let scopes = stack
+            .iter()
+            .filter(|s| matches!(s.kind, NavItemKind::Version | NavItemKind::Language))
+            .count() as u32;
+        stack.push(item);
+        if matches!(item.kind, NavItemKind::Version | NavItemKind::Language) {
+            continue;
+        }
+        let mut entry = item.clone();
+        entry.depth = item.depth.saturating_sub(scopes);
+        placed.push(((version, language), entry));
+    }
+    let mut keys: Vec<Key> = Vec::new();
+    for (key, _) in &placed {
+        if key != &(None, None) && !keys.contains(key) {
+            keys.push(key.clone());
+        }
+    }
+    if keys.is_empty() {
+        keys.push((None, None));
+    }
+    let mut contexts: Vec<NavContext> = keys
+        .into_iter()
+        .map(|(version, language)| NavContext {
+            version,
+            language,
+            items: Vec::new(),
+            order: Vec::new(),
+            sections_at: None,
+        })
+        .collect();
+    for (key, item) in placed {
+        for context in contexts.iter_mut() {
+            let shared = key == (None, None);
+            if shared
+                || (context.version.as_ref(), context.language.as_ref())
+                    == (key.0.as_ref(), key.1.as_ref())
+            {
+                context.items.push(item.clone());
+            }
+        }
+    }
+    for context in &mut contexts {
+        let mut seen = HashSet::new();
+        context.order = context
+            .items
+            .iter()
+            .filter(|i| i.kind == NavItemKind::Page)
+            .filter_map(|i| Some((i.target.clone()?, i.label.clone())))
+            .filter(|(p, _)| seen.insert(p.clone()))
+            .collect();
+        context.sections_at = context
+            .items
+            .iter()
+            .filter(|i| i.kind.is_section())
+            .map(|i| i.depth)
+            .min();
+    }
+    contexts
+}
+
+/// A language code's name in that language, for the switcher; the code itself when unknown.
+pub fn language_name(code: &str) -> &str {
+    match code.split(['-', '_']).next().unwrap_or(code) {
+        "en" => "English",
+        "fr" => "Français",
+        "es" => "Español",
+        "de" => "Deutsch",
+        "it" => "Italiano",
+        "pt" => "Português",
+        "nl" => "Nederlands",
+        "ja" => "日本語",
+        "ko" => "한국어",
+        "zh" => "中文",
+        "ru" => "Русский",
+        "ar" => "العربية",
+        "tr" => "Türkçe",
+        "pl" => "Polski",
+        "sv" => "Svenska",
+        "id" => "Bahasa Indonesia",
+        _ => code,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use NavItemKind::*;
 
     fn item(kind: NavItemKind, depth: u32, label: &str, target: Option<&str>) -> NavItem {
-        NavItem {
-            kind,
-            depth,
-            label: label.into(),
-            target: target.map(String::from),
-            icon: None,
-        }
+        NavItem::new(kind, depth, label, target)
     }
 
     fn site() -> Site {
         let items = vec![
-            item(NavItemKind::Group, 0, "Start", None),
-            item(NavItemKind::Page, 1, "Intro", Some("intro")),
-            item(NavItemKind::Page, 1, "Quickstart", Some("quickstart")),
-            item(NavItemKind::Group, 0, "Guides", None),
-            item(NavItemKind::Group, 1, "Auth", None),
-            item(NavItemKind::Page, 2, "Tokens", Some("guides/tokens")),
+            item(Group, 0, "Start", None),
+            item(Page, 1, "Intro", Some("intro")),
+            item(Page, 1, "Quickstart", Some("quickstart")),
+            item(Group, 0, "Guides", None),
+            item(Group, 1, "Auth", None),
+            item(Page, 2, "Tokens", Some("guides/tokens")),
         ];
         Site::new(
             "Docs".into(),
@@ -164,6 +464,23 @@ mod tests {
             vec!["hidden".into()],
         )
         .unwrap()
+    }
+
+    fn versioned() -> Site {
+        let items = vec![
+            item(Version, 0, "v2", None),
+            item(Language, 1, "en", None),
+            item(Tab, 2, "Guides", None),
+            item(Page, 3, "Intro", Some("intro")),
+            item(Tab, 2, "API", None),
+            item(Page, 3, "Widgets", Some("api/widgets")),
+            item(Language, 1, "fr", None),
+            item(Page, 2, "Intro FR", Some("fr/intro")),
+            item(Version, 0, "v1", None),
+            item(Page, 1, "Intro v1", Some("v1/intro")),
+            item(Link, 0, "Blog", Some("https://blog.example")),
+        ];
+        Site::new("Docs".into(), "c1".into(), items, "{}", vec![]).unwrap()
     }
 
     #[test]
@@ -182,17 +499,36 @@ mod tests {
     }
 
     #[test]
-    fn settings_are_read_and_checked() {
-        assert_eq!(site().primary_color, "#0D9373");
-        let bad = Site::new(
-            "x".into(),
-            "v".into(),
-            vec![],
-            r#"{"colors":{"primary":"red;}"}}"#,
-            vec![],
-        )
-        .unwrap();
-        assert_eq!(bad.primary_color, DEFAULT_PRIMARY);
-        assert!(Site::new("x".into(), "v".into(), vec![], "{", vec![]).is_err());
+    fn versions_and_languages_make_contexts_with_shared_links() {
+        let s = versioned();
+        assert_eq!(s.contexts.len(), 3);
+        let en = &s.contexts[0];
+        assert_eq!(
+            (en.version.as_deref(), en.language.as_deref()),
+            (Some("v2"), Some("en"))
+        );
+        assert_eq!(en.items[0].depth, 0, "depths count from the context");
+        assert!(
+            en.items.iter().any(|i| i.label == "Blog"),
+            "site-wide links are shared"
+        );
+        assert_eq!(en.section_of("api/widgets"), Some(2));
+        assert_eq!(en.first_page_under(2), Some("api/widgets"));
+        // Reading order stays inside a context.
+        assert!(s.neighbours("fr/intro").0.is_none());
+        assert_eq!(s.neighbours("intro").1.unwrap().0, "api/widgets");
+    }
+
+    #[test]
+    fn switchers_lead_to_the_same_page_elsewhere() {
+        let s = versioned();
+        let versions = s.version_choices("intro");
+        assert_eq!(versions.len(), 2);
+        assert!(versions[0].current);
+        assert_eq!(versions[1].target, "v1/intro");
+        let languages = s.language_choices("intro");
+        assert_eq!(languages[1].target, "fr/intro");
+        assert_eq!(s.language_choices("fr/intro")[0].target, "intro");
+        assert!(s.language_choices("v1/intro").is_empty());
     }
 }

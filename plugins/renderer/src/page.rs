@@ -3,9 +3,8 @@
 use markdown::mdast::Node;
 use markdown::{Constructs, ParseOptions};
 
-use crate::escape::{escaped, push_escaped};
 use crate::frontmatter::{self, Frontmatter};
-use crate::links::root_prefix;
+use crate::layout::{self, PageView};
 use crate::markup::{Markup, PageHeading, PageSection, PageWarning};
 use crate::navigation::Site;
 
@@ -13,6 +12,9 @@ use crate::navigation::Site;
 #[derive(Debug)]
 pub struct PageOutput {
     pub title: String,
+    pub description: Option<String>,
+    /// False for `hidden` or `noindex` pages.
+    pub indexable: bool,
     pub html: String,
     pub headings: Vec<PageHeading>,
     pub sections: Vec<PageSection>,
@@ -34,22 +36,58 @@ pub fn render_page(site: &Site, path: &str, file: &str, source: &str) -> PageOut
         }),
         None => Frontmatter::default(),
     };
+    let operation = frontmatter.openapi.as_deref().map(|r| site.api.find(r));
+    let operation = match operation {
+        Some(Ok(op)) => Some(op),
+        Some(Err(mut message)) => {
+            for problem in &site.api_problems {
+                message.push_str("; ");
+                message.push_str(problem);
+            }
+            warnings.push(PageWarning {
+                line: Some(1),
+                message,
+            });
+            None
+        }
+        None => None,
+    };
     let title = frontmatter
         .title
         .clone()
+        .or_else(|| {
+            operation
+                .as_ref()
+                .and_then(|op| op.summary())
+                .map(String::from)
+        })
         .or_else(|| first_heading(&tree))
         .unwrap_or_else(|| path.rsplit('/').next().unwrap_or(path).to_string());
 
     let mut markup = Markup::new(site, path, title.clone());
+    if let Some(op) = &operation {
+        crate::openapi::render(&mut markup, op);
+    }
     markup.render_root(&tree);
     let body = std::mem::take(&mut markup.html);
     let headings = std::mem::take(&mut markup.headings);
     warnings.append(&mut markup.warnings);
     let sections = markup.into_sections();
 
-    let html = layout(site, path, &title, &frontmatter, &body, &headings);
+    let html = layout::page(
+        site,
+        &PageView {
+            path,
+            title: &title,
+            frontmatter: &frontmatter,
+            body: &body,
+            headings: &headings,
+        },
+    );
     PageOutput {
         title,
+        description: frontmatter.description.clone(),
+        indexable: !(frontmatter.hidden || frontmatter.noindex),
         html,
         headings,
         sections,
@@ -68,20 +106,7 @@ fn parse(file: &str, source: &str, warnings: &mut Vec<PageWarning>) -> Node {
         ..ParseOptions::gfm()
     };
     if file.ends_with(".mdx") {
-        let mdx_options = ParseOptions {
-            constructs: Constructs {
-                frontmatter: true,
-                gfm_autolink_literal: true,
-                gfm_footnote_definition: true,
-                gfm_label_start_footnote: true,
-                gfm_strikethrough: true,
-                gfm_table: true,
-                gfm_task_list_item: true,
-                ..Constructs::mdx()
-            },
-            ..ParseOptions::mdx()
-        };
-        match markdown::to_mdast(source, &mdx_options) {
+        match markdown::to_mdast(source, &mdx_options()) {
             Ok(tree) => return tree,
             Err(message) => {
                 let line = message.place.as_deref().map(|place| match place {
@@ -107,6 +132,26 @@ fn parse(file: &str, source: &str, warnings: &mut Vec<PageWarning>) -> Node {
     })
 }
 
+/// MDX with frontmatter and the GitHub extensions (tables, task lists, footnotes, ...).
+/// `import`/`export` blocks are accepted as they are: nothing is evaluated (snippets read them
+/// as text), but without an ESM callback the parser would take them for paragraphs.
+pub fn mdx_options() -> ParseOptions {
+    ParseOptions {
+        mdx_esm_parse: Some(Box::new(|_| markdown::MdxSignal::Ok)),
+        constructs: Constructs {
+            frontmatter: true,
+            gfm_autolink_literal: true,
+            gfm_footnote_definition: true,
+            gfm_label_start_footnote: true,
+            gfm_strikethrough: true,
+            gfm_table: true,
+            gfm_task_list_item: true,
+            ..Constructs::mdx()
+        },
+        ..ParseOptions::mdx()
+    }
+}
+
 fn frontmatter_block(tree: &Node) -> Option<&str> {
     tree.children()?.iter().find_map(|n| match n {
         Node::Yaml(y) => Some(y.value.as_str()),
@@ -121,145 +166,16 @@ fn first_heading(tree: &Node) -> Option<String> {
     })
 }
 
-fn layout(
-    site: &Site,
-    path: &str,
-    title: &str,
-    frontmatter: &Frontmatter,
-    body: &str,
-    headings: &[PageHeading],
-) -> String {
-    let root = root_prefix(path);
-    let mut html = String::with_capacity(body.len() + 2048);
-    html.push_str("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    html.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-    html.push_str(&format!(
-        "<title>{} · {}</title>\n",
-        escaped(title),
-        escaped(&site.name)
-    ));
-    if let Some(description) = &frontmatter.description {
-        html.push_str(&format!(
-            "<meta name=\"description\" content=\"{}\">\n",
-            escaped(description)
-        ));
-    }
-    html.push_str(&format!(
-        "<link rel=\"stylesheet\" href=\"{root}assets/quire.css\">\n\
-         <script defer src=\"{root}assets/navigation.js\"></script>\n\
-         <script defer src=\"{root}assets/quire.js\"></script>\n</head>\n"
-    ));
-    html.push_str(&format!(
-        "<body data-root=\"{root}\" data-page=\"{}\">\n",
-        escaped(path)
-    ));
-    html.push_str(&format!(
-        "<header class=\"topbar\"><a class=\"site-name\" href=\"{root}index.html\">{}</a>\
-         <span class=\"site-version\">{}</span></header>\n",
-        escaped(&site.name),
-        escaped(&site.version)
-    ));
-    html.push_str("<div class=\"layout\">\n");
-    html.push_str(&format!(
-        "<nav class=\"sidebar\" id=\"sidebar\" aria-label=\"Site navigation\">\
-         <a class=\"sidebar-home\" href=\"{root}index.html\">Home</a></nav>\n"
-    ));
-    html.push_str("<main class=\"content\">\n");
-    let trail = site.trail(path);
-    if !trail.is_empty() {
-        html.push_str("<nav class=\"breadcrumbs\" aria-label=\"Breadcrumbs\">");
-        for (i, label) in trail.iter().enumerate() {
-            if i > 0 {
-                html.push_str(" <span aria-hidden=\"true\">›</span> ");
-            }
-            html.push_str("<span>");
-            push_escaped(&mut html, label);
-            html.push_str("</span>");
-        }
-        html.push_str("</nav>\n");
-    }
-    html.push_str("<article>\n<h1 class=\"page-title\">");
-    push_escaped(&mut html, title);
-    html.push_str("</h1>\n");
-    if let Some(description) = &frontmatter.description {
-        html.push_str("<p class=\"page-description\">");
-        push_escaped(&mut html, description);
-        html.push_str("</p>\n");
-    }
-    html.push_str(body);
-    html.push_str("</article>\n");
-    pager(&mut html, site, path, &root);
-    html.push_str("</main>\n");
-    toc(&mut html, headings);
-    html.push_str("</div>\n</body>\n</html>\n");
-    html
-}
-
-fn pager(html: &mut String, site: &Site, path: &str, root: &str) {
-    let (prev, next) = site.neighbours(path);
-    if prev.is_none() && next.is_none() {
-        return;
-    }
-    html.push_str("<nav class=\"pager\" aria-label=\"Previous and next pages\">");
-    if let Some((target, label)) = prev {
-        html.push_str(&format!(
-            "<a class=\"pager-prev\" rel=\"prev\" href=\"{root}{}.html\">← {}</a>",
-            escaped(target),
-            escaped(label)
-        ));
-    }
-    if let Some((target, label)) = next {
-        html.push_str(&format!(
-            "<a class=\"pager-next\" rel=\"next\" href=\"{root}{}.html\">{} →</a>",
-            escaped(target),
-            escaped(label)
-        ));
-    }
-    html.push_str("</nav>\n");
-}
-
-/// The on-page table of contents: second- and third-level headings.
-fn toc(html: &mut String, headings: &[PageHeading]) {
-    let entries: Vec<_> = headings
-        .iter()
-        .filter(|h| (2..=3).contains(&h.level))
-        .collect();
-    if entries.is_empty() {
-        return;
-    }
-    html.push_str("<aside class=\"toc\" aria-label=\"On this page\"><div class=\"toc-title\">On this page</div><ul>");
-    for h in entries {
-        html.push_str(&format!(
-            "<li class=\"toc-level-{}\"><a href=\"#{}\">{}</a></li>",
-            h.level,
-            escaped(&h.anchor),
-            escaped(&h.text)
-        ));
-    }
-    html.push_str("</ul></aside>\n");
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::navigation::{NavItem, NavItemKind};
 
     fn site() -> Site {
-        let page = |label: &str, target: &str| NavItem {
-            kind: NavItemKind::Page,
-            depth: 1,
-            label: label.into(),
-            target: Some(target.into()),
-            icon: None,
-        };
+        let page =
+            |label: &str, target: &str| NavItem::new(NavItemKind::Page, 1, label, Some(target));
         let items = vec![
-            NavItem {
-                kind: NavItemKind::Group,
-                depth: 0,
-                label: "Start".into(),
-                target: None,
-                icon: None,
-            },
+            NavItem::new(NavItemKind::Group, 0, "Start", None),
             page("Intro", "index"),
             page("Quickstart", "quickstart"),
             page("Auth", "guides/auth"),
@@ -356,6 +272,89 @@ mod tests {
             "---\ntitle: [x\n---\n\n[gone](/missing)\n",
         );
         assert_eq!(out.warnings.len(), 2, "{:?}", out.warnings);
+    }
+
+    #[test]
+    fn snippets_render_with_props_and_constants() {
+        let site = site().with_files(
+            vec![
+                (
+                    "snippets/hello.mdx".into(),
+                    "Hello, **{name}**! <Note>From {product}.</Note>".into(),
+                ),
+                (
+                    "snippets/vars.mdx".into(),
+                    "export const product = \"Acme\";\n".into(),
+                ),
+            ],
+            vec![],
+        );
+        let source = "import Hello from '/snippets/hello.mdx';\nimport { product } from '/snippets/vars.mdx';\n\n# Hi\n\nWelcome to {product}.\n\n<Hello name=\"Ada\" />\n\n<Hello name=\"Bob\" />\n";
+        let out = render_page(&site, "quickstart", "quickstart.mdx", source);
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        assert!(out.html.contains("Welcome to Acme."), "{}", out.html);
+        assert!(out.html.contains("Hello, <strong>Ada</strong>!"));
+        assert!(out.html.contains("Hello, <strong>Bob</strong>!"));
+        assert!(out.html.contains("callout-note"));
+        assert!(!out.html.contains("import Hello"));
+        let missing = render_page(
+            &site,
+            "quickstart",
+            "quickstart.mdx",
+            "import X from '/snippets/none.mdx'\n\n<X />\n",
+        );
+        assert!(
+            missing.warnings[0]
+                .message
+                .contains("snippets/none.mdx does not exist")
+        );
+    }
+
+    #[test]
+    fn openapi_pages_document_their_operation() {
+        let yaml = "openapi: 3.0.0\ninfo: {title: T, version: '1'}\nservers: [{url: 'https://api.test'}]\npaths:\n  /things/{id}:\n    get:\n      summary: Get a thing\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: OK, content: {application/json: {schema: {type: object, properties: {id: {type: string}}}}}}}\n";
+        let site = site().with_files(vec![], vec![("openapi.yaml".into(), yaml.into())]);
+        let out = render_page(
+            &site,
+            "quickstart",
+            "quickstart.mdx",
+            "---\nopenapi: GET /things/{id}\n---\n",
+        );
+        assert_eq!(out.title, "Get a thing");
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        assert!(out.html.contains("method-get"));
+        assert!(out.html.contains("data-path=\"/things/{id}\""));
+        assert!(out.html.contains("value=\"https://api.test\""));
+        let anchors: Vec<_> = out.headings.iter().map(|h| h.anchor.as_str()).collect();
+        assert_eq!(anchors, ["parameters", "responses"]);
+        let bad = render_page(
+            &site,
+            "quickstart",
+            "quickstart.mdx",
+            "---\nopenapi: GET /nothing\n---\n",
+        );
+        assert_eq!(bad.warnings[0].line, Some(1));
+    }
+
+    #[test]
+    fn frontmatter_modes_and_noindex() {
+        let out = render_page(
+            &site(),
+            "quickstart",
+            "quickstart.md",
+            "---\nmode: wide\nnoindex: true\nicon: rocket\n---\n\n## A\n",
+        );
+        assert!(out.html.contains("class=\"mode-wide\""));
+        assert!(
+            !out.html.contains("class=\"toc\""),
+            "wide pages have no table of contents"
+        );
+        assert!(
+            out.html
+                .contains("<meta name=\"robots\" content=\"noindex\">")
+        );
+        assert!(out.html.contains("data-icon=\"rocket\""));
+        assert!(!out.indexable);
     }
 
     #[test]

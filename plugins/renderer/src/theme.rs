@@ -1,39 +1,94 @@
-//! Files every page shares: the stylesheet, the script that draws the sidebar, the navigation
-//! data, and the site's entry and not-found pages.
+//! Files every page shares: stylesheets, scripts, one navigation script per navigation context,
+//! the feature switches, and the site's entry and not-found pages.
+
+use std::collections::BTreeMap;
 
 use crate::escape::{escaped, script_json};
+use crate::icons;
 use crate::navigation::Site;
 
 const STYLESHEET: &str = include_str!("../assets/quire.css");
 const SCRIPT: &str = include_str!("../assets/quire.js");
+const SEARCH_SCRIPT: &str = include_str!("../assets/search.js");
+const PLAYGROUND_SCRIPT: &str = include_str!("../assets/playground.js");
+const ASSISTANT_SCRIPT: &str = include_str!("../assets/assistant.js");
 
-/// The shared files as (path, contents). The navigation is written once here, not into every
-/// page, so the export grows linearly with the number of pages.
+/// The feature switches a bundle starts with: the offline search box and the playground on,
+/// the assistant and analytics off, so the bundle makes no request to any other host. A docs
+/// server replaces this file to match its deployment type.
+pub const DEFAULT_FEATURES: &str = r#"{"search":true,"playground":true,"assistant":{"enabled":false,"endpoint":"","key":""},"analytics":{"enabled":false,"endpoint":"","key":""}}"#;
+
+/// The path of the feature file in the bundle.
+pub const FEATURES_FILE: &str = "quire-features.js";
+
+/// The shared files as (path, contents). Each navigation context's tree is written once here,
+/// not into every page, so the export grows linearly with the number of pages.
 pub fn assets(site: &Site) -> Vec<(String, Vec<u8>)> {
-    let css = STYLESHEET.replace(
-        "--quire-primary: #2563eb",
-        &format!("--quire-primary: {}", site.primary_color),
-    );
-    let navigation = serde_json::json!({ "items": site.items });
-    let navigation_js = format!(
-        "// The site's navigation, drawn into every page's sidebar by quire.js.\nwindow.QUIRE_NAV = {};\n",
-        script_json(&navigation.to_string())
-    );
+    let settings = &site.settings;
+    let css = STYLESHEET
+        .replace(
+            "--quire-primary: #2563eb",
+            &format!("--quire-primary: {}", settings.primary),
+        )
+        .replace(
+            "--quire-primary-dark: #60a5fa",
+            &format!("--quire-primary-dark: {}", settings.light),
+        );
     let mut files = vec![
         ("assets/quire.css".to_string(), css.into_bytes()),
+        (
+            "assets/highlight.css".to_string(),
+            crate::code::stylesheet().into_bytes(),
+        ),
         ("assets/quire.js".to_string(), SCRIPT.as_bytes().to_vec()),
         (
-            "assets/navigation.js".to_string(),
-            navigation_js.into_bytes(),
+            "assets/search.js".to_string(),
+            SEARCH_SCRIPT.as_bytes().to_vec(),
+        ),
+        (
+            "assets/playground.js".to_string(),
+            PLAYGROUND_SCRIPT.as_bytes().to_vec(),
+        ),
+        (
+            "assets/assistant.js".to_string(),
+            ASSISTANT_SCRIPT.as_bytes().to_vec(),
+        ),
+        (
+            FEATURES_FILE.to_string(),
+            features_script(DEFAULT_FEATURES).into_bytes(),
         ),
         ("404.html".to_string(), not_found(site).into_bytes()),
     ];
+    for (i, context) in site.contexts.iter().enumerate() {
+        let icons: BTreeMap<&str, String> = context
+            .items
+            .iter()
+            .filter_map(|item| {
+                let name = item.icon.as_deref()?;
+                Some((name, icons::svg(name, 16)?))
+            })
+            .collect();
+        let navigation = serde_json::json!({ "items": context.items, "icons": icons });
+        let script = format!(
+            "// The navigation of one version and language, drawn into the sidebar by quire.js.\nwindow.QUIRE_NAV = {};\n",
+            script_json(&navigation.to_string())
+        );
+        files.push((format!("assets/nav/{i}.js"), script.into_bytes()));
+    }
     if !site.pages.contains("index")
         && let Some(home) = site.home()
     {
         files.push(("index.html".to_string(), redirect(site, home).into_bytes()));
     }
     files
+}
+
+/// The feature file for the switches in `json`: a script, so it loads from `file://` too.
+pub fn features_script(json: &str) -> String {
+    format!(
+        "// Feature switches of this copy of the site; a docs server rewrites this file.\nwindow.QUIRE_FEATURES = {};\n",
+        script_json(json)
+    )
 }
 
 /// The entry page when the site has no `index` page: a link to the first navigation page that
@@ -49,16 +104,22 @@ fn redirect(site: &Site, home: &str) -> String {
     )
 }
 
-/// The not-found page. Servers show it from any path, so its links are root-relative to the
-/// site's own root as configured by the server (`/`), and it carries its own minimal styling.
+/// The not-found page. Servers show it for any missing path, so it cannot know its depth: it
+/// carries its own styling and finds the site's root from where it is served (the bundle's
+/// own `404.html` location), falling back to a plain link.
 fn not_found(site: &Site) -> String {
+    let home = site.home().unwrap_or("index");
     format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Page not found · {}</title>\
-         <style>body{{font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem}}</style>\
-         </head><body><h1>Page not found</h1><p>This page does not exist in {}.</p>\
-         <p><a href=\"index.html\">Back to the documentation</a></p></body></html>\n",
-        escaped(&site.name),
-        escaped(&site.name)
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <meta name=\"robots\" content=\"noindex\"><title>Page not found · {name}</title>\
+         <style>:root{{color-scheme:light dark}}body{{font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;line-height:1.6}}\
+         h1{{font-size:2rem}}a{{color:{color}}}</style>\
+         </head><body><p>404</p><h1>Page not found</h1><p>This page does not exist in {name}.</p>\
+         <p><a href=\"{home}.html\" id=\"home\">Back to the documentation</a></p></body></html>\n",
+        name = escaped(&site.name),
+        color = site.settings.primary,
+        home = escaped(home),
     )
 }
 
@@ -69,17 +130,12 @@ mod tests {
 
     #[test]
     fn shared_files_carry_the_theme_and_navigation() {
-        let items = vec![NavItem {
-            kind: NavItemKind::Page,
-            depth: 0,
-            label: "Intro</script>".into(),
-            target: Some("intro".into()),
-            icon: None,
-        }];
+        let mut item = NavItem::new(NavItemKind::Page, 0, "Intro</script>", Some("intro"));
+        item.icon = Some("rocket".into());
         let site = Site::new(
             "Acme".into(),
             "v1".into(),
-            items,
+            vec![item],
             r##"{"colors":{"primary":"#112233"}}"##,
             vec![],
         )
@@ -89,8 +145,11 @@ mod tests {
             String::from_utf8(files.iter().find(|(path, _)| path == p).unwrap().1.clone()).unwrap()
         };
         assert!(get("assets/quire.css").contains("--quire-primary: #112233"));
-        assert!(get("assets/navigation.js").contains("\\u003c/script>"));
+        let nav = get("assets/nav/0.js");
+        assert!(nav.contains("\\u003c/script>"));
+        assert!(nav.contains("\"rocket\":\"\\u003csvg"), "{nav}");
         assert!(get("index.html").contains("url=intro.html"));
         assert!(get("404.html").contains("Page not found"));
+        assert!(get(FEATURES_FILE).contains("\"assistant\":{\"enabled\":false"));
     }
 }

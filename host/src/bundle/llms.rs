@@ -1,0 +1,78 @@
+//! `llms.txt` (the site's pages as a Markdown list of links to their sources, per the llms.txt
+//! proposal) and `llms-full.txt` (every page's Markdown in one file, for tools that read a site
+//! at once).
+
+/// `llms-full.txt` stops growing here and says so; the per-page `.md` files hold the rest.
+const FULL_TEXT_LIMIT: usize = 16 << 20;
+
+pub fn index(name: &str, pages: &[(&str, &str, Option<&str>)]) -> String {
+    let mut out = format!("# {name}\n\n## Docs\n\n");
+    for (path, title, description) in pages {
+        out.push_str(&format!("- [{}]({path}.md)", title.replace(['[', ']'], "")));
+        if let Some(description) = description {
+            out.push_str(": ");
+            out.push_str(description);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The growing `llms-full.txt`.
+#[derive(Default)]
+pub struct FullText {
+    text: String,
+    left_out: usize,
+}
+
+impl FullText {
+    /// Adds a page's source without its frontmatter, under its title.
+    pub fn add(&mut self, path: &str, title: &str, source: &str) {
+        let body = strip_frontmatter(source).trim();
+        if self.text.len() + body.len() > FULL_TEXT_LIMIT {
+            self.left_out += 1;
+            return;
+        }
+        self.text
+            .push_str(&format!("# {title}\nSource: {path}.md\n\n{body}\n\n"));
+    }
+
+    pub fn finish(mut self) -> String {
+        if self.left_out > 0 {
+            self.text.push_str(&format!(
+                "({} more pages are not included here to keep this file small; each page's Markdown is beside it as PAGE.md, listed in llms.txt)\n",
+                self.left_out
+            ));
+        }
+        self.text
+    }
+}
+
+fn strip_frontmatter(source: &str) -> &str {
+    let Some(rest) = source
+        .strip_prefix("---\n")
+        .or_else(|| source.strip_prefix("---\r\n"))
+    else {
+        return source;
+    };
+    match rest.find("\n---") {
+        Some(end) => rest[end + 4..].trim_start_matches(['\r', '\n']),
+        None => source,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn llms_files_list_and_concatenate_pages() {
+        let list = index("Acme", &[("quickstart", "Quickstart", Some("Start here"))]);
+        assert!(list.contains("- [Quickstart](quickstart.md): Start here"));
+        let mut full = FullText::default();
+        full.add("quickstart", "Quickstart", "---\ntitle: Q\n---\nHello\n");
+        let text = full.finish();
+        assert!(text.starts_with("# Quickstart\nSource: quickstart.md\n\nHello"));
+        assert!(!text.contains("title: Q"));
+    }
+}

@@ -1,0 +1,99 @@
+//! What an export adds around the renderer's pages, whatever the renderer: each page's Markdown
+//! source beside it, `sitemap.xml` and `robots.txt`, `llms.txt` and `llms-full.txt`, the
+//! offline search index, and `manifest.json` listing every file with its size and SHA-256.
+//! Built here rather than in the renderer plugin so every renderer's bundle has them, and so
+//! whole-site files stream through the host instead of piling up in a plugin's memory.
+
+mod llms;
+mod manifest;
+mod search_index;
+mod sitemap;
+
+pub use manifest::ManifestBuilder;
+pub use search_index::{SearchDocument, SearchIndexBuilder, shard_of, tokens};
+
+use crate::plugins::{OutputFile, RenderedPage};
+
+/// A page as the site-wide files list it.
+struct Listing {
+    path: String,
+    title: String,
+    description: Option<String>,
+}
+
+/// Collects what the site-wide files need while pages are rendered.
+pub struct SiteFiles {
+    domain: String,
+    name: String,
+    listed: Vec<Listing>,
+    search: SearchIndexBuilder,
+    full_text: llms::FullText,
+}
+
+impl SiteFiles {
+    /// For the site `name` served at `domain`.
+    pub fn new(domain: &str, name: &str) -> Self {
+        Self {
+            domain: domain.to_string(),
+            name: name.to_string(),
+            listed: Vec::new(),
+            search: SearchIndexBuilder::default(),
+            full_text: llms::FullText::default(),
+        }
+    }
+
+    /// Takes note of a rendered page and returns the files to add beside it: its source as
+    /// `{path}.md`. Pages marked hidden or noindex stay out of the sitemap, llms files and
+    /// search.
+    pub fn add_page(&mut self, path: &str, source: &str, page: &RenderedPage) -> OutputFile {
+        if page.indexable {
+            self.listed.push(Listing {
+                path: path.to_string(),
+                title: page.title.clone(),
+                description: page.description.clone(),
+            });
+            self.full_text.add(path, &page.title, source);
+            for section in &page.sections {
+                self.search.add(SearchDocument {
+                    path: path.to_string(),
+                    anchor: section.anchor.clone(),
+                    trail: section.heading_trail.clone(),
+                    text: section.text.clone(),
+                });
+            }
+        }
+        OutputFile {
+            path: format!("{path}.md"),
+            contents: source.as_bytes().to_vec(),
+        }
+    }
+
+    /// The site-wide files.
+    pub fn finish(self) -> Vec<OutputFile> {
+        let pages: Vec<(&str, &str, Option<&str>)> = self
+            .listed
+            .iter()
+            .map(|l| (l.path.as_str(), l.title.as_str(), l.description.as_deref()))
+            .collect();
+        let mut files = vec![
+            file("sitemap.xml", sitemap::sitemap(&self.domain, &pages)),
+            file("robots.txt", sitemap::robots(&self.domain)),
+            file("llms.txt", llms::index(&self.name, &pages)),
+            file("llms-full.txt", self.full_text.finish()),
+        ];
+        files.extend(
+            self.search
+                .finish()
+                .into_iter()
+                .map(|(path, contents)| OutputFile { path, contents }),
+        );
+        files
+    }
+}
+
+fn file(path: &str, contents: String) -> OutputFile {
+    OutputFile {
+        path: path.to_string(),
+        contents: contents.into_bytes(),
+    }
+}

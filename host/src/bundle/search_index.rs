@@ -1,0 +1,328 @@
+//! The bundle's offline search index: the same sections the retriever indexes, as script files
+//! a page loads on demand (so search works from `file://`, with no server).
+//!
+//! BM25 is split between build and query time: each posting carries its term's length-normalised
+//! weight `tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen))`, so the browser only multiplies by the
+//! term's IDF, which it derives from the document frequency stored first in each list. A term
+//! found in very many sections keeps only its highest-weighted postings (its IDF is low, so the
+//! rest could only reorder weak matches), which bounds every list. Terms are spread over shards
+//! by a hash and documents over small chunks, so a query loads `search/index.js`, one shard per
+//! query word and the chunks of the results it shows: tens of kilobytes whatever the size of
+//! the site. `assets/search.js` is the other half and must tokenize the same way.
+
+use std::collections::HashMap;
+
+use serde_json::json;
+
+/// BM25 parameters (the common defaults).
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+/// Heading words count this many times over body words.
+const TITLE_BOOST: u32 = 3;
+/// Postings a term shard aims to hold; the shard count grows with the index.
+const POSTINGS_PER_SHARD: usize = 4_000;
+const MAX_SHARDS: usize = 4_096;
+/// Documents per document chunk.
+const DOCS_PER_CHUNK: usize = 32;
+/// Postings kept per term, the highest-weighted ones.
+const MAX_POSTINGS: usize = 1_000;
+/// Characters of a section's text kept for the result's excerpt.
+const EXCERPT_CHARS: usize = 160;
+
+/// One searchable section.
+pub struct SearchDocument {
+    /// The page path (no extension).
+    pub path: String,
+    pub anchor: String,
+    /// Page title down to the section's heading.
+    pub trail: Vec<String>,
+    pub text: String,
+}
+
+/// Collects sections during an export and writes the index files at the end.
+#[derive(Default)]
+pub struct SearchIndexBuilder {
+    /// Per document: (path#anchor, title, trail, excerpt).
+    documents: Vec<(String, String, String, String)>,
+    /// term -> (doc id, raw term frequency)
+    postings: HashMap<String, Vec<(u32, u32)>>,
+    lengths: Vec<u32>,
+}
+
+impl SearchIndexBuilder {
+    pub fn add(&mut self, document: SearchDocument) {
+        let id = self.documents.len() as u32;
+        let mut counts: HashMap<String, u32> = HashMap::new();
+        let mut length = 0u32;
+        for heading in &document.trail {
+            for token in tokens(heading) {
+                *counts.entry(token).or_default() += TITLE_BOOST;
+                length += 1;
+            }
+        }
+        for token in tokens(&document.text) {
+            *counts.entry(token).or_default() += 1;
+            length += 1;
+        }
+        for (term, tf) in counts {
+            self.postings.entry(term).or_default().push((id, tf));
+        }
+        self.lengths.push(length.max(1));
+        let title = document.trail.last().cloned().unwrap_or_default();
+        let trail = document
+            .trail
+            .iter()
+            .take(document.trail.len().saturating_sub(1))
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" › ");
+        let href = if document.anchor.is_empty() {
+            format!("{}.html", document.path)
+        } else {
+            format!("{}.html#{}", document.path, document.anchor)
+        };
+        self.documents
+            .push((href, title, trail, excerpt(&document.text)));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.documents.is_empty()
+    }
+
+    /// The index files as (path, contents).
+    pub fn finish(self) -> Vec<(String, Vec<u8>)> {
+        let count = self.documents.len();
+        let total_postings: usize = self
+            .postings
+            .values()
+            .map(|l| l.len().min(MAX_POSTINGS))
+            .sum();
+        let shards = total_postings
+            .div_ceil(POSTINGS_PER_SHARD)
+            .clamp(1, MAX_SHARDS);
+        let average = self.lengths.iter().map(|&l| l as f64).sum::<f64>() / count.max(1) as f64;
+
+        let mut by_shard: Vec<serde_json::Map<String, serde_json::Value>> =
+            vec![serde_json::Map::new(); shards];
+        let mut terms: Vec<_> = self.postings.into_iter().collect();
+        terms.sort_by(|a, b| a.0.cmp(&b.0));
+        for (term, list) in terms {
+            let df = list.len() as u32;
+            let mut weighted: Vec<(u32, u32)> = list
+                .into_iter()
+                .map(|(doc, tf)| {
+                    let tf = tf as f64;
+                    let length = self.lengths[doc as usize] as f64;
+                    let weight = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * length / average));
+                    (doc, (weight * 100.0).round().max(1.0) as u32)
+                })
+                .collect();
+            if weighted.len() > MAX_POSTINGS {
+                weighted.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+                weighted.truncate(MAX_POSTINGS);
+                weighted.sort_by_key(|p| p.0);
+            }
+            // [document frequency, doc delta, weight, doc delta, weight, ...]; weights ×100.
+            let mut flat = Vec::with_capacity(weighted.len() * 2 + 1);
+            flat.push(df);
+            let mut previous = 0u32;
+            for (doc, weight) in weighted {
+                flat.push(doc - previous);
+                flat.push(weight);
+                previous = doc;
+            }
+            let shard = shard_of(&term, shards);
+            by_shard[shard].insert(term, json!(flat));
+        }
+
+        let mut files = Vec::with_capacity(shards + count / DOCS_PER_CHUNK + 2);
+        let meta = json!({
+            "documents": count,
+            "shards": shards,
+            "chunk": DOCS_PER_CHUNK,
+        });
+        files.push((
+            "search/index.js".to_string(),
+            script("meta", &meta.to_string()),
+        ));
+        for (i, terms) in by_shard.into_iter().enumerate() {
+            let body = serde_json::Value::Object(terms).to_string();
+            files.push((format!("search/t{i}.js"), script(&format!("t{i}"), &body)));
+        }
+        for (i, chunk) in self.documents.chunks(DOCS_PER_CHUNK).enumerate() {
+            let body = json!(
+                chunk
+                    .iter()
+                    .map(|(href, title, trail, excerpt)| json!([href, title, trail, excerpt]))
+                    .collect::<Vec<_>>()
+            )
+            .to_string();
+            files.push((format!("search/d{i}.js"), script(&format!("d{i}"), &body)));
+        }
+        files
+    }
+}
+
+/// A data file: a call the search script has set up, so it loads as a `<script>`.
+fn script(name: &str, json: &str) -> Vec<u8> {
+    let safe = json.replace('<', "\\u003c");
+    format!("QUIRE_SEARCH_DATA({name:?},{safe});\n").into_bytes()
+}
+
+fn excerpt(text: &str) -> String {
+    let mut out: String = text.chars().take(EXCERPT_CHARS).collect();
+    if text.chars().count() > EXCERPT_CHARS {
+        out.push('…');
+    }
+    out
+}
+
+/// The shard of a term: FNV-1a over its UTF-16 code units (what JavaScript strings are made
+/// of), so the browser computes the same number.
+pub fn shard_of(term: &str, shards: usize) -> usize {
+    let mut hash: u32 = 0x811c_9dc5;
+    for unit in term.encode_utf16() {
+        hash ^= unit as u32;
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    (hash as usize) % shards.max(1)
+}
+
+/// Words of `text`, lower-cased, with plural endings removed (Harman's "S" stemmer, which the
+/// search script repeats exactly).
+pub fn tokens(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| stem(&w.to_lowercase()))
+}
+
+fn stem(word: &str) -> String {
+    let chars = word.chars().count();
+    if chars <= 3 {
+        return word.to_string();
+    }
+    if word.ends_with("ies") && !word.ends_with("eies") && !word.ends_with("aies") {
+        return format!("{}y", &word[..word.len() - 3]);
+    }
+    if word.ends_with("es")
+        && !(word.ends_with("aes") || word.ends_with("ees") || word.ends_with("oes"))
+    {
+        return word[..word.len() - 1].to_string();
+    }
+    if word.ends_with('s') && !(word.ends_with("us") || word.ends_with("ss")) {
+        return word[..word.len() - 1].to_string();
+    }
+    word.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stemmer_folds_plurals() {
+        let words: Vec<String> = tokens("Webhooks queries Status boxes class, API keys").collect();
+        assert_eq!(
+            words,
+            ["webhook", "query", "status", "boxe", "class", "api", "key"]
+        );
+    }
+
+    #[test]
+    fn shards_match_the_browser_hash() {
+        // FNV-1a 32 of "webhook" is 0xa0ebd926 (computed independently in JavaScript).
+        assert_eq!(shard_of("webhook", usize::MAX), 0xa0eb_d926);
+        assert!(shard_of("é", 7) < 7);
+    }
+
+    #[test]
+    fn files_hold_every_term_and_document() {
+        let mut builder = SearchIndexBuilder::default();
+        for i in 0..100 {
+            builder.add(SearchDocument {
+                path: format!("p{i}"),
+                anchor: if i % 2 == 0 {
+                    String::new()
+                } else {
+                    "a".into()
+                },
+                trail: vec![format!("Page {i}"), "Retry".into()],
+                text: format!("webhooks retry after failure number{i}"),
+            });
+        }
+        let files = builder.finish();
+        let names: Vec<_> = files.iter().map(|(n, _)| n.as_str()).collect();
+        assert!(names.contains(&"search/index.js"));
+        assert_eq!(
+            names.iter().filter(|n| n.starts_with("search/d")).count(),
+            100usize.div_ceil(DOCS_PER_CHUNK)
+        );
+        let all: String = files
+            .iter()
+            .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+            .collect();
+        assert!(all.contains("\"number42\""));
+        assert!(all.contains("\"p1.html#a\""));
+        assert!(
+            all.contains("\"number42\":[1,42,"),
+            "df first, then the delta"
+        );
+    }
+
+    #[test]
+    fn common_terms_keep_their_best_postings_only() {
+        let mut builder = SearchIndexBuilder::default();
+        for i in 0..(MAX_POSTINGS + 500) {
+            let text = if i == 7 {
+                "widget widget widget".to_string()
+            } else {
+                format!("widget filler words here {i}")
+            };
+            builder.add(SearchDocument {
+                path: format!("p{i}"),
+                anchor: String::new(),
+                trail: vec![],
+                text,
+            });
+        }
+        let files = builder.finish();
+        let shard = shard_of(
+            "widget",
+            files
+                .iter()
+                .filter(|(n, _)| n.starts_with("search/t"))
+                .count(),
+        );
+        let text = String::from_utf8(
+            files
+                .iter()
+                .find(|(n, _)| *n == format!("search/t{shard}.js"))
+                .unwrap()
+                .1
+                .clone(),
+        )
+        .unwrap();
+        let json = text
+            .trim_start_matches(&format!("QUIRE_SEARCH_DATA(\"t{shard}\","))
+            .trim_end()
+            .trim_end_matches(");");
+        let terms: serde_json::Value = serde_json::from_str(json).unwrap();
+        let list = terms["widget"].as_array().unwrap();
+        assert_eq!(
+            list[0],
+            (MAX_POSTINGS + 500) as u64,
+            "the true document frequency"
+        );
+        assert_eq!(list.len(), 1 + 2 * MAX_POSTINGS);
+        // The strongest match (document 7) is kept.
+        let mut doc = 0;
+        let kept: Vec<u64> = list[1..]
+            .chunks(2)
+            .map(|p| {
+                doc += p[0].as_u64().unwrap();
+                doc
+            })
+            .collect();
+        assert!(kept.contains(&7));
+    }
+}

@@ -1,0 +1,281 @@
+//! Code blocks: syntax highlighting at build time (syntect, with CSS classes so light and dark
+//! themes are just stylesheets), titles and line highlights from the fence's meta string, and
+//! Mermaid diagrams kept as code for a script to draw.
+
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+use syntect::highlighting::ThemeSet;
+use syntect::html::{ClassStyle, ClassedHTMLGenerator, css_for_theme_with_class_style};
+use syntect::parsing::{SyntaxReference, SyntaxSet};
+use syntect::util::LinesWithEndings;
+
+use crate::escape::{escaped, push_escaped};
+
+/// Class prefix of highlighted tokens, so they cannot clash with the theme's own classes.
+const CLASS_STYLE: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "hl-" };
+
+/// Longest code block that is highlighted; longer ones are shown plain (highlighting is the
+/// slowest part of rendering, and a generated dump gains nothing from colours).
+const MAX_HIGHLIGHTED_BYTES: usize = 64 * 1024;
+
+fn syntaxes() -> &'static SyntaxSet {
+    static SET: OnceLock<SyntaxSet> = OnceLock::new();
+    SET.get_or_init(SyntaxSet::load_defaults_newlines)
+}
+
+/// What the fence's meta string says: ```` ```js app.js {2,4-5} ````.
+#[derive(Debug, Default, PartialEq)]
+pub struct FenceMeta {
+    pub title: Option<String>,
+    pub highlighted: HashSet<usize>,
+}
+
+impl FenceMeta {
+    pub fn parse(meta: Option<&str>) -> Self {
+        let mut out = Self::default();
+        let Some(meta) = meta else { return out };
+        let mut words = Vec::new();
+        for word in meta.split_whitespace() {
+            if let Some(ranges) = word.strip_prefix('{').and_then(|w| w.strip_suffix('}')) {
+                out.highlighted.extend(parse_ranges(ranges));
+            } else if !word.contains('=') {
+                words.push(word);
+            }
+        }
+        if !words.is_empty() {
+            out.title = Some(words.join(" "));
+        }
+        out
+    }
+}
+
+/// `1,3-5` to {1, 3, 4, 5}; malformed parts are skipped, ranges are capped.
+fn parse_ranges(ranges: &str) -> Vec<usize> {
+    let mut lines = Vec::new();
+    for part in ranges.split(',') {
+        let mut bounds = part
+            .trim()
+            .splitn(2, '-')
+            .map(|n| n.trim().parse::<usize>());
+        match (bounds.next(), bounds.next()) {
+            (Some(Ok(a)), None) => lines.push(a),
+            (Some(Ok(a)), Some(Ok(b))) if a <= b && b - a < 10_000 => lines.extend(a..=b),
+            _ => {}
+        }
+    }
+    lines
+}
+
+/// The syntax for a fence's language name, or `None` for plain text.
+fn syntax_for(lang: &str) -> Option<&'static SyntaxReference> {
+    let set = syntaxes();
+    let lang = lang.to_ascii_lowercase();
+    let token = match lang.as_str() {
+        "ts" | "typescript" | "tsx" | "jsx" | "mjs" | "cjs" | "javascript" => "js",
+        "shell" | "sh" | "zsh" | "console" | "terminal" => "bash",
+        "yml" => "yaml",
+        "golang" => "go",
+        "py" => "python",
+        "rs" => "rust",
+        "text" | "txt" | "plain" | "plaintext" => return None,
+        other => other,
+    };
+    set.find_syntax_by_token(token)
+}
+
+/// The code as HTML: one `<span class="line">` per line, highlighted where the language is
+/// known, with the lines named in `highlighted` (1-based) marked.
+pub fn highlight(lang: Option<&str>, code: &str, highlighted: &HashSet<usize>) -> String {
+    let code = code.strip_suffix('\n').unwrap_or(code);
+    let html = match lang.and_then(syntax_for) {
+        Some(syntax) if code.len() <= MAX_HIGHLIGHTED_BYTES => {
+            let mut generator =
+                ClassedHTMLGenerator::new_with_class_style(syntax, syntaxes(), CLASS_STYLE);
+            let mut ok = true;
+            for line in LinesWithEndings::from(code) {
+                if generator
+                    .parse_html_for_line_which_includes_newline(line)
+                    .is_err()
+                {
+                    ok = false;
+                    break;
+                }
+            }
+            if ok {
+                generator.finalize()
+            } else {
+                escaped(code)
+            }
+        }
+        _ => escaped(code),
+    };
+    let mut out = String::with_capacity(html.len() + 32 * (highlighted.len() + 1));
+    for (i, line) in balanced_lines(&html).into_iter().enumerate() {
+        if highlighted.contains(&(i + 1)) {
+            out.push_str("<span class=\"line highlighted\">");
+        } else {
+            out.push_str("<span class=\"line\">");
+        }
+        out.push_str(&line);
+        out.push_str("</span>\n");
+    }
+    out
+}
+
+/// Splits highlighted HTML into lines that each open and close their own spans, so a line can
+/// be wrapped (a token such as a block comment may span lines).
+fn balanced_lines(html: &str) -> Vec<String> {
+    let mut open: Vec<&str> = Vec::new();
+    let mut lines = Vec::new();
+    let body = html.strip_suffix('\n').unwrap_or(html);
+    for line in body.split('\n') {
+        let mut out: String = open.concat();
+        out.push_str(line);
+        let mut rest = line;
+        while let Some(i) = rest.find('<') {
+            rest = &rest[i..];
+            if let Some(stripped) = rest.strip_prefix("</span>") {
+                open.pop();
+                rest = stripped;
+            } else if let Some(end) = rest.find('>') {
+                open.push(&rest[..=end]);
+                rest = &rest[end + 1..];
+            } else {
+                break;
+            }
+        }
+        out.push_str(&"</span>".repeat(open.len()));
+        lines.push(out);
+    }
+    lines
+}
+
+/// The block's HTML: a titled frame with the highlighted code. Mermaid diagrams are kept as
+/// code (readable without JavaScript) and marked for the theme's script to draw.
+pub fn block(lang: Option<&str>, meta: Option<&str>, code: &str) -> String {
+    let meta = FenceMeta::parse(meta);
+    let mut html = String::with_capacity(code.len() * 2 + 128);
+    let diagram = lang == Some("mermaid");
+    html.push_str(if diagram {
+        "<div class=\"code-block mermaid-block\" data-diagram=\"mermaid\">"
+    } else {
+        "<div class=\"code-block\">"
+    });
+    if let Some(title) = meta.title.as_deref().or(lang) {
+        html.push_str("<div class=\"code-title\">");
+        push_escaped(&mut html, title);
+        html.push_str("</div>");
+    }
+    match lang {
+        Some(lang) => html.push_str(&format!("<pre><code class=\"language-{}\">", escaped(lang))),
+        None => html.push_str("<pre><code>"),
+    }
+    html.push_str(&highlight(lang, code, &meta.highlighted));
+    html.push_str("</code></pre></div>\n");
+    html
+}
+
+/// The stylesheet for highlighted tokens: a light theme, and a dark one under `.dark` and the
+/// reader's dark preference.
+pub fn stylesheet() -> String {
+    let themes = ThemeSet::load_defaults();
+    let css = |name: &str| {
+        themes
+            .themes
+            .get(name)
+            .and_then(|t| css_for_theme_with_class_style(t, CLASS_STYLE).ok())
+            .unwrap_or_default()
+    };
+    let light = css("InspiredGitHub");
+    let dark = css("base16-ocean.dark");
+    let mut out = String::from("/* Syntax highlighting, generated from syntect's themes. */\n");
+    out.push_str(&scoped(&light, ":root:not(.dark)"));
+    out.push_str(&scoped(&dark, ":root.dark"));
+    out
+}
+
+/// Prefixes every selector of `css` with `scope`.
+fn scoped(css: &str, scope: &str) -> String {
+    let mut out = String::with_capacity(css.len() * 2);
+    for rule in css.split('}') {
+        let Some((selectors, body)) = rule.split_once('{') else {
+            continue;
+        };
+        let selectors: Vec<String> = selectors
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty() && !s.starts_with("/*"))
+            .map(|s| format!("{scope} {s}"))
+            .collect();
+        if selectors.is_empty() {
+            continue;
+        }
+        // Background colours stay the theme's own (code blocks have their own surface).
+        let body: Vec<&str> = body
+            .split(';')
+            .map(str::trim)
+            .filter(|d| !d.is_empty() && !d.starts_with("background"))
+            .collect();
+        if body.is_empty() {
+            continue;
+        }
+        out.push_str(&format!(
+            "{} {{ {}; }}\n",
+            selectors.join(", "),
+            body.join("; ")
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn meta_gives_title_and_lines() {
+        let meta = FenceMeta::parse(Some("src/app.js {1,3-4} lines"));
+        assert_eq!(meta.title.as_deref(), Some("src/app.js lines"));
+        assert_eq!(meta.highlighted, HashSet::from([1, 3, 4]));
+        assert_eq!(FenceMeta::parse(Some("{9-1,x}")).highlighted.len(), 0);
+    }
+
+    #[test]
+    fn known_languages_are_highlighted_line_by_line() {
+        let html = highlight(
+            Some("rust"),
+            "/* a\nb */\nfn main() {}\n",
+            &HashSet::from([3]),
+        );
+        assert_eq!(html.matches("<span class=\"line").count(), 3);
+        assert!(html.contains("hl-comment"), "{html}");
+        assert!(html.contains("<span class=\"line highlighted\">"));
+        // Every line balances its spans.
+        for line in html.lines() {
+            assert_eq!(
+                line.matches("<span").count(),
+                line.matches("</span>").count(),
+                "{line}"
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_languages_and_markup_are_escaped() {
+        let html = block(Some("nolang"), None, "<script>x</script>");
+        assert!(html.contains("&lt;script&gt;"));
+        assert!(block(Some("mermaid"), None, "graph TD; A-->B").contains("data-diagram"));
+    }
+
+    #[test]
+    fn the_stylesheet_covers_both_modes() {
+        let css = stylesheet();
+        assert!(
+            css.contains(":root.dark .hl-"),
+            "{}",
+            &css[..200.min(css.len())]
+        );
+        assert!(css.contains(":root:not(.dark) .hl-"));
+    }
+}

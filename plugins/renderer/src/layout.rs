@@ -1,0 +1,353 @@
+//! The page layout around a rendered body: head, top bar (logo, version and language switchers,
+//! search, theme toggle), section tabs, sidebar, breadcrumbs, feedback prompt, previous/next
+//! links, table of contents and footer. Everything here is plain HTML; the sidebar's page tree
+//! comes from the context's shared navigation script.
+
+use crate::escape::{escaped, push_escaped};
+use crate::frontmatter::Frontmatter;
+use crate::icons;
+use crate::links::root_prefix;
+use crate::markup::PageHeading;
+use crate::navigation::{NavContext, NavItemKind, Site, SwitchChoice, language_name};
+
+/// What the layout needs of a rendered page.
+pub struct PageView<'a> {
+    pub path: &'a str,
+    pub title: &'a str,
+    pub frontmatter: &'a Frontmatter,
+    pub body: &'a str,
+    pub headings: &'a [PageHeading],
+}
+
+/// Sets the colour mode before the page paints (no flash of the wrong theme): the reader's
+/// choice if they made one, else the site's default, else the system preference.
+const MODE_SCRIPT: &str = "(function(){var d=document.documentElement,m=null;try{m=localStorage.getItem('quire-mode')}catch(e){}m=m||d.getAttribute('data-mode');if(m==='dark'||(m!=='light'&&window.matchMedia&&matchMedia('(prefers-color-scheme: dark)').matches))d.classList.add('dark')})();";
+
+/// The whole page.
+pub fn page(site: &Site, view: &PageView<'_>) -> String {
+    let path = view.path;
+    let root = root_prefix(path);
+    let context_index = site.context_index(path);
+    let context = site.context(path);
+    let mode = view.frontmatter.mode();
+    let mut html = String::with_capacity(view.body.len() + 4096);
+    let lang = context.and_then(|c| c.language.as_deref()).unwrap_or("en");
+    html.push_str(&format!(
+        "<!doctype html>\n<html lang=\"{}\" data-mode=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
+        escaped(lang),
+        site.settings.default_mode
+    ));
+    html.push_str(&format!(
+        "<title>{} · {}</title>\n",
+        escaped(view.title),
+        escaped(&site.name)
+    ));
+    if let Some(description) = &view.frontmatter.description {
+        html.push_str(&format!(
+            "<meta name=\"description\" content=\"{}\">\n",
+            escaped(description)
+        ));
+    }
+    if view.frontmatter.noindex || view.frontmatter.hidden {
+        html.push_str("<meta name=\"robots\" content=\"noindex\">\n");
+    }
+    if let Some(favicon) = &site.settings.favicon {
+        html.push_str(&format!(
+            "<link rel=\"icon\" href=\"{root}{}\">\n",
+            escaped(favicon)
+        ));
+    }
+    html.push_str(&format!(
+        "<link rel=\"stylesheet\" href=\"{root}assets/quire.css\">\n\
+         <link rel=\"stylesheet\" href=\"{root}assets/highlight.css\">\n\
+         <script>{MODE_SCRIPT}</script>\n\
+         <script defer src=\"{root}quire-features.js\"></script>\n\
+         <script defer src=\"{root}assets/nav/{context_index}.js\"></script>\n\
+         <script defer src=\"{root}assets/quire.js\"></script>\n</head>\n"
+    ));
+    let section = context.and_then(|c| c.section_of(path));
+    html.push_str(&format!(
+        "<body class=\"mode-{mode}\" data-root=\"{root}\" data-page=\"{}\" data-section=\"{}\">\n",
+        escaped(path),
+        section.map(|s| s.to_string()).unwrap_or_default()
+    ));
+    html.push_str("<a class=\"skip-link\" href=\"#content\">Skip to content</a>\n");
+    topbar(&mut html, site, path, &root);
+    if let Some(context) = context
+        && mode != "custom"
+    {
+        tabs_bar(&mut html, context, section, &root);
+    }
+    html.push_str("<div class=\"layout\">\n");
+    if mode == "default" || mode == "wide" {
+        sidebar(&mut html, context, section, &root);
+    }
+    html.push_str("<main class=\"content\" id=\"content\">\n");
+    breadcrumbs(&mut html, site.trail(path));
+    html.push_str("<article>\n<h1 class=\"page-title\">");
+    if let Some(svg) = view
+        .frontmatter
+        .icon
+        .as_deref()
+        .and_then(|i| icons::svg(i, 28))
+    {
+        html.push_str(&svg);
+    }
+    push_escaped(&mut html, view.title);
+    html.push_str("</h1>\n");
+    if let Some(description) = &view.frontmatter.description {
+        html.push_str("<p class=\"page-description\">");
+        push_escaped(&mut html, description);
+        html.push_str("</p>\n");
+    }
+    html.push_str(view.body);
+    html.push_str("</article>\n");
+    html.push_str(
+        "<div class=\"feedback\" hidden><span>Was this page helpful?</span>\
+         <button type=\"button\" data-feedback=\"yes\">Yes</button>\
+         <button type=\"button\" data-feedback=\"no\">No</button></div>\n",
+    );
+    pager(&mut html, site, path, &root);
+    html.push_str("</main>\n");
+    if mode == "default" {
+        toc(&mut html, view.headings);
+    }
+    html.push_str("</div>\n");
+    html.push_str(&format!(
+        "<footer class=\"footer\"><span>{}</span><span class=\"footer-version\">{}</span></footer>\n",
+        escaped(&site.name),
+        escaped(&site.version)
+    ));
+    html.push_str("</body>\n</html>\n");
+    html
+}
+
+fn topbar(html: &mut String, site: &Site, path: &str, root: &str) {
+    let home = site.home().unwrap_or("index");
+    html.push_str(&format!(
+        "<header class=\"topbar\"><a class=\"site-name\" href=\"{root}{}.html\">",
+        escaped(home)
+    ));
+    let settings = &site.settings;
+    if let Some(light) = &settings.logo_light {
+        let dark = settings.logo_dark.as_deref().unwrap_or(light);
+        html.push_str(&format!(
+            "<img class=\"logo logo-light\" src=\"{root}{}\" alt=\"\"><img class=\"logo logo-dark\" src=\"{root}{}\" alt=\"\">",
+            escaped(light),
+            escaped(dark)
+        ));
+    }
+    html.push_str(&format!("<span>{}</span></a>", escaped(&site.name)));
+    switcher(html, "version", &site.version_choices(path), root, |l| {
+        l.to_string()
+    });
+    switcher(html, "language", &site.language_choices(path), root, |l| {
+        language_name(l).to_string()
+    });
+    html.push_str("<div class=\"topbar-spacer\"></div>");
+    html.push_str(&format!(
+        "<button type=\"button\" class=\"search-button\" hidden aria-label=\"Search\">{}<span>Search</span><kbd>/</kbd></button>",
+        icons::svg("search", 16).unwrap_or_default()
+    ));
+    for (label, href) in &settings.navbar_links {
+        let href = if href.contains("://") || href.starts_with("mailto:") {
+            href.clone()
+        } else {
+            format!("{root}{}.html", href.trim_start_matches('/'))
+        };
+        html.push_str(&format!(
+            "<a class=\"navbar-link\" href=\"{}\">{}</a>",
+            escaped(&href),
+            escaped(label)
+        ));
+    }
+    html.push_str(&format!(
+        "<button type=\"button\" class=\"theme-toggle\" hidden aria-label=\"Switch between light and dark mode\">{}{}</button>",
+        icons::svg("sun", 18).unwrap_or_default(),
+        icons::svg("moon", 18).unwrap_or_default()
+    ));
+    html.push_str("</header>\n");
+}
+
+/// A version or language menu: a `<details>` list of links, so it works without JavaScript.
+fn switcher(
+    html: &mut String,
+    kind: &str,
+    choices: &[SwitchChoice],
+    root: &str,
+    name: impl Fn(&str) -> String,
+) {
+    let Some(current) = choices.iter().find(|c| c.current) else {
+        return;
+    };
+    if choices.len() < 2 {
+        return;
+    }
+    html.push_str(&format!(
+        "<details class=\"switcher switcher-{kind}\"><summary aria-label=\"Choose a {kind}\">{}</summary><ul>",
+        escaped(&name(&current.label))
+    ));
+    for choice in choices {
+        let active = if choice.current {
+            " aria-current=\"true\""
+        } else {
+            ""
+        };
+        html.push_str(&format!(
+            "<li><a href=\"{root}{}.html\" data-{kind}=\"{}\"{active}>{}</a></li>",
+            escaped(&choice.target),
+            escaped(&choice.label),
+            escaped(&name(&choice.label))
+        ));
+    }
+    html.push_str("</ul></details>");
+}
+
+/// The context's tabs, each leading to its first page.
+fn tabs_bar(html: &mut String, context: &NavContext, section: Option<usize>, root: &str) {
+    let Some(depth) = context.section_depth() else {
+        return;
+    };
+    let tabs: Vec<usize> = (0..context.items.len())
+        .filter(|&i| context.items[i].kind == NavItemKind::Tab && context.items[i].depth == depth)
+        .collect();
+    if tabs.is_empty() {
+        return;
+    }
+    html.push_str("<nav class=\"tabs-bar\" aria-label=\"Sections\">");
+    for i in tabs {
+        section_link(html, context, i, section, root);
+    }
+    html.push_str("</nav>\n");
+}
+
+fn section_link(
+    html: &mut String,
+    context: &NavContext,
+    index: usize,
+    current: Option<usize>,
+    root: &str,
+) {
+    let item = &context.items[index];
+    let Some(first) = context.first_page_under(index) else {
+        return;
+    };
+    let active = if current == Some(index) {
+        " class=\"active\" aria-current=\"true\""
+    } else {
+        ""
+    };
+    let icon = item
+        .icon
+        .as_deref()
+        .and_then(|i| icons::svg(i, 16))
+        .unwrap_or_default();
+    html.push_str(&format!(
+        "<a href=\"{root}{}.html\"{active}>{icon}{}</a>",
+        escaped(first),
+        escaped(&item.label)
+    ));
+}
+
+/// The sidebar: anchors and dropdown sections as plain links, and a place for the page tree.
+fn sidebar(html: &mut String, context: Option<&NavContext>, section: Option<usize>, root: &str) {
+    html.push_str("<nav class=\"sidebar\" id=\"sidebar\" aria-label=\"Site navigation\">");
+    if let Some(context) = context
+        && let Some(depth) = context.section_depth()
+    {
+        let of_kind = |kinds: &[NavItemKind]| -> Vec<usize> {
+            (0..context.items.len())
+                .filter(|&i| {
+                    kinds.contains(&context.items[i].kind) && context.items[i].depth == depth
+                })
+                .collect()
+        };
+        let anchors = of_kind(&[NavItemKind::Anchor]);
+        if !anchors.is_empty() {
+            html.push_str("<div class=\"sidebar-anchors\">");
+            for i in anchors {
+                section_link(html, context, i, section, root);
+            }
+            html.push_str("</div>");
+        }
+        let menus = of_kind(&[NavItemKind::Dropdown, NavItemKind::Product]);
+        if !menus.is_empty() {
+            let current = section
+                .filter(|s| menus.contains(s))
+                .map(|s| context.items[s].label.as_str())
+                .unwrap_or("Choose a section");
+            html.push_str(&format!(
+                "<details class=\"sidebar-dropdown\"><summary>{}</summary><div>",
+                escaped(current)
+            ));
+            for i in menus {
+                section_link(html, context, i, section, root);
+            }
+            html.push_str("</div></details>");
+        }
+    }
+    html.push_str("<div id=\"sidebar-tree\"></div></nav>\n");
+}
+
+fn breadcrumbs(html: &mut String, trail: &[String]) {
+    if trail.is_empty() {
+        return;
+    }
+    html.push_str("<nav class=\"breadcrumbs\" aria-label=\"Breadcrumbs\">");
+    for (i, label) in trail.iter().enumerate() {
+        if i > 0 {
+            html.push_str(" <span aria-hidden=\"true\">›</span> ");
+        }
+        html.push_str("<span>");
+        push_escaped(html, label);
+        html.push_str("</span>");
+    }
+    html.push_str("</nav>\n");
+}
+
+fn pager(html: &mut String, site: &Site, path: &str, root: &str) {
+    let (prev, next) = site.neighbours(path);
+    if prev.is_none() && next.is_none() {
+        return;
+    }
+    html.push_str("<nav class=\"pager\" aria-label=\"Previous and next pages\">");
+    if let Some((target, label)) = prev {
+        html.push_str(&format!(
+            "<a class=\"pager-prev\" rel=\"prev\" href=\"{root}{}.html\"><small>Previous</small>{}</a>",
+            escaped(target),
+            escaped(label)
+        ));
+    }
+    if let Some((target, label)) = next {
+        html.push_str(&format!(
+            "<a class=\"pager-next\" rel=\"next\" href=\"{root}{}.html\"><small>Next</small>{}</a>",
+            escaped(target),
+            escaped(label)
+        ));
+    }
+    html.push_str("</nav>\n");
+}
+
+/// The on-page table of contents: second- and third-level headings.
+fn toc(html: &mut String, headings: &[PageHeading]) {
+    let entries: Vec<_> = headings
+        .iter()
+        .filter(|h| (2..=3).contains(&h.level))
+        .collect();
+    if entries.is_empty() {
+        return;
+    }
+    html.push_str(
+        "<aside class=\"toc\" aria-label=\"On this page\"><div class=\"toc-title\">On this page</div><ul>",
+    );
+    for h in entries {
+        html.push_str(&format!(
+            "<li class=\"toc-level-{}\"><a href=\"#{}\">{}</a></li>",
+            h.level,
+            escaped(&h.anchor),
+            escaped(&h.text)
+        ));
+    }
+    html.push_str("</ul></aside>\n");
+}

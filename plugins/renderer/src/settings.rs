@@ -1,0 +1,132 @@
+//! The site-wide settings of docs.json (or mint.json) that shape the theme: colors, logo,
+//! favicon, appearance and top-bar links. Values that could break out of their place in the
+//! HTML or CSS (a color that is not a color) fall back to the default.
+
+use serde_json::Value;
+
+/// The theme settings of a site.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    /// The accent color in light mode (`colors.primary`).
+    pub primary: String,
+    /// The accent in dark mode (`colors.light`: a lighter shade that reads on dark
+    /// backgrounds), defaulting to `primary`.
+    pub light: String,
+    /// The color of buttons and hover states (`colors.dark`), defaulting to `primary`.
+    pub dark: String,
+    /// Logo image paths (`logo` as a string, or `logo.light` / `logo.dark`).
+    pub logo_light: Option<String>,
+    pub logo_dark: Option<String>,
+    /// Favicon path (`favicon`).
+    pub favicon: Option<String>,
+    /// `appearance.default` (docs.json) or `modeToggle.default` (mint.json): "light", "dark"
+    /// or "system".
+    pub default_mode: String,
+    /// Links for the top bar (`navbar.links`, mint.json `topbarLinks`), as (label, href).
+    pub navbar_links: Vec<(String, String)>,
+}
+
+const DEFAULT_PRIMARY: &str = "#2563eb";
+
+impl Settings {
+    /// Reads the settings from the navigation file's JSON text.
+    pub fn parse(config_json: &str) -> Result<Self, String> {
+        let config: Value = if config_json.trim().is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(config_json)
+                .map_err(|e| format!("site configuration is not valid JSON: {e}"))?
+        };
+        let color = |pointer: &str| {
+            config
+                .pointer(pointer)
+                .and_then(Value::as_str)
+                .filter(|c| is_hex_color(c))
+                .map(String::from)
+        };
+        let primary = color("/colors/primary").unwrap_or_else(|| DEFAULT_PRIMARY.to_string());
+        let light = color("/colors/light").unwrap_or_else(|| primary.clone());
+        let dark = color("/colors/dark").unwrap_or_else(|| primary.clone());
+        let text = |pointer: &str| {
+            config
+                .pointer(pointer)
+                .and_then(Value::as_str)
+                .map(|s| s.trim_start_matches('/').to_string())
+        };
+        let (logo_light, logo_dark) = match config.get("logo") {
+            Some(Value::String(s)) => {
+                let logo = s.trim_start_matches('/').to_string();
+                (Some(logo.clone()), Some(logo))
+            }
+            Some(Value::Object(_)) => {
+                let light = text("/logo/light");
+                let dark = text("/logo/dark").or_else(|| light.clone());
+                (light, dark)
+            }
+            _ => (None, None),
+        };
+        let default_mode = config
+            .pointer("/appearance/default")
+            .or_else(|| config.pointer("/modeToggle/default"))
+            .and_then(Value::as_str)
+            .filter(|m| matches!(*m, "light" | "dark" | "system"))
+            .unwrap_or("system")
+            .to_string();
+        let links = config
+            .pointer("/navbar/links")
+            .or_else(|| config.get("topbarLinks"))
+            .and_then(Value::as_array)
+            .map(|links| {
+                links
+                    .iter()
+                    .filter_map(|l| {
+                        let label = l.get("label").or_else(|| l.get("name"))?.as_str()?;
+                        let href = l.get("href").or_else(|| l.get("url"))?.as_str()?;
+                        Some((label.to_string(), href.to_string()))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(Self {
+            primary,
+            light,
+            dark,
+            logo_light,
+            logo_dark,
+            favicon: text("/favicon"),
+            default_mode,
+            navbar_links: links,
+        })
+    }
+}
+
+fn is_hex_color(c: &str) -> bool {
+    let hex = c.strip_prefix('#').unwrap_or("");
+    matches!(hex.len(), 3 | 6 | 8) && hex.chars().all(|ch| ch.is_ascii_hexdigit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colors_logo_and_links_are_read_and_checked() {
+        let s = Settings::parse(
+            r##"{"colors":{"primary":"#0D9373","dark":"#55efc4"},"logo":{"light":"/logo/light.svg"},
+                "favicon":"/favicon.svg","appearance":{"default":"dark"},
+                "navbar":{"links":[{"label":"Support","href":"mailto:help@example.com"}]}}"##,
+        )
+        .unwrap();
+        assert_eq!(
+            (s.primary.as_str(), s.light.as_str(), s.dark.as_str()),
+            ("#0D9373", "#0D9373", "#55efc4")
+        );
+        assert_eq!(s.logo_dark.as_deref(), Some("logo/light.svg"));
+        assert_eq!(s.favicon.as_deref(), Some("favicon.svg"));
+        assert_eq!(s.default_mode, "dark");
+        assert_eq!(s.navbar_links.len(), 1);
+        let bad = Settings::parse(r#"{"colors":{"primary":"red;}"}}"#).unwrap();
+        assert_eq!(bad.primary, DEFAULT_PRIMARY);
+        assert!(Settings::parse("{").is_err());
+    }
+}

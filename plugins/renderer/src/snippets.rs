@@ -1,0 +1,150 @@
+//! Snippets: reusable MDX under `/snippets/`. A page imports a snippet as a component
+//! (`import Intro from '/snippets/intro.mdx'`, then `<Intro word="x" />`, where the snippet reads
+//! `{word}`) or imports the snippet's `export const` values (`import { version } from
+//! '/snippets/vars.mdx'`, then `{version}`). Nothing is evaluated: imports and exports are read
+//! as text, and only string and number constants are supported.
+
+use std::collections::HashMap;
+
+/// What a name a page imported stands for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Import {
+    /// The default import: the snippet at this path, rendered as a component.
+    Snippet(String),
+    /// A named import: the constant `name` exported by the snippet at `path`.
+    Constant { path: String, name: String },
+}
+
+/// The imports of an ESM block (`import ... from '...'` statements), by local name. Imports of
+/// anything but `/snippets/` files are returned in the second list, for a warning.
+pub fn parse_imports(esm: &str) -> (HashMap<String, Import>, Vec<String>) {
+    let mut imports = HashMap::new();
+    let mut foreign = Vec::new();
+    for statement in esm.split(';').flat_map(|s| s.split('\n')).map(str::trim) {
+        let Some(rest) = statement.strip_prefix("import ") else {
+            continue;
+        };
+        let Some((names, source)) = rest.rsplit_once(" from ") else {
+            continue;
+        };
+        let source = source.trim().trim_matches(['"', '\'']);
+        let Some(path) = snippet_path(source) else {
+            foreign.push(source.to_string());
+            continue;
+        };
+        let names = names.trim();
+        let (default, named) = match names.find('{') {
+            Some(i) => (names[..i].trim().trim_end_matches(','), &names[i..]),
+            None => (names, ""),
+        };
+        if !default.is_empty() {
+            imports.insert(default.trim().to_string(), Import::Snippet(path.clone()));
+        }
+        for name in named.trim_matches(['{', '}', ' ']).split(',') {
+            let name = name.trim();
+            if name.is_empty() {
+                continue;
+            }
+            let (exported, local) = match name.split_once(" as ") {
+                Some((e, l)) => (e.trim(), l.trim()),
+                None => (name, name),
+            };
+            imports.insert(
+                local.to_string(),
+                Import::Constant {
+                    path: path.clone(),
+                    name: exported.to_string(),
+                },
+            );
+        }
+    }
+    (imports, foreign)
+}
+
+/// `/snippets/a.mdx` or `snippets/a.mdx` to `snippets/a.mdx`; anything else is not a snippet.
+fn snippet_path(source: &str) -> Option<String> {
+    let path = source.trim_start_matches("./").trim_start_matches('/');
+    (path.starts_with("snippets/") && (path.ends_with(".mdx") || path.ends_with(".md")))
+        .then(|| path.to_string())
+}
+
+/// The `export const NAME = VALUE` constants of a snippet whose value is a string (single,
+/// double or backtick quotes, no interpolation) or a number.
+pub fn constants(source: &str) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    for line in source.lines() {
+        let Some(rest) = line.trim().strip_prefix("export const ") else {
+            continue;
+        };
+        let Some((name, value)) = rest.split_once('=') else {
+            continue;
+        };
+        let value = value.trim().trim_end_matches(';').trim();
+        let unquoted = ['"', '\'', '`'].iter().find_map(|q| {
+            value
+                .strip_prefix(*q)
+                .and_then(|v| v.strip_suffix(*q))
+                .filter(|v| !(*q == '`' && v.contains("${")))
+        });
+        let parsed = match unquoted {
+            Some(text) => Some(text.to_string()),
+            None => value.parse::<f64>().ok().map(|_| value.to_string()),
+        };
+        if let Some(parsed) = parsed {
+            out.insert(name.trim().to_string(), parsed);
+        }
+    }
+    out
+}
+
+/// The snippet's source without its `export const` lines (they are definitions, not content).
+pub fn content(source: &str) -> String {
+    source
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with("export const ") {
+                ""
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_and_named_imports() {
+        let (imports, foreign) = parse_imports(
+            "import Intro from '/snippets/intro.mdx';\nimport { version, name as product } from \"/snippets/vars.mdx\"\nimport Chart from './chart.jsx'",
+        );
+        assert_eq!(
+            imports["Intro"],
+            Import::Snippet("snippets/intro.mdx".into())
+        );
+        assert_eq!(
+            imports["product"],
+            Import::Constant {
+                path: "snippets/vars.mdx".into(),
+                name: "name".into()
+            }
+        );
+        assert!(imports.contains_key("version"));
+        assert_eq!(foreign, ["./chart.jsx"]);
+    }
+
+    #[test]
+    fn string_and_number_constants() {
+        let c = constants(
+            "export const a = 'x';\nexport const b = \"y\"\nexport const n = 3\nexport const t = `v${x}`\nexport const o = { a: 1 }\n",
+        );
+        assert_eq!(c["a"], "x");
+        assert_eq!(c["b"], "y");
+        assert_eq!(c["n"], "3");
+        assert!(!c.contains_key("t") && !c.contains_key("o"));
+        assert_eq!(content("export const a = 1\nHi"), "\nHi");
+    }
+}
