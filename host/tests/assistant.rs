@@ -526,3 +526,62 @@ async fn the_ip_limit_counts_clients_and_believes_only_trusted_proxies() {
         429
     );
 }
+
+#[tokio::test]
+async fn docs_sites_may_call_the_discovery_endpoints_cross_origin_but_not_the_admin_ones() {
+    let w = world();
+    let client = reqwest::Client::new();
+    let preflight = |path: &str| {
+        client
+            .request(reqwest::Method::OPTIONS, format!("{}{path}", w.server.base))
+            .header("origin", "https://docs.acme.test")
+            .header("access-control-request-method", "POST")
+            .header(
+                "access-control-request-headers",
+                "authorization, content-type",
+            )
+            .send()
+    };
+    let response = preflight("/discovery/v1/assistant/docs.acme.test/message")
+        .await
+        .expect("preflight");
+    assert!(response.status().is_success(), "{}", response.status());
+    assert_eq!(response.headers()["access-control-allow-origin"], "*");
+    let allowed = response.headers()["access-control-allow-headers"]
+        .to_str()
+        .unwrap()
+        .to_lowercase();
+    assert!(allowed.contains("authorization"), "{allowed}");
+
+    let response = preflight("/v1/static-export/jobs")
+        .await
+        .expect("preflight");
+    assert!(
+        response
+            .headers()
+            .get("access-control-allow-origin")
+            .is_none(),
+        "admin endpoints must not be callable from browsers"
+    );
+
+    // The real request carries the header too, and exposes the thread id.
+    let body = json!({"fp": "anonymous", "messages": [user("How are webhooks signed?")]});
+    let response = client
+        .post(format!(
+            "{}/discovery/v1/assistant/docs.acme.test/message",
+            w.server.base
+        ))
+        .bearer_auth(&w.key)
+        .header("origin", "https://docs.acme.test")
+        .json(&body)
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["access-control-allow-origin"], "*");
+    let exposed = response.headers()["access-control-expose-headers"]
+        .to_str()
+        .unwrap()
+        .to_lowercase();
+    assert!(exposed.contains("x-thread-id"), "{exposed}");
+}

@@ -82,10 +82,7 @@ pub fn router(state: SharedState) -> Router {
         .routes(routes!(static_export::get_job))
         .routes(routes!(static_export::generate_bundle))
         .routes(routes!(sites::publish_version))
-        .routes(routes!(discovery::search))
-        .routes(routes!(discovery::page))
-        .routes(routes!(assistant::message_v1))
-        .routes(routes!(assistant::message_v2))
+        .merge(discovery_routes())
         .routes(routes!(downloads::download))
         .routes(routes!(health::healthz))
         .routes(routes!(health::readyz))
@@ -101,6 +98,31 @@ pub fn router(state: SharedState) -> Router {
         )
         .layer(DefaultBodyLimit::max(max_upload))
         .with_state(state)
+}
+
+/// The endpoints public assistant keys use. Docs sites call them from the reader's browser, on
+/// their own origin, so they answer cross-origin requests; the admin endpoints do not (admin
+/// keys never belong in a browser).
+fn discovery_routes() -> OpenApiRouter<SharedState> {
+    let cors = tower_http::cors::CorsLayer::new()
+        .allow_origin(tower_http::cors::Any)
+        .allow_methods([axum::http::Method::GET, axum::http::Method::POST])
+        .allow_headers([
+            axum::http::header::AUTHORIZATION,
+            axum::http::header::CONTENT_TYPE,
+        ])
+        .expose_headers([
+            axum::http::HeaderName::from_static("x-thread-id"),
+            axum::http::HeaderName::from_static("x-ratelimit-limit"),
+            axum::http::HeaderName::from_static("x-ratelimit-remaining"),
+            axum::http::header::RETRY_AFTER,
+        ]);
+    OpenApiRouter::new()
+        .routes(routes!(discovery::search))
+        .routes(routes!(discovery::page))
+        .routes(routes!(assistant::message_v1))
+        .routes(routes!(assistant::message_v2))
+        .layer(cors)
 }
 
 /// The principal behind the request's admin key.
