@@ -1,0 +1,95 @@
+//! The exported example site in a real browser: export it through the API, unpack the bundle
+//! and run `tests/browser/bundle.test.mjs` (headless Chromium from Debian's package, driven by
+//! playwright-core; `scripts/setup --test` installs both) over `file://` and over HTTP from a
+//! sub-path. Screenshots land in `target/browser-artifacts/`.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use common::archive::{tar_gz_dir, unpack};
+use common::{Api, Instance};
+use serde_json::json;
+
+/// Exports the example site and writes the unpacked bundle to `dir`; returns the job's warnings.
+async fn export_example_site(server: &common::Server, key: &str, dir: &Path) -> serde_json::Value {
+    let api = Api::new(&server.base, key);
+    let (status, body) = api
+        .publish("docs.acme.test", "v1", tar_gz_dir(&common::example_site()))
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let (job_id, last) = api
+        .run_job(
+            json!({"domain": "docs.acme.test"}),
+            Duration::from_secs(120),
+        )
+        .await;
+    assert_eq!(last["status"], "completed", "{last}");
+    let (_, bytes) = api.download_bundle(&job_id).await;
+    for (path, contents) in unpack(&bytes) {
+        let target = dir.join(&path);
+        std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
+        std::fs::write(target, contents).expect("write");
+    }
+    last["warnings"].clone()
+}
+
+fn run_browser(bundle: &Path, artifacts: &str, assistant: Option<(&str, &str)>) -> String {
+    let dir = common::workspace().join("host/tests/browser");
+    assert!(
+        dir.join("node_modules/playwright-core").is_dir(),
+        "playwright-core is not installed: run scripts/setup --test"
+    );
+    assert!(
+        Path::new("/usr/bin/chromium").exists(),
+        "Chromium is not installed: run scripts/setup --test"
+    );
+    let artifacts = common::workspace()
+        .join("target/browser-artifacts")
+        .join(artifacts);
+    let mut command = Command::new("node");
+    command
+        .arg("--test")
+        .arg("--test-concurrency=1")
+        .arg("bundle.test.mjs")
+        .current_dir(&dir)
+        .env("QUIRE_BUNDLE_DIR", bundle)
+        .env("QUIRE_ARTIFACTS", &artifacts);
+    if let Some((endpoint, key)) = assistant {
+        command
+            .env("QUIRE_ASSISTANT_ENDPOINT", endpoint)
+            .env("QUIRE_ASSISTANT_KEY", key);
+    }
+    let output = command.output().expect("run node");
+    let report = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "the browser test failed:\n{report}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    report
+}
+
+#[tokio::test]
+async fn the_exported_example_site_works_in_a_browser() {
+    let instance = Instance::new("");
+    let admin = instance.organization("acme", "enterprise");
+    let assistant = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    let server = instance.start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bundle = dir.path().join("bundle");
+    let warnings = export_example_site(&server, &admin, &bundle).await;
+    assert!(
+        warnings.as_array().is_none_or(Vec::is_empty),
+        "the example site should export without warnings: {warnings}"
+    );
+    let endpoint = format!(
+        "{}/discovery/v1/assistant/docs.acme.test/message",
+        server.base
+    );
+    let report = run_browser(&bundle, "example-site", Some((&endpoint, &assistant)));
+    assert!(report.contains("# pass 5"), "{report}");
+    assert!(report.contains("# fail 0"), "{report}");
+}
