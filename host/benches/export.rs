@@ -3,19 +3,22 @@
 //! For each site size (default 1,000 and 10,000 generated pages) it publishes the site, runs
 //! one export through a real `quire serve` process, and prints the export time (queued to
 //! completed, as the job records it), pages per second, the server's peak resident memory
-//! (VmHWM) and the archive size. Then it measures the plugin runtime in-process: compiling the
-//! renderer cold, loading it from the compiled cache, and one instantiation plus call.
+//! (VmHWM), the archive size and the unpacked bundle, and what the bundle's offline search loads
+//! for a first query (the same files `assets/search.js` would fetch). Then it measures the
+//! plugin runtime in-process: compiling the renderer cold, loading it from the compiled cache,
+//! and one instantiation plus call.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
 
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
 use common::{Api, Instance};
 use quire::plugins::{
     NavEntry, NavKind, PageInput, PluginRuntime, RendererSession, Role, SiteInfo,
 };
-use serde_json::json;
+use serde_json::{Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
@@ -31,9 +34,9 @@ fn main() {
     };
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     println!(
-        "| pages | export time | pages/s | server peak RSS | archive (.tar.gz) | unpacked | unpacked bytes/page |"
+        "| pages | export time | pages/s | server peak RSS | archive (.tar.gz) | unpacked | unpacked bytes/page | files | first search payload |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for pages in sizes {
         runtime.block_on(export(pages));
     }
@@ -59,16 +62,63 @@ async fn export(pages: usize) {
     let peak_kib = peak_rss_kib(server.pid());
     let size = last["sizeBytes"].as_u64().unwrap_or(0);
     let (_, bytes) = api.download_bundle(&job_id).await;
-    let unpacked: usize = common::archive::unpack(&bytes).values().map(Vec::len).sum();
+    let files = common::archive::unpack(&bytes);
+    let unpacked: usize = files.values().map(Vec::len).sum();
+    let payload = first_search_payload(&files, "widget feature 4242 retries");
     let mib = |b: f64| b / (1024.0 * 1024.0);
     println!(
-        "| {pages} | {seconds:.2} s | {:.0} | {:.0} MiB | {:.1} MiB | {:.1} MiB | {} |",
+        "| {pages} | {seconds:.2} s | {:.0} | {:.0} MiB | {:.1} MiB | {:.1} MiB | {} | {} | {:.0} kB |",
         pages as f64 / seconds,
         peak_kib as f64 / 1024.0,
         mib(size as f64),
         mib(unpacked as f64),
-        unpacked / pages
+        unpacked / pages,
+        files.len(),
+        payload as f64 / 1000.0
     );
+}
+
+/// Bytes the bundle's search script loads to answer `query` on a fresh page: the index header,
+/// one term shard per query word, and the document chunks of the eight best results (ranked as
+/// the script ranks them).
+fn first_search_payload(files: &BTreeMap<String, Vec<u8>>, query: &str) -> usize {
+    let data = |name: &str| -> Value {
+        let text = String::from_utf8_lossy(&files[&format!("search/{name}.js")]).into_owned();
+        let json = text
+            .split_once(',')
+            .map(|(_, rest)| rest.trim_end().trim_end_matches(");"))
+            .expect("index file");
+        serde_json::from_str(json).expect("index JSON")
+    };
+    let size = |name: &str| files[&format!("search/{name}.js")].len();
+    let meta = data("index");
+    let shards = meta["shards"].as_u64().expect("shards") as usize;
+    let documents = meta["documents"].as_f64().expect("documents");
+    let chunk = meta["chunk"].as_u64().expect("chunk");
+    let mut loaded: BTreeSet<String> = BTreeSet::from(["index".to_string()]);
+    let mut scores: HashMap<u64, f64> = HashMap::new();
+    let terms: BTreeSet<String> = quire::bundle::tokens(query).collect();
+    for term in terms {
+        let shard = format!("t{}", quire::bundle::shard_of(&term, shards));
+        let postings = data(&shard)[&term].clone();
+        loaded.insert(shard);
+        let Some(list) = postings.as_array() else {
+            continue;
+        };
+        let df = list[0].as_f64().unwrap_or(1.0);
+        let idf = (1.0 + (documents - df + 0.5) / (df + 0.5)).ln();
+        let mut doc = 0;
+        for pair in list[1..].chunks(2) {
+            doc += pair[0].as_u64().unwrap_or(0);
+            *scores.entry(doc).or_default() += idf * pair[1].as_f64().unwrap_or(0.0) / 100.0;
+        }
+    }
+    let mut ranked: Vec<_> = scores.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    for (doc, _) in ranked.into_iter().take(8) {
+        loaded.insert(format!("d{}", doc / chunk));
+    }
+    loaded.iter().map(|name| size(name)).sum()
 }
 
 /// The peak resident set of a process, from /proc (Linux).
@@ -108,9 +158,13 @@ fn plugin_costs() {
             label: "Page".into(),
             target: Some("page".into()),
             icon: None,
+            tag: None,
+            expanded: false,
         }],
         pages: vec!["page".into()],
         config_json: "{}".into(),
+        snippets: Vec::new(),
+        api_documents: Vec::new(),
     };
     let page = PageInput {
         path: "page".into(),

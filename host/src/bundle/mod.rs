@@ -44,8 +44,16 @@ impl SiteFiles {
 
     /// Takes note of a rendered page and returns the files to add beside it: its source as
     /// `{path}.md`. Pages marked hidden or noindex stay out of the sitemap, llms files and
-    /// search.
-    pub fn add_page(&mut self, path: &str, source: &str, page: &RenderedPage) -> OutputFile {
+    /// search. `version` and `language` are the page's place in the navigation, if any.
+    pub fn add_page(
+        &mut self,
+        path: &str,
+        source: &str,
+        page: &RenderedPage,
+        version: Option<&str>,
+        language: Option<&str>,
+    ) -> OutputFile {
+        let scope = format!("{}/{}", version.unwrap_or(""), language.unwrap_or(""));
         if page.indexable {
             self.listed.push(Listing {
                 path: path.to_string(),
@@ -59,6 +67,7 @@ impl SiteFiles {
                     anchor: section.anchor.clone(),
                     trail: section.heading_trail.clone(),
                     text: section.text.clone(),
+                    scope: scope.clone(),
                 });
             }
         }

@@ -37,13 +37,16 @@ pub struct SearchDocument {
     /// Page title down to the section's heading.
     pub trail: Vec<String>,
     pub text: String,
+    /// The page's version and language as `version/language` (either may be empty); the search
+    /// box shows a reader results of their own version and language, and of unscoped pages.
+    pub scope: String,
 }
 
 /// Collects sections during an export and writes the index files at the end.
 #[derive(Default)]
 pub struct SearchIndexBuilder {
-    /// Per document: (path#anchor, title, trail, excerpt).
-    documents: Vec<(String, String, String, String)>,
+    /// Per document: (path#anchor, title, trail, excerpt, scope).
+    documents: Vec<(String, String, String, String, String)>,
     /// term -> (doc id, raw term frequency)
     postings: HashMap<String, Vec<(u32, u32)>>,
     lengths: Vec<u32>,
@@ -82,7 +85,7 @@ impl SearchIndexBuilder {
             format!("{}.html#{}", document.path, document.anchor)
         };
         self.documents
-            .push((href, title, trail, excerpt(&document.text)));
+            .push((href, title, trail, excerpt(&document.text), document.scope));
     }
 
     pub fn is_empty(&self) -> bool {
@@ -153,7 +156,9 @@ impl SearchIndexBuilder {
             let body = json!(
                 chunk
                     .iter()
-                    .map(|(href, title, trail, excerpt)| json!([href, title, trail, excerpt]))
+                    .map(|(href, title, trail, excerpt, scope)| {
+                        json!([href, title, trail, excerpt, scope])
+                    })
                     .collect::<Vec<_>>()
             )
             .to_string();
@@ -248,6 +253,7 @@ mod tests {
                 },
                 trail: vec![format!("Page {i}"), "Retry".into()],
                 text: format!("webhooks retry after failure number{i}"),
+                scope: "/".into(),
             });
         }
         let files = builder.finish();
@@ -283,6 +289,7 @@ mod tests {
                 anchor: String::new(),
                 trail: vec![],
                 text,
+                scope: "/".into(),
             });
         }
         let files = builder.finish();

@@ -110,7 +110,13 @@ pub fn run_export(
                 };
                 let mut output = renderer.render_page(&input)?;
                 timings.render += started.elapsed();
-                let source_file = site_files.add_page(&input.path, &input.source, &output);
+                let source_file = site_files.add_page(
+                    &input.path,
+                    &input.source,
+                    &output,
+                    page.version.as_deref(),
+                    page.language.as_deref(),
+                );
                 output.files.push(source_file);
                 progress
                     .warnings

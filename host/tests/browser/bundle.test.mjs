@@ -243,6 +243,7 @@ for (const mode of ["file", "http"]) {
 
     // Offline search: the first query's payload, then open a result.
     await page.goto(base + "index.html");
+    await page.waitForSelector(".search-button:not([hidden])");
     await page.keyboard.press("/");
     await page.waitForSelector(".search-input");
     await page.fill(".search-input", "webhook signatures");
@@ -252,6 +253,17 @@ for (const mode of ["file", "http"]) {
     await shot(page, `${mode}-search`);
     await page.locator(".search-result").first().click();
     at("guides/webhooks.html");
+    // Results stay in the reader's version: the legacy CLI exists only in v1's pages.
+    await page.waitForSelector(".search-button:not([hidden])");
+    await page.keyboard.press("/");
+    await page.fill(".search-input", "acmectl");
+    await page.waitForSelector(".search-status:has-text('No results')");
+    await page.goto(base + "v1/index.html");
+    await page.waitForSelector(".search-button:not([hidden])");
+    await page.keyboard.press("/");
+    await page.fill(".search-input", "acmectl");
+    await page.waitForSelector(".search-result");
+    assert.match(await page.locator(".search-result").first().getAttribute("href"), /v1\//);
 
     // "Try it" against the local test API.
     await page.goto(base + "api-reference/endpoint/get-widget.html");

@@ -5,6 +5,8 @@
 (function () {
   "use strict";
   var root = document.body.getAttribute("data-root") || "";
+  // Results of the reader's own version and language, and of pages outside any.
+  var scope = document.body.getAttribute("data-scope") || "/";
   var MAX_RESULTS = 8;
   var cache = {};
   var waiting = {};
@@ -84,15 +86,27 @@
         });
         var ranked = Object.keys(scores).map(Number).sort(function (a, b) {
           return scores[b] - scores[a] || a - b;
-        }).slice(0, MAX_RESULTS);
-        var chunks = {};
-        ranked.forEach(function (doc) { chunks["d" + Math.floor(doc / meta.chunk)] = true; });
-        return Promise.all(Object.keys(chunks).map(fetchPart)).then(function () {
-          return ranked.map(function (doc) {
-            var row = cache["d" + Math.floor(doc / meta.chunk)][doc % meta.chunk];
-            return { href: row[0], title: row[1], trail: row[2], excerpt: row[3] };
-          });
         });
+        // Candidates in batches, best first, until enough are in the reader's scope.
+        var results = [];
+        function next(from) {
+          var batch = ranked.slice(from, from + MAX_RESULTS);
+          var done = !batch.length || results.length >= MAX_RESULTS || from >= 4 * MAX_RESULTS;
+          if (done) return Promise.resolve(results);
+          var chunks = {};
+          batch.forEach(function (doc) { chunks["d" + Math.floor(doc / meta.chunk)] = true; });
+          return Promise.all(Object.keys(chunks).map(fetchPart)).then(function () {
+            batch.forEach(function (doc) {
+              var row = cache["d" + Math.floor(doc / meta.chunk)][doc % meta.chunk];
+              var inScope = row[4] === undefined || row[4] === "/" || row[4] === scope;
+              if (inScope && results.length < MAX_RESULTS) {
+                results.push({ href: row[0], title: row[1], trail: row[2], excerpt: row[3] });
+              }
+            });
+            return next(from + MAX_RESULTS);
+          });
+        }
+        return next(0);
       });
     });
   }

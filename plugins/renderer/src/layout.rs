@@ -67,10 +67,17 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
          <script defer src=\"{root}assets/quire.js\"></script>\n</head>\n"
     ));
     let section = context.and_then(|c| c.section_of(path));
+    // The version and language the page belongs to, as the search index records them.
+    let scope = format!(
+        "{}/{}",
+        context.and_then(|c| c.version.as_deref()).unwrap_or(""),
+        context.and_then(|c| c.language.as_deref()).unwrap_or("")
+    );
     html.push_str(&format!(
-        "<body class=\"mode-{mode}\" data-root=\"{root}\" data-page=\"{}\" data-section=\"{}\">\n",
+        "<body class=\"mode-{mode}\" data-root=\"{root}\" data-page=\"{}\" data-section=\"{}\" data-scope=\"{}\">\n",
         escaped(path),
-        section.map(|s| s.to_string()).unwrap_or_default()
+        section.map(|s| s.to_string()).unwrap_or_default(),
+        escaped(&scope)
     ));
     html.push_str("<a class=\"skip-link\" href=\"#content\">Skip to content</a>\n");
     topbar(&mut html, site, path, &root);
