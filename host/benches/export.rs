@@ -22,6 +22,11 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
+thread_local! {
+    /// Rows of the bundle-size breakdown, printed after the main table.
+    static BREAKDOWN: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 fn main() {
     let sizes: Vec<usize> = std::env::args()
         .skip(1)
@@ -40,6 +45,12 @@ fn main() {
     for pages in sizes {
         runtime.block_on(export(pages));
     }
+    println!();
+    println!(
+        "| pages | HTML bytes/page | Markdown sources bytes/page | search index bytes/page | everything else bytes/page |"
+    );
+    println!("|---:|---:|---:|---:|---:|");
+    BREAKDOWN.with(|b| b.borrow().iter().for_each(|row| println!("{row}")));
     println!();
     plugin_costs();
 }
@@ -65,6 +76,25 @@ async fn export(pages: usize) {
     let files = common::archive::unpack(&bytes);
     let unpacked: usize = files.values().map(Vec::len).sum();
     let payload = first_search_payload(&files, "widget feature 4242 retries");
+    let bytes_of = |keep: &dyn Fn(&str) -> bool| -> usize {
+        files
+            .iter()
+            .filter(|(p, _)| keep(p))
+            .map(|(_, b)| b.len())
+            .sum()
+    };
+    let html = bytes_of(&|p| p.ends_with(".html"));
+    let sources = bytes_of(&|p| p.ends_with(".md"));
+    let search = bytes_of(&|p| p.starts_with("search/"));
+    BREAKDOWN.with(|b| {
+        b.borrow_mut().push(format!(
+            "| {pages} | {} | {} | {} | {} |",
+            html / pages,
+            sources / pages,
+            search / pages,
+            (unpacked - html - sources - search) / pages
+        ))
+    });
     let mib = |b: f64| b / (1024.0 * 1024.0);
     println!(
         "| {pages} | {seconds:.2} s | {:.0} | {:.0} MiB | {:.1} MiB | {:.1} MiB | {} | {} | {:.0} kB |",
