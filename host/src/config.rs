@@ -24,6 +24,36 @@ pub struct Config {
     pub search: SearchConfig,
     pub limits: LimitsConfig,
     pub assistant: AssistantConfig,
+    pub deployment: DeploymentConfig,
+}
+
+/// The deployment type and the switches it leaves to the operator (see `deployment`): in an
+/// air-gapped deployment the search and assistant endpoints answer 404.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DeploymentConfig {
+    /// `cloud` (default), `client-hosted` or `air-gapped`.
+    #[serde(rename = "type")]
+    pub kind: crate::deployment::DeploymentType,
+    /// Switches for client-hosted deployments (ignored where the type decides).
+    pub search: Option<bool>,
+    pub assistant: Option<bool>,
+    pub analytics: Option<bool>,
+}
+
+impl DeploymentConfig {
+    /// The features this configuration turns on.
+    pub fn features(&self) -> crate::deployment::Features {
+        crate::deployment::Features::resolve(
+            self.kind,
+            crate::deployment::FeatureRequests {
+                search: self.search,
+                assistant: self.assistant,
+                analytics: self.analytics,
+                playground: None,
+            },
+        )
+    }
 }
 
 /// Which generator writes the assistant's answers.

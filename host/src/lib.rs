@@ -6,6 +6,8 @@ pub mod assistant;
 pub mod auth;
 pub mod bundle;
 pub mod config;
+pub mod deploy;
+pub mod deployment;
 pub mod jobs;
 pub mod limits;
 pub mod plugins;

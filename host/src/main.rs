@@ -12,6 +12,8 @@ use quire::plugins::{CONTRACT_VERSION, PluginRuntime, Role};
 use quire::sites::{PublishRequest, SiteLimits, publish};
 use quire::store::{KeyKind, Plan, Store};
 
+mod docs_server_args;
+
 /// Quire: documentation assistant and static export service.
 #[derive(Parser)]
 #[command(version, about)]
@@ -54,6 +56,9 @@ enum Command {
         #[command(subcommand)]
         command: PluginsCommand,
     },
+    /// Serve an exported bundle: fetch it from a link, verify it and serve it (the self-hosted
+    /// docs server the Helm chart runs).
+    DocsServer(Box<docs_server_args::DocsServerArgs>),
 }
 
 #[derive(Subcommand)]
@@ -148,6 +153,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 config.server.listen = listen;
             }
             runtime.block_on(quire::server::serve(config, &data_dir))?;
+        }
+        Command::DocsServer(args) => {
+            runtime.block_on(quire::deploy::run(args.into_config(data_dir)))?;
         }
         Command::Org { command } => {
             let store = Store::open(&data_dir)?;

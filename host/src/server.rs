@@ -91,6 +91,17 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
         retriever = %plugins.retriever.path.display(),
         "plugins loaded"
     );
+    let features = config.deployment.features();
+    for note in &features.notes {
+        tracing::warn!(deployment = %features.deployment, "{note}");
+    }
+    tracing::info!(
+        deployment = %features.deployment,
+        search = features.search,
+        assistant = features.assistant,
+        analytics = features.analytics,
+        "features"
+    );
 
     let secret = store.setting_or_init("download-link-secret", || {
         rand::rng().random::<[u8; 32]>().to_vec()
@@ -165,6 +176,14 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
 
 /// Resolves on SIGTERM or Ctrl-C, and cancels `token` so the workers stop too.
 async fn shutdown_signal(token: CancellationToken) {
+    shutdown_requested().await;
+    tracing::info!("shutting down: finishing requests, returning running jobs to the queue");
+    token.cancel();
+}
+
+/// Resolves on SIGTERM or Ctrl-C: when a server should stop taking connections and finish the
+/// requests it has.
+pub async fn shutdown_requested() {
     let ctrl_c = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
@@ -182,6 +201,4 @@ async fn shutdown_signal(token: CancellationToken) {
     }
     #[cfg(not(unix))]
     let _ = ctrl_c.await;
-    tracing::info!("shutting down: finishing requests, returning running jobs to the queue");
-    token.cancel();
 }

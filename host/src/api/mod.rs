@@ -13,8 +13,9 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::IntoResponse;
 use opendal::Operator;
 use utoipa::OpenApi;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -26,6 +27,7 @@ pub use error::{ApiError, ErrorBody};
 use crate::assistant::Assistant;
 use crate::auth::{Principal, authenticate};
 use crate::config::Config;
+use crate::deployment::{Feature, Features};
 use crate::jobs::ExportContext;
 use crate::limits::{RateLimiter, RateStatus};
 use crate::search::SearchService;
@@ -82,7 +84,9 @@ pub fn router(state: SharedState) -> Router {
         .routes(routes!(static_export::get_job))
         .routes(routes!(static_export::generate_bundle))
         .routes(routes!(sites::publish_version))
-        .merge(discovery_routes())
+        .merge(discovery_routes(Arc::new(
+            state.config.deployment.features(),
+        )))
         .routes(routes!(downloads::download))
         .routes(routes!(health::healthz))
         .routes(routes!(health::readyz))
@@ -103,7 +107,7 @@ pub fn router(state: SharedState) -> Router {
 /// The endpoints public assistant keys use. Docs sites call them from the reader's browser, on
 /// their own origin, so they answer cross-origin requests; the admin endpoints do not (admin
 /// keys never belong in a browser).
-fn discovery_routes() -> OpenApiRouter<SharedState> {
+fn discovery_routes(features: Arc<Features>) -> OpenApiRouter<SharedState> {
     let cors = tower_http::cors::CorsLayer::new()
         .allow_origin(tower_http::cors::Any)
         .allow_methods([axum::http::Method::GET, axum::http::Method::POST])
@@ -122,7 +126,44 @@ fn discovery_routes() -> OpenApiRouter<SharedState> {
         .routes(routes!(discovery::page))
         .routes(routes!(assistant::message_v1))
         .routes(routes!(assistant::message_v2))
+        .layer(axum::middleware::from_fn_with_state(
+            features.clone(),
+            require_feature,
+        ))
         .layer(cors)
+}
+
+/// Answers 404 for the endpoints of a feature the deployment type leaves out (search and the
+/// assistant in an air-gapped deployment), before anything else is looked at.
+async fn require_feature(
+    axum::extract::State(features): axum::extract::State<Arc<Features>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let path = request.uri().path();
+    let feature = if path.starts_with("/discovery/v1/assistant/")
+        || path.starts_with("/discovery/v2/assistant/")
+    {
+        Feature::Assistant
+    } else {
+        Feature::Search
+    };
+    if features.enabled(feature) {
+        return next.run(request).await;
+    }
+    let what = match feature {
+        Feature::Assistant => "the assistant",
+        _ => "the search API",
+    };
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "feature_unavailable",
+        format!(
+            "{what} is unavailable in this deployment type ({})",
+            features.deployment
+        ),
+    )
+    .into_response()
 }
 
 /// The principal behind the request's admin key.

@@ -10,6 +10,19 @@ mod search_index;
 mod sitemap;
 
 pub use manifest::ManifestBuilder;
+
+/// The feature file every bundle carries, which a docs server replaces (see the renderer's
+/// `theme` for its format).
+pub const FEATURES_FILE: &str = "quire-features.js";
+
+/// The feature file for the switches in `json` (a JSON object): a script, so it loads from
+/// `file://` too.
+pub fn features_script(json: &str) -> String {
+    format!(
+        "// Feature switches of this copy of the site, written by the docs server.\nwindow.QUIRE_FEATURES = {};\n",
+        json.replace('<', "\\u003c")
+    )
+}
 pub use search_index::{SearchDocument, SearchIndexBuilder, shard_of, tokens};
 
 use crate::plugins::{OutputFile, RenderedPage};

@@ -14,7 +14,7 @@ use crate::plugins::{NavEntry, NavKind, SiteFile, SiteInfo};
 
 pub use folder::{SiteLimits, load_site};
 pub use publish::{PublishError, PublishRequest, publish, validate_domain, validate_label};
-pub use upload::extract_site_archive;
+pub use upload::{extract_site_archive, safe_relative};
 
 /// What kind of navigation entry (see the WIT `nav-kind`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

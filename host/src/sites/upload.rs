@@ -86,7 +86,7 @@ fn io(file: &str, e: std::io::Error) -> SiteError {
 
 /// The path with `.` segments dropped (possibly empty); `None` if it is absolute or climbs
 /// with `..`.
-fn safe_relative(path: &Path) -> Option<PathBuf> {
+pub fn safe_relative(path: &Path) -> Option<PathBuf> {
     let mut out = PathBuf::new();
     for component in path.components() {
         match component {

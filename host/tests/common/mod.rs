@@ -119,7 +119,34 @@ impl Instance {
     }
 }
 
-/// A running `quire serve`; killed when dropped.
+/// Starts `quire docs-server` on a free port with `data_dir` and `args`; waits until it listens.
+pub fn docs_server(data_dir: &Path, args: &[&str]) -> Server {
+    let port = free_port();
+    let log_path = data_dir.with_extension(format!("log-{}", now_millis()));
+    let log = std::fs::File::create(&log_path).expect("log file");
+    let child = Command::new(env!("CARGO_BIN_EXE_quire"))
+        .arg("--data-dir")
+        .arg(data_dir)
+        .arg("docs-server")
+        .arg("--listen")
+        .arg(format!("127.0.0.1:{port}"))
+        .args(args)
+        .env_remove("QUIRE_BUNDLE_URL")
+        .env_remove("QUIRE_DEPLOYMENT")
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("start quire docs-server");
+    let mut server = Server {
+        child: Some(child),
+        base: format!("http://127.0.0.1:{port}"),
+        log_path,
+    };
+    server.wait_ready();
+    server
+}
+
+/// A running `quire` server process; killed when dropped.
 pub struct Server {
     child: Option<Child>,
     pub base: String,
@@ -133,14 +160,14 @@ impl Server {
             if let Some(child) = self.child.as_mut()
                 && let Ok(Some(status)) = child.try_wait()
             {
-                panic!("quire serve exited with {status}: {}", self.log());
+                panic!("the server exited with {status}: {}", self.log());
             }
             if std::net::TcpStream::connect(self.base.trim_start_matches("http://")).is_ok() {
                 return;
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-        panic!("quire serve did not start: {}", self.log());
+        panic!("the server did not start: {}", self.log());
     }
 
     pub fn log(&self) -> String {

@@ -1,0 +1,205 @@
+//! The self-hosted docs server (`quire docs-server`, what the Helm chart runs): on startup it
+//! fetches a bundle link, verifies and unpacks the bundle as a version under the data directory,
+//! switches the active version atomically and serves it, with the features its deployment type
+//! allows. A failed download or a bad bundle never replaces what is being served.
+
+mod fetch;
+mod serve;
+mod unpack;
+mod versions;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+
+pub use fetch::{FetchError, FetchLimits};
+pub use unpack::{BundleError, UnpackLimits};
+pub use versions::Versions;
+
+use crate::deployment::{DeploymentType, FeatureRequests, Features};
+
+/// What the docs server is told (flags and environment; see `quire docs-server --help`).
+#[derive(Debug, Clone)]
+pub struct DocsServerConfig {
+    pub bundle_url: Option<String>,
+    /// Serve exactly this content version: from disk if unpacked, else only if the downloaded
+    /// bundle is this version.
+    pub pin: Option<String>,
+    pub deployment: DeploymentType,
+    pub features: FeatureRequests,
+    pub data_dir: PathBuf,
+    pub listen: SocketAddr,
+    /// The API host's base URL, for the assistant widget and the analytics beacon.
+    pub api_url: Option<String>,
+    /// A public assistant key for the widget and beacon.
+    pub assistant_key: Option<String>,
+    pub fetch: FetchLimits,
+    pub unpack: UnpackLimits,
+}
+
+/// Why the docs server could not start at all.
+#[derive(Debug, thiserror::Error)]
+pub enum DocsServerError {
+    #[error("cannot use the data directory: {0}")]
+    DataDir(#[from] BundleError),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+}
+
+/// Shared by the request handlers.
+pub struct DocsState {
+    pub versions: Versions,
+    pub features_script: String,
+    /// Why nothing is being served, when nothing is.
+    problem: RwLock<Option<String>>,
+}
+
+impl DocsState {
+    pub fn problem(&self) -> Option<String> {
+        self.problem
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+}
+
+/// Why installing a bundle did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    #[error(transparent)]
+    Fetch(#[from] FetchError),
+    #[error("the bundle was refused: {0}")]
+    Bundle(#[from] BundleError),
+    #[error(
+        "the bundle is content version {found:?}, but the deployment is pinned to {pinned:?}; it was not installed"
+    )]
+    WrongVersion { found: String, pinned: String },
+}
+
+/// Brings the wanted version in: the pinned one from disk, else the bundle link's.
+async fn install(config: &DocsServerConfig, versions: &Versions) -> Result<String, InstallError> {
+    if let Some(pin) = &config.pin
+        && versions.has(pin)
+    {
+        tracing::info!(version = %pin, "the pinned version is already unpacked; not downloading");
+        versions.activate(pin)?;
+        return Ok(pin.clone());
+    }
+    let Some(url) = &config.bundle_url else {
+        return Err(InstallError::Bundle(BundleError::NotAnArchive(
+            "no --bundle-url was given".into(),
+        )));
+    };
+    let staging = versions.staging()?;
+    let archive = staging.path().join(".download.tar.gz");
+    let size = fetch::download(url, &archive, &config.fetch).await?;
+    tracing::info!(bytes = size, "bundle downloaded");
+    let unpacked = staging.path().join("bundle");
+    std::fs::create_dir_all(&unpacked).map_err(BundleError::from)?;
+    let (limits, archive_path, target) = (config.unpack, archive.clone(), unpacked.clone());
+    let bundle = tokio::task::spawn_blocking(move || {
+        unpack::unpack_and_verify(&archive_path, &target, limits)
+    })
+    .await
+    .map_err(|e| BundleError::Io(std::io::Error::other(e)))??;
+    if let Some(pin) = &config.pin
+        && pin != &bundle.content_version
+    {
+        return Err(InstallError::WrongVersion {
+            found: bundle.content_version,
+            pinned: pin.clone(),
+        });
+    }
+    versions.install(&unpacked, &bundle)?;
+    versions.activate(&bundle.content_version)?;
+    // Dropping `staging` removes the download.
+    drop(staging);
+    Ok(bundle.content_version)
+}
+
+/// The feature file for the served site.
+fn features_script(config: &DocsServerConfig, features: &Features, domain: Option<&str>) -> String {
+    let api = config.api_url.as_deref().map(|u| u.trim_end_matches('/'));
+    let key = config.assistant_key.as_deref().unwrap_or("");
+    let online = |on: bool, path: &str| match (on, api, domain) {
+        (true, Some(api), Some(domain)) if !key.is_empty() => serde_json::json!({
+            "enabled": true,
+            "endpoint": format!("{api}{}", path.replace("{domain}", domain)),
+            "key": key,
+        }),
+        _ => serde_json::json!({"enabled": false, "endpoint": "", "key": ""}),
+    };
+    let json = serde_json::json!({
+        // The bundle's own offline search needs no server: on in every deployment.
+        "search": true,
+        "playground": features.playground,
+        "assistant": online(features.assistant, "/discovery/v1/assistant/{domain}/message"),
+        "analytics": online(features.analytics, "/discovery/v1/analytics/{domain}/events"),
+        "deployment": features.deployment.as_str(),
+    });
+    crate::bundle::features_script(&json.to_string())
+}
+
+/// Runs the docs server until SIGTERM or Ctrl-C.
+pub async fn run(config: DocsServerConfig) -> Result<(), DocsServerError> {
+    let features = Features::resolve(config.deployment, config.features);
+    for note in &features.notes {
+        tracing::warn!(deployment = %config.deployment, "{note}");
+    }
+    tracing::info!(
+        deployment = %features.deployment,
+        search_api = features.search,
+        assistant = features.assistant,
+        analytics = features.analytics,
+        playground = features.playground,
+        "features"
+    );
+    let versions = Versions::open(&config.data_dir)?;
+    let problem = match install(&config, &versions).await {
+        Ok(label) => {
+            tracing::info!(version = %label, "serving");
+            None
+        }
+        Err(e) => {
+            match versions.active() {
+                Some(active) => tracing::error!(
+                    error = %e,
+                    version = %active.label,
+                    "could not install the bundle; still serving the previous version"
+                ),
+                None => tracing::error!(error = %e, "could not install the bundle; not ready"),
+            }
+            Some(e.to_string())
+        }
+    };
+    let domain = versions.active().and_then(|a| a.domain.clone());
+    if (features.assistant || features.analytics)
+        && (config.api_url.is_none() || config.assistant_key.is_none())
+    {
+        tracing::warn!(
+            "the assistant and analytics need --api-url and --assistant-key; without them the widget and beacon stay off"
+        );
+    }
+    let state = Arc::new(DocsState {
+        versions,
+        features_script: features_script(&config, &features, domain.as_deref()),
+        problem: RwLock::new(problem),
+    });
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|source| DocsServerError::Listen {
+            addr: config.listen,
+            source,
+        })?;
+    tracing::info!(addr = %config.listen, "docs server listening");
+    axum::serve(listener, serve::router(state))
+        .with_graceful_shutdown(crate::server::shutdown_requested())
+        .await
+        .map_err(|source| DocsServerError::Listen {
+            addr: config.listen,
+            source,
+        })
+}

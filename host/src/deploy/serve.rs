@@ -1,0 +1,202 @@
+//! Serving the active version: extensionless URLs resolve to `.html` (the sitemap's canonical
+//! URLs work), folders to their `index.html`, anything else to the bundle's `404.html` with
+//! status 404. Every file has its SHA-256 from the manifest as ETag; HTML and other files with
+//! stable names are revalidated on each use (`no-cache`), files with a content hash in their name
+//! are cached for a year. `quire-features.js` is written by the server from its deployment type.
+
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+use super::DocsState;
+
+/// The docs server's routes.
+pub fn router(state: Arc<DocsState>) -> Router {
+    Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(readyz))
+        .fallback(get(serve_file))
+        .layer(tower_http::compression::CompressionLayer::new())
+        .with_state(state)
+}
+
+async fn readyz(State(state): State<Arc<DocsState>>) -> Response {
+    match state.versions.active() {
+        Some(active) => axum::Json(serde_json::json!({"status": "ready", "version": active.label}))
+            .into_response(),
+        None => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            axum::Json(serde_json::json!({
+                "status": "not ready",
+                "reason": state.problem().unwrap_or_else(|| "no version has been installed yet".into()),
+            })),
+        )
+            .into_response(),
+    }
+}
+
+async fn serve_file(State(state): State<Arc<DocsState>>, uri: Uri, headers: HeaderMap) -> Response {
+    let Some(active) = state.versions.active() else {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "No documentation version is installed yet.\n",
+        )
+            .into_response();
+    };
+    let path = percent_decode(uri.path());
+    let Some(relative) = clean(&path) else {
+        return not_found(&active.dir).await;
+    };
+    if relative == crate::bundle::FEATURES_FILE {
+        return script(state.features_script.clone());
+    }
+    let Some((file, key)) = resolve(&active.dir, &relative).await else {
+        return not_found(&active.dir).await;
+    };
+    let etag = active.hashes.get(&key).map(|sha| format!("\"{sha}\""));
+    if let (Some(etag), Some(sent)) = (&etag, headers.get(header::IF_NONE_MATCH))
+        && sent
+            .to_str()
+            .is_ok_and(|s| s.split(',').any(|t| t.trim() == etag))
+    {
+        let mut response = StatusCode::NOT_MODIFIED.into_response();
+        set_caching(response.headers_mut(), &key, Some(etag));
+        return response;
+    }
+    match tokio::fs::read(&file).await {
+        Ok(bytes) => {
+            let mut response = Response::new(Body::from(bytes));
+            let mime = mime_guess::from_path(&file).first_or_octet_stream();
+            let content_type = match mime.type_() {
+                mime_guess::mime::TEXT => format!("{mime}; charset=utf-8"),
+                _ if mime.subtype() == "javascript" || mime.subtype() == "json" => {
+                    format!("{mime}; charset=utf-8")
+                }
+                _ => mime.to_string(),
+            };
+            if let Ok(value) = HeaderValue::from_str(&content_type) {
+                response.headers_mut().insert(header::CONTENT_TYPE, value);
+            }
+            set_caching(response.headers_mut(), &key, etag.as_deref());
+            response
+        }
+        Err(_) => not_found(&active.dir).await,
+    }
+}
+
+fn script(body: String) -> Response {
+    let mut response = Response::new(Body::from(body));
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/javascript; charset=utf-8"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
+}
+
+fn set_caching(headers: &mut HeaderMap, key: &str, etag: Option<&str>) {
+    let policy = if has_content_hash(key) {
+        "public, max-age=31536000, immutable"
+    } else {
+        "no-cache"
+    };
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
+    if let Some(value) = etag.and_then(|e| HeaderValue::from_str(e).ok()) {
+        headers.insert(header::ETAG, value);
+    }
+}
+
+/// `name.0123abcd.css`: a name part of 8 or more hex digits marks a content-addressed file.
+fn has_content_hash(key: &str) -> bool {
+    let name = key.rsplit('/').next().unwrap_or(key);
+    name.split('.')
+        .skip(1)
+        .any(|part| part.len() >= 8 && part.chars().all(|c| c.is_ascii_hexdigit()))
+}
+
+async fn not_found(dir: &Path) -> Response {
+    let body = tokio::fs::read(dir.join("404.html"))
+        .await
+        .unwrap_or_else(|_| {
+            b"<!doctype html><title>Not found</title><h1>Page not found</h1>".to_vec()
+        });
+    let mut response = (StatusCode::NOT_FOUND, body).into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    response
+}
+
+/// The request path as a relative path inside the bundle, or `None` if it tries to leave it.
+fn clean(path: &str) -> Option<String> {
+    let mut parts = Vec::new();
+    for component in Path::new(path.trim_start_matches('/')).components() {
+        match component {
+            Component::Normal(part) => parts.push(part.to_str()?.to_string()),
+            Component::CurDir => {}
+            _ => return None,
+        }
+    }
+    let mut joined = parts.join("/");
+    if path.ends_with('/') && !joined.is_empty() {
+        joined.push('/');
+    }
+    Some(joined)
+}
+
+/// The file for a clean request path: itself, `PATH.html`, or `PATH/index.html`; with its key
+/// in the manifest.
+async fn resolve(dir: &Path, relative: &str) -> Option<(PathBuf, String)> {
+    let base = relative.trim_end_matches('/');
+    let candidates = if base.is_empty() {
+        vec!["index.html".to_string()]
+    } else if relative.ends_with('/') {
+        vec![format!("{base}/index.html")]
+    } else {
+        vec![
+            base.to_string(),
+            format!("{base}.html"),
+            format!("{base}/index.html"),
+        ]
+    };
+    for key in candidates {
+        let file = dir.join(&key);
+        if tokio::fs::metadata(&file).await.is_ok_and(|m| m.is_file()) {
+            return Some((file, key));
+        }
+    }
+    None
+}
+
+fn percent_decode(path: &str) -> String {
+    percent_encoding::percent_decode_str(path)
+        .decode_utf8_lossy()
+        .into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_stay_inside_and_hashes_are_recognised() {
+        assert_eq!(
+            clean("/guides/webhooks").as_deref(),
+            Some("guides/webhooks")
+        );
+        assert_eq!(clean("/guides/").as_deref(), Some("guides/"));
+        assert_eq!(clean("/").as_deref(), Some(""));
+        assert_eq!(clean("/a/../../etc/passwd"), None);
+        assert!(has_content_hash("assets/quire.0123abcd.css"));
+        assert!(!has_content_hash("assets/quire.css"));
+        assert!(!has_content_hash("search/t12.js"));
+    }
+}
