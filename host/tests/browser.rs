@@ -92,4 +92,18 @@ async fn the_exported_example_site_works_in_a_browser() {
     let report = run_browser(&bundle, "example-site", Some((&endpoint, &assistant)));
     assert!(report.contains("# pass 5"), "{report}");
     assert!(report.contains("# fail 0"), "{report}");
+
+    // The beacon's page view and the feedback answer reached the API host.
+    let api = Api::new(&server.base, &admin);
+    let (status, counts) = api.get("/v1/analytics/docs.acme.test/pages").await;
+    assert_eq!(status, 200, "{counts}");
+    let webhooks = counts["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["path"] == "guides/webhooks")
+        .cloned()
+        .unwrap_or_else(|| panic!("no analytics for guides/webhooks: {counts}"));
+    assert!(webhooks["views"].as_u64().unwrap() >= 1, "{webhooks}");
+    assert_eq!(webhooks["helpful"], 1, "{webhooks}");
 }

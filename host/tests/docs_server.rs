@@ -292,6 +292,7 @@ async fn deployment_types_decide_the_features() {
         "/discovery/v2/assistant/docs.acme.test/message",
         "/discovery/v1/search/docs.acme.test",
         "/discovery/v1/page/docs.acme.test",
+        "/discovery/v1/analytics/docs.acme.test/events",
     ] {
         let response = reqwest::Client::new()
             .post(format!("{}{path}", server.base))

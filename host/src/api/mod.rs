@@ -1,6 +1,7 @@
 //! The HTTP API: one router per area, the shared state, and the OpenAPI document generated
 //! from the handlers themselves (utoipa), so it cannot drift from them.
 
+mod analytics;
 mod assistant;
 mod discovery;
 mod downloads;
@@ -59,6 +60,7 @@ pub type SharedState = Arc<AppState>;
         (name = "static-export", description = "Render a documentation site into a downloadable static bundle."),
         (name = "sites", description = "Publish content versions of documentation sites."),
         (name = "discovery", description = "Search a site and read its pages (assistant keys)."),
+        (name = "analytics", description = "Page views and feedback from exported sites, and their counts (admin keys)."),
         (name = "operations", description = "Health and API description."),
     )
 )]
@@ -84,6 +86,7 @@ pub fn router(state: SharedState) -> Router {
         .routes(routes!(static_export::get_job))
         .routes(routes!(static_export::generate_bundle))
         .routes(routes!(sites::publish_version))
+        .routes(routes!(analytics::page_counts))
         .merge(discovery_routes(Arc::new(
             state.config.deployment.features(),
         )))
@@ -126,6 +129,7 @@ fn discovery_routes(features: Arc<Features>) -> OpenApiRouter<SharedState> {
         .routes(routes!(discovery::page))
         .routes(routes!(assistant::message_v1))
         .routes(routes!(assistant::message_v2))
+        .routes(routes!(analytics::record_event))
         .layer(axum::middleware::from_fn_with_state(
             features.clone(),
             require_feature,
@@ -145,6 +149,8 @@ async fn require_feature(
         || path.starts_with("/discovery/v2/assistant/")
     {
         Feature::Assistant
+    } else if path.starts_with("/discovery/v1/analytics/") {
+        Feature::Analytics
     } else {
         Feature::Search
     };
@@ -153,6 +159,7 @@ async fn require_feature(
     }
     let what = match feature {
         Feature::Assistant => "the assistant",
+        Feature::Analytics => "web analytics",
         _ => "the search API",
     };
     ApiError::new(

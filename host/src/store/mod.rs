@@ -1,6 +1,7 @@
 //! The embedded database (redb): organizations, keys, sites, content versions and jobs.
 //! Every change is one write transaction; nothing else holds job state.
 
+mod analytics;
 mod jobs;
 mod model;
 mod organizations;
@@ -14,6 +15,7 @@ use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition, TableHand
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+pub use analytics::{PageCounts, PageEvent};
 pub use jobs::JobUpdate;
 pub use model::*;
 
@@ -29,6 +31,9 @@ pub(crate) const JOBS: TableDefinition<&str, &[u8]> = TableDefinition::new("jobs
 pub(crate) const QUEUE: TableDefinition<&str, ()> = TableDefinition::new("job_queue");
 pub(crate) const SETTINGS: TableDefinition<&str, &[u8]> = TableDefinition::new("settings");
 pub(crate) const THREADS: TableDefinition<&str, &[u8]> = TableDefinition::new("threads");
+/// Analytics counts: (domain, hour since the epoch, page path) -> (views, helpful, not helpful).
+pub(crate) const ANALYTICS: TableDefinition<(&str, u64, &str), (u64, u64, u64)> =
+    TableDefinition::new("page_analytics");
 
 /// A database failure, or a request the data does not allow.
 #[derive(Debug, thiserror::Error)]
@@ -94,6 +99,7 @@ impl Store {
             txn.open_table(table)?;
         }
         txn.open_table(QUEUE)?;
+        txn.open_table(ANALYTICS)?;
         txn.commit()?;
         Ok(Self { db: Arc::new(db) })
     }

@@ -297,7 +297,7 @@ test("a missing page gets the bundle's 404 page with status 404", async () => {
   await r.context.close();
 });
 
-test("the assistant widget answers from the docs through the API host", { skip: !process.env.QUIRE_ASSISTANT_ENDPOINT }, async () => {
+test("the assistant widget and the analytics beacon talk to the API host", { skip: !process.env.QUIRE_ASSISTANT_ENDPOINT }, async () => {
   const endpoint = process.env.QUIRE_ASSISTANT_ENDPOINT;
   const featuresFile = path.join(bundle, "quire-features.js");
   const original = fs.readFileSync(featuresFile, "utf8");
@@ -305,7 +305,11 @@ test("the assistant widget answers from the docs through the API host", { skip: 
     search: true,
     playground: true,
     assistant: { enabled: true, endpoint, key: process.env.QUIRE_ASSISTANT_KEY },
-    analytics: { enabled: false, endpoint: "", key: "" },
+    analytics: {
+      enabled: true,
+      endpoint: endpoint.replace(/\/discovery\/v1\/assistant\/([^/]+)\/message$/, "/discovery/v1/analytics/$1/events"),
+      key: process.env.QUIRE_ASSISTANT_KEY,
+    },
   };
   fs.writeFileSync(featuresFile, `window.QUIRE_FEATURES = ${JSON.stringify(features)};\n`);
   try {
@@ -313,6 +317,9 @@ test("the assistant widget answers from the docs through the API host", { skip: 
     const r = await reader(base, "assistant");
     r.state.allowHost = new URL(endpoint).host;
     await r.page.goto(base + "guides/webhooks.html");
+    // The feedback prompt shows only where analytics is on; answering it sends an event.
+    await r.page.click(".feedback button[data-feedback=yes]");
+    await r.page.waitForSelector(".feedback:has-text('Thank you')");
     await r.page.click(".assistant-button");
     await r.page.fill(".assistant-form input", "How do I verify webhook signatures?");
     await r.page.click(".assistant-form button");

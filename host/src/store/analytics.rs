@@ -1,0 +1,152 @@
+//! Web analytics: page views and "was this page helpful?" answers, counted per site, hour and
+//! page. Only counts are kept: no addresses, no fingerprints, no user agents.
+
+use redb::{ReadableDatabase, ReadableTable};
+use time::OffsetDateTime;
+
+use super::{ANALYTICS, Store, StoreError};
+
+/// What a reader did on a page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageEvent {
+    View,
+    Feedback { helpful: bool },
+}
+
+/// A page's counts over a time range.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageCounts {
+    pub path: String,
+    pub views: u64,
+    pub helpful: u64,
+    pub not_helpful: u64,
+}
+
+fn hour_of(at: OffsetDateTime) -> u64 {
+    (at.unix_timestamp().max(0) as u64) / 3600
+}
+
+impl Store {
+    /// Counts one event for `path` of `domain` in the hour of `at`.
+    pub fn record_page_event(
+        &self,
+        domain: &str,
+        path: &str,
+        at: OffsetDateTime,
+        event: PageEvent,
+    ) -> Result<(), StoreError> {
+        let txn = self.db().begin_write()?;
+        {
+            let mut table = txn.open_table(ANALYTICS)?;
+            let key = (domain, hour_of(at), path);
+            let (mut views, mut helpful, mut not_helpful) =
+                table.get(key)?.map(|v| v.value()).unwrap_or((0, 0, 0));
+            match event {
+                PageEvent::View => views += 1,
+                PageEvent::Feedback { helpful: true } => helpful += 1,
+                PageEvent::Feedback { helpful: false } => not_helpful += 1,
+            }
+            table.insert(key, (views, helpful, not_helpful))?;
+        }
+        txn.commit()?;
+        Ok(())
+    }
+
+    /// Per-page counts of `domain` for the hours that overlap `from..to` (the hour holding
+    /// `from` through the hour holding the last moment before `to`), most viewed first.
+    pub fn page_counts(
+        &self,
+        domain: &str,
+        from: OffsetDateTime,
+        to: OffsetDateTime,
+    ) -> Result<Vec<PageCounts>, StoreError> {
+        let txn = self.db().begin_read()?;
+        let table = txn.open_table(ANALYTICS)?;
+        let mut pages: std::collections::HashMap<String, PageCounts> = Default::default();
+        let to_secs = to.unix_timestamp().max(0) as u64;
+        let (start, end) = (hour_of(from), to_secs.div_ceil(3600).max(hour_of(from)));
+        for row in table.range((domain, start, "")..(domain, end, ""))? {
+            let (key, value) = row?;
+            let (_, _, path) = key.value();
+            let (views, helpful, not_helpful) = value.value();
+            let entry = pages.entry(path.to_string()).or_insert_with(|| PageCounts {
+                path: path.to_string(),
+                ..Default::default()
+            });
+            entry.views += views;
+            entry.helpful += helpful;
+            entry.not_helpful += not_helpful;
+        }
+        let mut pages: Vec<_> = pages.into_values().collect();
+        pages.sort_by(|a, b| b.views.cmp(&a.views).then(a.path.cmp(&b.path)));
+        Ok(pages)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    #[test]
+    fn counts_add_up_per_page_and_hour_range() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let at = datetime!(2026-11-21 10:30 UTC);
+        for _ in 0..3 {
+            store
+                .record_page_event("d.test", "a", at, PageEvent::View)
+                .unwrap();
+        }
+        store
+            .record_page_event("d.test", "b", at, PageEvent::View)
+            .unwrap();
+        store
+            .record_page_event("d.test", "a", at, PageEvent::Feedback { helpful: false })
+            .unwrap();
+        store
+            .record_page_event(
+                "d.test",
+                "a",
+                datetime!(2026-11-21 12:10 UTC),
+                PageEvent::View,
+            )
+            .unwrap();
+        store
+            .record_page_event("other.test", "a", at, PageEvent::View)
+            .unwrap();
+        let counts = store
+            .page_counts(
+                "d.test",
+                datetime!(2026-11-21 10:00 UTC),
+                datetime!(2026-11-21 12:00 UTC),
+            )
+            .unwrap();
+        assert_eq!(
+            counts,
+            vec![
+                PageCounts {
+                    path: "a".into(),
+                    views: 3,
+                    helpful: 0,
+                    not_helpful: 1
+                },
+                PageCounts {
+                    path: "b".into(),
+                    views: 1,
+                    helpful: 0,
+                    not_helpful: 0
+                },
+            ]
+        );
+        let all = store
+            .page_counts(
+                "d.test",
+                datetime!(2026-11-21 00:00 UTC),
+                datetime!(2026-11-22 00:00 UTC),
+            )
+            .unwrap();
+        assert_eq!(all[0].views, 4);
+    }
+}
