@@ -24,6 +24,10 @@ struct Cli {
     /// TOML configuration file (see the README for its keys).
     #[arg(long, global = true, env = "QUIRE_CONFIG")]
     config: Option<PathBuf>,
+    /// Log format on stderr: `text` for people, `json` (one object per line, with the request
+    /// id of the request being handled) for log collectors.
+    #[arg(long, global = true, env = "QUIRE_LOG_FORMAT", default_value = "text", value_parser = ["text", "json"])]
+    log_format: String,
     #[command(subcommand)]
     command: Command,
 }
@@ -127,13 +131,20 @@ fn parse_role(s: &str) -> Result<Role, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| "info,wasmtime=warn,cranelift=warn".into());
+    let logs = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,wasmtime=warn,cranelift=warn".into()),
-        )
-        .init();
+        .with_env_filter(filter);
+    if cli.log_format == "json" {
+        logs.json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .init();
+    } else {
+        use std::io::IsTerminal;
+        logs.with_ansi(std::io::stderr().is_terminal()).init();
+    }
     match run(cli) {
         Ok(code) => code,
         Err(e) => {

@@ -8,6 +8,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::Path;
+use std::process::Command;
 use std::time::Duration;
 
 use common::archive::{tar_gz_dir, unpack};
@@ -344,6 +345,20 @@ async fn deployment_types_decide_the_features() {
     assert_eq!(features["assistant"]["enabled"], false);
     assert_eq!(features["analytics"]["enabled"], false);
     assert_eq!(features["playground"], true);
+    // In a browser, the air-gapped site makes no request outside its own origin.
+    let node = Command::new("node")
+        .args(["--test", "served.test.mjs"])
+        .current_dir(common::workspace().join("host/tests/browser"))
+        .env("QUIRE_SITE_URL", &docs.base)
+        .env("QUIRE_EXPECT_DEPLOYMENT", "air-gapped")
+        .output()
+        .expect("run node");
+    let report = String::from_utf8_lossy(&node.stdout);
+    assert!(
+        node.status.success() && report.contains("# pass 1"),
+        "{report}\n{}",
+        String::from_utf8_lossy(&node.stderr)
+    );
     drop(docs);
 
     // Client-hosted with the assistant switched on: the widget points at the API host.

@@ -89,6 +89,24 @@ async fn each_misbehaviour_fails_its_job_and_the_host_lives_on() {
         server.log().contains("hostile renderer opened"),
         "plugin log lines reach the host log"
     );
+
+    // Operators see them in /metrics, by kind.
+    let metrics = reqwest::get(format!("{}/metrics", server.base))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    for kind in ["trap", "timeout", "memory"] {
+        let series = format!(
+            "quire_plugin_traps_total{{plugin=\"quire_hostile_renderer\",kind=\"{kind}\"}} 1"
+        );
+        assert!(metrics.contains(&series), "{series} in {metrics}");
+    }
+    assert!(
+        metrics.contains("quire_exports_finished_total{outcome=\"failed\"} 4"),
+        "{metrics}"
+    );
 }
 
 #[tokio::test]

@@ -154,4 +154,29 @@ async fn exports_live_in_s3_behind_presigned_expiring_links() {
         .unwrap()
         .status();
     assert_eq!(status, 200, "a fresh link for the same job works");
+
+    // A docs server serves the bundle from the presigned link, and reports the expired one.
+    let home = tempfile::tempdir().unwrap();
+    let docs = common::docs_server(
+        &home.path().join("fresh"),
+        &["--bundle-url", fresh["bundleUrl"].as_str().unwrap()],
+    );
+    let page = reqwest::get(format!("{}/quickstart", docs.base))
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200, "{}", docs.log());
+    assert!(page.text().await.unwrap().contains("<title>Quickstart"));
+    drop(docs);
+    let docs = common::docs_server(&home.path().join("expired"), &["--bundle-url", &url]);
+    let ready = reqwest::get(format!("{}/readyz", docs.base)).await.unwrap();
+    assert_eq!(ready.status(), 503);
+    assert!(
+        ready
+            .text()
+            .await
+            .unwrap()
+            .contains("the bundle link has expired"),
+        "{}",
+        docs.log()
+    );
 }

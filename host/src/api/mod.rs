@@ -95,7 +95,30 @@ pub fn router(state: SharedState) -> Router {
         .routes(routes!(health::readyz))
         .split_for_parts();
     let openapi = Arc::new(openapi);
-    router
+    let store = state.store.clone();
+    let router = router
+        .route(
+            "/metrics",
+            axum::routing::get(move || {
+                let store = store.clone();
+                async move {
+                    // Job counts come from the store at scrape time: they are the truth.
+                    if let Ok(Ok(counts)) =
+                        tokio::task::spawn_blocking(move || store.job_counts()).await
+                    {
+                        for (status, n) in counts {
+                            crate::metrics::get()
+                                .jobs
+                                .get_or_create(&crate::metrics::StatusLabels {
+                                    status: format!("{status:?}").to_lowercase(),
+                                })
+                                .set(n as i64);
+                        }
+                    }
+                    crate::metrics::response()
+                }
+            }),
+        )
         .route(
             "/openapi.json",
             axum::routing::get(move || {
@@ -104,7 +127,8 @@ pub fn router(state: SharedState) -> Router {
             }),
         )
         .layer(DefaultBodyLimit::max(max_upload))
-        .with_state(state)
+        .with_state(state);
+    crate::request_log::observed(router)
 }
 
 /// The endpoints public assistant keys use. Docs sites call them from the reader's browser, on
@@ -213,6 +237,16 @@ fn admit(
         .limits
         .admit(&principal.organization.name, ip)
         .map_err(|refused| {
+            crate::metrics::get()
+                .rate_limit_refusals
+                .get_or_create(&crate::metrics::ScopeLabels {
+                    scope: if refused.scope.starts_with("organization") {
+                        "organization".into()
+                    } else {
+                        "ip".into()
+                    },
+                })
+                .inc();
             let mut error = ApiError::new(
                 axum::http::StatusCode::TOO_MANY_REQUESTS,
                 "rate_limited",

@@ -158,7 +158,15 @@ pub async fn run(config: DocsServerConfig) -> Result<(), DocsServerError> {
         "features"
     );
     let versions = Versions::open(&config.data_dir)?;
-    let problem = match install(&config, &versions).await {
+    let installed = install(&config, &versions).await;
+    let outcome = match &installed {
+        Ok(_) => "installed",
+        Err(InstallError::Fetch(FetchError::Expired { .. })) => "expired",
+        Err(InstallError::Fetch(_)) => "failed",
+        Err(_) => "refused",
+    };
+    crate::metrics::count_outcome(&crate::metrics::get().bundle_fetches, outcome);
+    let problem = match installed {
         Ok(label) => {
             tracing::info!(version = %label, "serving");
             None

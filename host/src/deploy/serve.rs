@@ -18,12 +18,14 @@ use super::DocsState;
 
 /// The docs server's routes.
 pub fn router(state: Arc<DocsState>) -> Router {
-    Router::new()
+    let router = Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
+        .route("/metrics", get(|| async { crate::metrics::response() }))
         .fallback(get(serve_file))
         .layer(tower_http::compression::CompressionLayer::new())
-        .with_state(state)
+        .with_state(state);
+    crate::request_log::observed(router)
 }
 
 async fn readyz(State(state): State<Arc<DocsState>>) -> Response {

@@ -129,6 +129,7 @@ pub fn run_export(
                 send(&sender, output.files)?;
                 timings.waiting_for_packer += started.elapsed();
                 let started = Instant::now();
+                crate::metrics::get().export_pages.inc();
                 progress.record(done as u64 + 1, false)?;
                 timings.progress += started.elapsed();
             }

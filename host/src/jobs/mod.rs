@@ -71,6 +71,12 @@ async fn run(number: usize, context: &Arc<ExportContext>, job: Job, shutdown: &C
     let outcome =
         tokio::task::spawn_blocking(move || export::run_export(&ctx, &job, &runtime, &cancel))
             .await;
+    let finished = match &outcome {
+        Ok(Ok(_)) => "completed",
+        Ok(Err(ExportError::Cancelled)) => "requeued",
+        _ => "failed",
+    };
+    crate::metrics::count_outcome(&crate::metrics::get().exports_finished, finished);
     let recorded = match outcome {
         Ok(Ok(bundle)) => {
             let size = bundle.size_bytes;

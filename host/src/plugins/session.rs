@@ -78,6 +78,23 @@ impl Session {
     }
 
     fn classify(&self, task: &str, error: wasmtime::Error) -> PluginError {
+        let classified = self.classify_inner(task, error);
+        let kind = match &classified {
+            PluginError::Timeout { .. } => "timeout",
+            PluginError::Memory { .. } => "memory",
+            _ => "trap",
+        };
+        crate::metrics::get()
+            .plugin_traps
+            .get_or_create(&crate::metrics::PluginLabels {
+                plugin: self.plugin.clone(),
+                kind: kind.to_string(),
+            })
+            .inc();
+        classified
+    }
+
+    fn classify_inner(&self, task: &str, error: wasmtime::Error) -> PluginError {
         let plugin = self.plugin.clone();
         let task = task.to_string();
         if error.downcast_ref::<Trap>() == Some(&Trap::Interrupt) {

@@ -1,0 +1,214 @@
+//! Prometheus metrics for both servers, served at `/metrics` in the text exposition format:
+//! requests by route and status with latency histograms, export jobs and pages, bundle fetches,
+//! rate-limit refusals and plugin traps. One process-wide registry, so the code that sees an
+//! event counts it where it happens (a trap deep in the plugin runtime, a refusal in the limits).
+
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use axum::extract::{MatchedPath, Request};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RequestLabels {
+    pub route: String,
+    pub method: String,
+    pub status: u16,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RouteLabels {
+    pub route: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct StatusLabels {
+    pub status: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct OutcomeLabels {
+    pub outcome: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ScopeLabels {
+    pub scope: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct PluginLabels {
+    pub plugin: String,
+    pub kind: String,
+}
+
+/// Every metric the servers expose.
+pub struct Metrics {
+    registry: Registry,
+    pub requests: Family<RequestLabels, Counter>,
+    pub latency: Family<RouteLabels, Histogram>,
+    /// Jobs in each status, read from the store when scraped.
+    pub jobs: Family<StatusLabels, Gauge>,
+    /// Pages rendered by exports: `rate()` gives pages per second.
+    pub export_pages: Counter,
+    /// Exports that ended, by outcome (completed, failed, requeued).
+    pub exports_finished: Family<OutcomeLabels, Counter>,
+    /// Bundle fetches by the docs server, by outcome (installed, pinned, expired, refused,
+    /// failed).
+    pub bundle_fetches: Family<OutcomeLabels, Counter>,
+    pub rate_limit_refusals: Family<ScopeLabels, Counter>,
+    /// Plugin calls that ended in a trap, a timeout or running out of memory.
+    pub plugin_traps: Family<PluginLabels, Counter>,
+}
+
+impl Metrics {
+    fn new() -> Self {
+        let mut registry = Registry::with_prefix("quire");
+        let requests = Family::<RequestLabels, Counter>::default();
+        let latency = Family::<RouteLabels, Histogram>::new_with_constructor(|| {
+            // 1 ms to about 16 s.
+            Histogram::new(exponential_buckets(0.001, 2.0, 15))
+        });
+        let jobs = Family::<StatusLabels, Gauge>::default();
+        let export_pages = Counter::default();
+        let exports_finished = Family::<OutcomeLabels, Counter>::default();
+        let bundle_fetches = Family::<OutcomeLabels, Counter>::default();
+        let rate_limit_refusals = Family::<ScopeLabels, Counter>::default();
+        let plugin_traps = Family::<PluginLabels, Counter>::default();
+        registry.register(
+            "http_requests",
+            "HTTP requests by route, method and status",
+            requests.clone(),
+        );
+        registry.register(
+            "http_request_duration_seconds",
+            "HTTP request latency by route",
+            latency.clone(),
+        );
+        registry.register("jobs", "Export jobs by status", jobs.clone());
+        registry.register(
+            "export_pages",
+            "Pages rendered by exports",
+            export_pages.clone(),
+        );
+        registry.register(
+            "exports_finished",
+            "Exports that ended, by outcome",
+            exports_finished.clone(),
+        );
+        registry.register(
+            "bundle_fetches",
+            "Bundle fetches by the docs server, by outcome",
+            bundle_fetches.clone(),
+        );
+        registry.register(
+            "rate_limit_refusals",
+            "Requests refused by a rate limit, by scope",
+            rate_limit_refusals.clone(),
+        );
+        registry.register(
+            "plugin_traps",
+            "Plugin calls that trapped, timed out or ran out of memory",
+            plugin_traps.clone(),
+        );
+        Self {
+            registry,
+            requests,
+            latency,
+            jobs,
+            export_pages,
+            exports_finished,
+            bundle_fetches,
+            rate_limit_refusals,
+            plugin_traps,
+        }
+    }
+
+    /// The exposition text.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        // Writing to a String cannot fail.
+        let _ = encode(&mut out, &self.registry);
+        out
+    }
+}
+
+/// The process's metrics.
+pub fn get() -> &'static Metrics {
+    static METRICS: OnceLock<Metrics> = OnceLock::new();
+    METRICS.get_or_init(Metrics::new)
+}
+
+/// Counts a labelled event: `count(&get().bundle_fetches, "expired")`.
+pub fn count_outcome(family: &Family<OutcomeLabels, Counter>, outcome: &str) {
+    family
+        .get_or_create(&OutcomeLabels {
+            outcome: outcome.to_string(),
+        })
+        .inc();
+}
+
+/// Middleware: counts each request by its route template (not its raw path, which would make
+/// a label per page) and observes its latency.
+pub async fn track(request: Request, next: Next) -> Response {
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map(|p| p.as_str().to_string())
+        .unwrap_or_else(|| "static".to_string());
+    let method = request.method().to_string();
+    let started = Instant::now();
+    let response = next.run(request).await;
+    let metrics = get();
+    metrics
+        .requests
+        .get_or_create(&RequestLabels {
+            route: route.clone(),
+            method,
+            status: response.status().as_u16(),
+        })
+        .inc();
+    metrics
+        .latency
+        .get_or_create(&RouteLabels { route })
+        .observe(started.elapsed().as_secs_f64());
+    response
+}
+
+/// The `/metrics` response.
+pub fn response() -> Response {
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        get().render(),
+    )
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metrics_render_in_the_exposition_format() {
+        count_outcome(&get().bundle_fetches, "expired");
+        get().export_pages.inc_by(3);
+        let text = get().render();
+        assert!(
+            text.contains("quire_bundle_fetches_total{outcome=\"expired\"} 1"),
+            "{text}"
+        );
+        assert!(text.contains("quire_export_pages_total"));
+        assert!(text.trim_end().ends_with("# EOF"));
+    }
+}
