@@ -160,7 +160,15 @@ async fn a_docs_server_serves_installs_pins_and_refuses_bad_bundles() {
         304,
         "revalidation with the manifest's hash"
     );
-    let (status, headers, css) = get(&format!("{base}/assets/quire.css")).await;
+    // The theme's files are named by their content: cached for a year.
+    let stylesheet = html
+        .split("rel=\"stylesheet\" href=\"../")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap()
+        .to_string();
+    assert!(stylesheet.starts_with("assets/quire."), "{stylesheet}");
+    let (status, headers, css) = get(&format!("{base}/{stylesheet}")).await;
     assert_eq!(status, 200);
     assert!(
         headers["content-type"]
@@ -168,9 +176,13 @@ async fn a_docs_server_serves_installs_pins_and_refuses_bad_bundles() {
             .unwrap()
             .starts_with("text/css")
     );
+    assert_eq!(
+        headers["cache-control"],
+        "public, max-age=31536000, immutable"
+    );
     assert!(css.contains("--quire-primary"));
     let gzipped = reqwest::Client::new()
-        .get(format!("{base}/assets/quire.css"))
+        .get(format!("{base}/{stylesheet}"))
         .header("accept-encoding", "gzip")
         .send()
         .await

@@ -176,7 +176,12 @@ async fn walkthrough_publish_export_poll_download() {
         );
     }
     assert!(files.contains_key("images/webhook-timeline.svg"));
-    assert!(files.contains_key("assets/quire.css"));
+    assert!(
+        files
+            .keys()
+            .any(|f| f.starts_with("assets/quire.") && f.ends_with(".css")),
+        "the theme's stylesheet, named by its content"
+    );
     assert!(!files.keys().any(|f| f.ends_with(".mdx")), "no MDX sources");
     for page in &pages {
         let source = &files[&format!("{page}.md")];

@@ -125,7 +125,7 @@ async fn exports_live_in_s3_behind_presigned_expiring_links() {
         "a SigV4 presigned link: {url}"
     );
     let files = common::archive::unpack(&bytes);
-    assert!(files.contains_key("quickstart.html") && files.contains_key("assets/quire.css"));
+    assert!(files.contains_key("quickstart.html") && files.contains_key("quire-features.js"));
 
     let http = reqwest::Client::new();
     let tampered = url.replace("X-Amz-Signature=", "X-Amz-Signature=0");

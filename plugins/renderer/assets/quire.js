@@ -5,6 +5,8 @@
 // request to another host unless a feature file names one.
 (function () {
   "use strict";
+  // The other theme scripts' names carry their content hash; this script's tag lists them.
+  var self = document.currentScript;
   var body = document.body;
   var root = body.getAttribute("data-root") || "";
   var current = body.getAttribute("data-page");
@@ -35,7 +37,7 @@
       return;
     }
     var script = document.createElement("script");
-    script.src = root + "assets/" + name + ".js";
+    script.src = root + ((self && self.getAttribute("data-" + name)) || "assets/" + name + ".js");
     script.onload = function () {
       loaded[name] = true;
       if (then) then();

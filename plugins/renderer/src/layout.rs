@@ -58,13 +58,20 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
             escaped(favicon)
         ));
     }
+    let theme = &site.theme;
+    let navigation = theme
+        .navigation
+        .get(context_index)
+        .map(String::as_str)
+        .unwrap_or_default();
     html.push_str(&format!(
-        "<link rel=\"stylesheet\" href=\"{root}assets/quire.css\">\n\
-         <link rel=\"stylesheet\" href=\"{root}assets/highlight.css\">\n\
+        "<link rel=\"stylesheet\" href=\"{root}{}\">\n\
+         <link rel=\"stylesheet\" href=\"{root}{}\">\n\
          <script>{MODE_SCRIPT}</script>\n\
          <script defer src=\"{root}quire-features.js\"></script>\n\
-         <script defer src=\"{root}assets/nav/{context_index}.js\"></script>\n\
-         <script defer src=\"{root}assets/quire.js\"></script>\n</head>\n"
+         <script defer src=\"{root}{navigation}\"></script>\n\
+         <script defer src=\"{root}{}\" data-search=\"{}\" data-playground=\"{}\" data-assistant=\"{}\"></script>\n</head>\n",
+        theme.stylesheet, theme.highlight, theme.script, theme.search, theme.playground, theme.assistant
     ));
     let section = context.and_then(|c| c.section_of(path));
     // The version and language the page belongs to, as the search index records them.

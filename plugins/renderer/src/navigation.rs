@@ -144,6 +144,8 @@ pub struct Site {
     pub api: crate::openapi::ApiDocuments,
     /// Why OpenAPI documents were left out, reported on the pages that needed them.
     pub api_problems: Vec<String>,
+    /// The theme's shared files and their content-addressed names.
+    pub theme: crate::theme::ThemeFiles,
 }
 
 impl Site {
@@ -192,6 +194,7 @@ impl Site {
         }
         let mut all: HashSet<String> = pages.into_iter().collect();
         all.extend(context_of.keys().cloned());
+        let theme = crate::theme::ThemeFiles::build(&settings, &contexts);
         Ok(Self {
             name,
             version,
@@ -204,6 +207,7 @@ impl Site {
             snippets: HashMap::new(),
             api: crate::openapi::ApiDocuments::default(),
             api_problems: Vec::new(),
+            theme,
         })
     }
 

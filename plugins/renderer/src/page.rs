@@ -226,7 +226,7 @@ mod tests {
             "guides/auth.md",
             "# Auth\n\n[home](/)\n",
         );
-        assert!(out.html.contains("href=\"../assets/quire.css\""));
+        assert!(out.html.contains("href=\"../assets/quire."), "{}", out.html);
         assert!(out.html.contains("href=\"../index.html\">home</a>"));
         assert_eq!(out.title, "Auth");
     }

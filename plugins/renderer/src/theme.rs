@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use sha2::{Digest, Sha256};
+
 use crate::escape::{escaped, script_json};
 use crate::icons;
 use crate::navigation::Site;
@@ -21,60 +23,93 @@ pub const DEFAULT_FEATURES: &str = r#"{"search":true,"playground":true,"assistan
 /// The path of the feature file in the bundle.
 pub const FEATURES_FILE: &str = "quire-features.js";
 
-/// The shared files as (path, contents). Each navigation context's tree is written once here,
-/// not into every page, so the export grows linearly with the number of pages.
-pub fn assets(site: &Site) -> Vec<(String, Vec<u8>)> {
-    let settings = &site.settings;
-    let css = STYLESHEET
-        .replace(
-            "--quire-primary: #2563eb",
-            &format!("--quire-primary: {}", settings.primary),
-        )
-        .replace(
-            "--quire-primary-dark: #60a5fa",
-            &format!("--quire-primary-dark: {}", settings.light),
-        );
-    let mut files = vec![
-        ("assets/quire.css".to_string(), css.into_bytes()),
-        (
-            "assets/highlight.css".to_string(),
-            crate::code::stylesheet().into_bytes(),
-        ),
-        ("assets/quire.js".to_string(), SCRIPT.as_bytes().to_vec()),
-        (
-            "assets/search.js".to_string(),
-            SEARCH_SCRIPT.as_bytes().to_vec(),
-        ),
-        (
-            "assets/playground.js".to_string(),
-            PLAYGROUND_SCRIPT.as_bytes().to_vec(),
-        ),
-        (
-            "assets/assistant.js".to_string(),
-            ASSISTANT_SCRIPT.as_bytes().to_vec(),
-        ),
-        (
-            FEATURES_FILE.to_string(),
-            features_script(DEFAULT_FEATURES).into_bytes(),
-        ),
-        ("404.html".to_string(), not_found(site).into_bytes()),
-    ];
-    for (i, context) in site.contexts.iter().enumerate() {
-        let icons: BTreeMap<&str, String> = context
-            .items
+/// The theme's files, named by their content (`assets/quire.0123abcdef.css`) so servers can let
+/// browsers keep them for a year: a changed file gets a new name, and the pages that use it
+/// change with it. Built once per site, when it is opened.
+#[derive(Debug, Clone)]
+pub struct ThemeFiles {
+    pub stylesheet: String,
+    pub highlight: String,
+    pub script: String,
+    pub search: String,
+    pub playground: String,
+    pub assistant: String,
+    /// One navigation script per navigation context.
+    pub navigation: Vec<String>,
+    files: Vec<(String, Vec<u8>)>,
+}
+
+impl ThemeFiles {
+    /// The files for `site`'s settings and navigation contexts.
+    pub fn build(
+        settings: &crate::settings::Settings,
+        contexts: &[crate::navigation::NavContext],
+    ) -> Self {
+        let css = STYLESHEET
+            .replace(
+                "--quire-primary: #2563eb",
+                &format!("--quire-primary: {}", settings.primary),
+            )
+            .replace(
+                "--quire-primary-dark: #60a5fa",
+                &format!("--quire-primary-dark: {}", settings.light),
+            );
+        let mut files = Vec::new();
+        let mut add = |stem: &str, ext: &str, contents: Vec<u8>| -> String {
+            let hash = hex::encode(&Sha256::digest(&contents)[..5]);
+            let path = format!("assets/{stem}.{hash}.{ext}");
+            files.push((path.clone(), contents));
+            path
+        };
+        let stylesheet = add("quire", "css", css.into_bytes());
+        let highlight = add("highlight", "css", crate::code::stylesheet().into_bytes());
+        let script = add("quire", "js", SCRIPT.as_bytes().to_vec());
+        let search = add("search", "js", SEARCH_SCRIPT.as_bytes().to_vec());
+        let playground = add("playground", "js", PLAYGROUND_SCRIPT.as_bytes().to_vec());
+        let assistant = add("assistant", "js", ASSISTANT_SCRIPT.as_bytes().to_vec());
+        let navigation = contexts
             .iter()
-            .filter_map(|item| {
-                let name = item.icon.as_deref()?;
-                Some((name, icons::svg(name, 16)?))
+            .enumerate()
+            .map(|(i, context)| {
+                let icons: BTreeMap<&str, String> = context
+                    .items
+                    .iter()
+                    .filter_map(|item| {
+                        let name = item.icon.as_deref()?;
+                        Some((name, icons::svg(name, 16)?))
+                    })
+                    .collect();
+                let navigation = serde_json::json!({ "items": context.items, "icons": icons });
+                let script = format!(
+                    "// The navigation of one version and language, drawn into the sidebar by quire.js.\nwindow.QUIRE_NAV = {};\n",
+                    script_json(&navigation.to_string())
+                );
+                add(&format!("nav/{i}"), "js", script.into_bytes())
             })
             .collect();
-        let navigation = serde_json::json!({ "items": context.items, "icons": icons });
-        let script = format!(
-            "// The navigation of one version and language, drawn into the sidebar by quire.js.\nwindow.QUIRE_NAV = {};\n",
-            script_json(&navigation.to_string())
-        );
-        files.push((format!("assets/nav/{i}.js"), script.into_bytes()));
+        Self {
+            stylesheet,
+            highlight,
+            script,
+            search,
+            playground,
+            assistant,
+            navigation,
+            files,
+        }
     }
+}
+
+/// The shared files as (path, contents): the theme's files, the feature file, the not-found
+/// page and, when the site has no `index` page, an entry page. Each navigation context's tree is
+/// written once, not into every page, so the export grows linearly with the number of pages.
+pub fn assets(site: &Site) -> Vec<(String, Vec<u8>)> {
+    let mut files = site.theme.files.clone();
+    files.push((
+        FEATURES_FILE.to_string(),
+        features_script(DEFAULT_FEATURES).into_bytes(),
+    ));
+    files.push(("404.html".to_string(), not_found(site).into_bytes()));
     if !site.pages.contains("index")
         && let Some(home) = site.home()
     {
@@ -98,9 +133,10 @@ fn redirect(site: &Site, home: &str) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta http-equiv=\"refresh\" content=\"0; url={target}\"><title>{}</title>\
-         <link rel=\"stylesheet\" href=\"assets/quire.css\"></head>\
+         <link rel=\"stylesheet\" href=\"{}\"></head>\
          <body><main class=\"content\"><p><a href=\"{target}\">Go to the documentation</a></p></main></body></html>\n",
-        escaped(&site.name)
+        escaped(&site.name),
+        escaped(&site.theme.stylesheet)
     )
 }
 
@@ -144,8 +180,15 @@ mod tests {
         let get = |p: &str| {
             String::from_utf8(files.iter().find(|(path, _)| path == p).unwrap().1.clone()).unwrap()
         };
-        assert!(get("assets/quire.css").contains("--quire-primary: #112233"));
-        let nav = get("assets/nav/0.js");
+        let css = &site.theme.stylesheet;
+        assert!(
+            css.starts_with("assets/quire.")
+                && css.ends_with(".css")
+                && css.len() == "assets/quire.0123456789.css".len(),
+            "{css}"
+        );
+        assert!(get(css).contains("--quire-primary: #112233"));
+        let nav = get(&site.theme.navigation[0]);
         assert!(nav.contains("\\u003c/script>"));
         assert!(nav.contains("\"rocket\":\"\\u003csvg"), "{nav}");
         assert!(get("index.html").contains("url=intro.html"));
