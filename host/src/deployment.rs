@@ -187,6 +187,21 @@ impl Features {
         out
     }
 
+    /// Logs the notes (as warnings) and what is on: a server's first words about its features.
+    pub fn log(&self) {
+        for note in &self.notes {
+            tracing::warn!(deployment = %self.deployment, "{note}");
+        }
+        tracing::info!(
+            deployment = %self.deployment,
+            search = self.search,
+            assistant = self.assistant,
+            analytics = self.analytics,
+            playground = self.playground,
+            "features"
+        );
+    }
+
     pub fn enabled(&self, feature: Feature) -> bool {
         match feature {
             Feature::Search => self.search,

@@ -91,17 +91,7 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
         retriever = %plugins.retriever.path.display(),
         "plugins loaded"
     );
-    let features = config.deployment.features();
-    for note in &features.notes {
-        tracing::warn!(deployment = %features.deployment, "{note}");
-    }
-    tracing::info!(
-        deployment = %features.deployment,
-        search = features.search,
-        assistant = features.assistant,
-        analytics = features.analytics,
-        "features"
-    );
+    config.deployment.features().log();
 
     let secret = store.setting_or_init("download-link-secret", || {
         rand::rng().random::<[u8; 32]>().to_vec()

@@ -146,17 +146,7 @@ fn features_script(config: &DocsServerConfig, features: &Features, domain: Optio
 /// Runs the docs server until SIGTERM or Ctrl-C.
 pub async fn run(config: DocsServerConfig) -> Result<(), DocsServerError> {
     let features = Features::resolve(config.deployment, config.features);
-    for note in &features.notes {
-        tracing::warn!(deployment = %config.deployment, "{note}");
-    }
-    tracing::info!(
-        deployment = %features.deployment,
-        search_api = features.search,
-        assistant = features.assistant,
-        analytics = features.analytics,
-        playground = features.playground,
-        "features"
-    );
+    features.log();
     let versions = Versions::open(&config.data_dir)?;
     let installed = install(&config, &versions).await;
     let outcome = match &installed {

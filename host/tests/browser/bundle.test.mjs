@@ -15,7 +15,7 @@ import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromium } from "playwright-core";
+import { launch } from "./chromium.mjs";
 
 const bundle = process.env.QUIRE_BUNDLE_DIR;
 const artifacts = process.env.QUIRE_ARTIFACTS || path.join(bundle, "..", "screenshots");
@@ -89,13 +89,7 @@ before(async () => {
   api = testApi(apiCalls);
   sitePort = await listen(site);
   apiPort = await listen(api);
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    args: [
-      "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    ],
-  });
+  browser = await launch();
 });
 
 after(async () => {

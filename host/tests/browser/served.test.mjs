@@ -4,19 +4,13 @@
 
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
+import { launch } from "./chromium.mjs";
 
 const site = process.env.QUIRE_SITE_URL.replace(/\/?$/, "/");
 let browser;
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    args: [
-      "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    ],
-  });
+  browser = await launch();
 });
 
 after(async () => {

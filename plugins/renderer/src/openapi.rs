@@ -163,6 +163,15 @@ impl Operation<'_> {
         Some((body, media))
     }
 
+    /// A media type's example: its own `example`, else one built from its schema.
+    fn media_example(&self, media: &Value) -> Value {
+        media
+            .get("example")
+            .cloned()
+            .or_else(|| media.get("schema").map(|s| self.example(s, 0)))
+            .unwrap_or(Value::Null)
+    }
+
     /// An example value for `schema`: its own `example`, else one built from its shape.
     fn example(&self, schema: &Value, depth: usize) -> Value {
         let schema = self.resolve(schema);
@@ -409,11 +418,7 @@ fn examples(m: &mut Markup<'_>, op: &Operation<'_>, server: &str, request: Optio
     m.html.push_str("<div class=\"api-examples\">");
     let mut curl = format!("curl -X {} \"{}{}\"", op.method, server, op.path);
     if let Some(media) = request {
-        let body = media
-            .get("example")
-            .cloned()
-            .or_else(|| media.get("schema").map(|s| op.example(s, 0)))
-            .unwrap_or(Value::Null);
+        let body = op.media_example(media);
         let body = serde_json::to_string(&body).unwrap_or_default();
         curl.push_str(" \\\n  -H \"Content-Type: application/json\" \\\n  -d '");
         curl.push_str(&body.replace('\'', "'\\''"));
@@ -492,11 +497,7 @@ fn playground(
         ));
     }
     if let Some(media) = request {
-        let body = media
-            .get("example")
-            .cloned()
-            .or_else(|| media.get("schema").map(|s| op.example(s, 0)))
-            .unwrap_or(Value::Null);
+        let body = op.media_example(media);
         html.push_str(&format!(
             "<label>Body <textarea name=\"body\" rows=\"6\" spellcheck=\"false\">{}</textarea></label>",
             escaped(&serde_json::to_string_pretty(&body).unwrap_or_default())
