@@ -46,16 +46,12 @@ async fn run(pages: usize) {
     let site = tempfile::tempdir().expect("site dir");
     common::sites::generate(site.path(), pages);
     let started = Instant::now();
-    instance.cli_ok(&[
-        "site",
-        "publish",
+    instance.publish_folder(
         "bench.test",
         site.path().to_str().unwrap(),
-        "--org",
         "bench",
-        "--version",
-        "v1",
-    ]);
+        Some("v1"),
+    );
     let publish = started.elapsed();
     let index_bytes = std::fs::metadata(
         instance

@@ -69,13 +69,6 @@ pub enum Feature {
 }
 
 impl Feature {
-    pub const ALL: [Feature; 4] = [
-        Feature::Search,
-        Feature::Assistant,
-        Feature::Analytics,
-        Feature::Playground,
-    ];
-
     pub fn name(self) -> &'static str {
         match self {
             Self::Search => "search",
@@ -146,20 +139,13 @@ pub struct Features {
 impl Features {
     /// Applies the deployment type's table to the operator's requests.
     pub fn resolve(deployment: DeploymentType, requests: FeatureRequests) -> Self {
-        let mut out = Self {
-            deployment,
-            search: false,
-            assistant: false,
-            analytics: false,
-            playground: false,
-            notes: Vec::new(),
-        };
-        for feature in Feature::ALL {
+        let mut notes = Vec::new();
+        let mut decide = |feature: Feature| {
             let requested = requests.get(feature);
-            let on = match deployment.availability(feature) {
+            match deployment.availability(feature) {
                 Availability::On => {
                     if requested == Some(false) {
-                        out.notes.push(format!(
+                        notes.push(format!(
                             "{} is always on in {deployment} deployments; the request to switch it off is ignored",
                             feature.name()
                         ));
@@ -169,22 +155,29 @@ impl Features {
                 Availability::Configurable { default } => requested.unwrap_or(default),
                 Availability::Off => {
                     if requested == Some(true) {
-                        out.notes.push(format!(
+                        notes.push(format!(
                             "{} is unavailable in {deployment} deployments and cannot be switched on",
                             feature.name()
                         ));
                     }
                     false
                 }
-            };
-            match feature {
-                Feature::Search => out.search = on,
-                Feature::Assistant => out.assistant = on,
-                Feature::Analytics => out.analytics = on,
-                Feature::Playground => out.playground = on,
             }
+        };
+        let (search, assistant, analytics, playground) = (
+            decide(Feature::Search),
+            decide(Feature::Assistant),
+            decide(Feature::Analytics),
+            decide(Feature::Playground),
+        );
+        Self {
+            deployment,
+            search,
+            assistant,
+            analytics,
+            playground,
+            notes,
         }
-        out
     }
 
     /// Logs the notes (as warnings) and what is on: a server's first words about its features.

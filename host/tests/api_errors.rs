@@ -30,36 +30,9 @@ fn world(config: &str) -> World {
     let other_admin = instance.organization("rival", "enterprise");
     let site = common::example_site();
     let site = site.to_str().unwrap();
-    instance.cli_ok(&[
-        "site",
-        "publish",
-        "docs.acme.test",
-        site,
-        "--org",
-        "acme",
-        "--version",
-        "v1",
-    ]);
-    instance.cli_ok(&[
-        "site",
-        "publish",
-        "docs.rival.test",
-        site,
-        "--org",
-        "rival",
-        "--version",
-        "v1",
-    ]);
-    instance.cli_ok(&[
-        "site",
-        "publish",
-        "docs.smallco.test",
-        site,
-        "--org",
-        "smallco",
-        "--version",
-        "v1",
-    ]);
+    instance.publish_folder("docs.acme.test", site, "acme", Some("v1"));
+    instance.publish_folder("docs.rival.test", site, "rival", Some("v1"));
+    instance.publish_folder("docs.smallco.test", site, "smallco", Some("v1"));
     let server = instance.start();
     World {
         _instance: instance,

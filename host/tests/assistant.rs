@@ -29,8 +29,8 @@ fn world_with(config: &str) -> World {
     let rival = instance.cli_ok(&["key", "create", "--org", "rival", "--kind", "assistant"]);
     let site = common::example_site();
     let site = site.to_str().unwrap();
-    instance.cli_ok(&["site", "publish", "docs.acme.test", site, "--org", "acme"]);
-    instance.cli_ok(&["site", "publish", "docs.rival.test", site, "--org", "rival"]);
+    instance.publish_folder("docs.acme.test", site, "acme", None);
+    instance.publish_folder("docs.rival.test", site, "rival", None);
     let server = instance.start();
     World {
         _instance: instance,

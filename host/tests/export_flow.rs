@@ -268,26 +268,8 @@ async fn a_chosen_version_and_chosen_pages() {
     let key = instance.organization("acme", "enterprise");
     let site = common::example_site();
     let site = site.to_str().unwrap();
-    instance.cli_ok(&[
-        "site",
-        "publish",
-        "docs.acme.test",
-        site,
-        "--org",
-        "acme",
-        "--version",
-        "v1",
-    ]);
-    instance.cli_ok(&[
-        "site",
-        "publish",
-        "docs.acme.test",
-        site,
-        "--org",
-        "acme",
-        "--version",
-        "v2",
-    ]);
+    instance.publish_folder("docs.acme.test", site, "acme", Some("v1"));
+    instance.publish_folder("docs.acme.test", site, "acme", Some("v2"));
     let server = instance.start();
     let api = Api::new(&server.base, &key);
 
@@ -329,14 +311,12 @@ async fn a_site_with_broken_pages_exports_with_warnings() {
     )
     .unwrap();
     std::fs::write(site.path().join("bad.mdx"), "# Bad\n\n<Note>\nunclosed {\n").unwrap();
-    instance.cli_ok(&[
-        "site",
-        "publish",
+    instance.publish_folder(
         "broken.acme.test",
         site.path().to_str().unwrap(),
-        "--org",
         "acme",
-    ]);
+        None,
+    );
     let server = instance.start();
     let api = Api::new(&server.base, &key);
 

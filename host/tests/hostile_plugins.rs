@@ -20,14 +20,7 @@ fn hostile_world(config: &str) -> (Instance, common::Server, Api) {
     let site = tempfile::tempdir().expect("site dir");
     common::sites::hostile(site.path());
     let path = site.path().to_str().expect("utf-8 path");
-    instance.cli_ok(&[
-        "site",
-        "publish",
-        "hostile.acme.test",
-        path,
-        "--org",
-        "acme",
-    ]);
+    instance.publish_folder("hostile.acme.test", path, "acme", None);
     let server = instance.start();
     let api = Api::new(&server.base, &key);
     (instance, server, api)

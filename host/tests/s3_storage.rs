@@ -86,16 +86,7 @@ async fn exports_live_in_s3_behind_presigned_expiring_links() {
     let instance = Instance::new(&s3.config());
     let key = instance.organization("acme", "enterprise");
     let site = common::example_site();
-    instance.cli_ok(&[
-        "site",
-        "publish",
-        "docs.acme.test",
-        site.to_str().unwrap(),
-        "--org",
-        "acme",
-        "--version",
-        "v1",
-    ]);
+    instance.publish_folder("docs.acme.test", site.to_str().unwrap(), "acme", Some("v1"));
     assert!(
         s3.object("sites/docs.acme.test/versions/v1/site.json")
             .is_file(),

@@ -249,14 +249,12 @@ async fn version_and_language_filters_follow_the_navigation() {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
     }
-    instance.cli_ok(&[
-        "site",
-        "publish",
+    instance.publish_folder(
         "docs.acme.test",
         site.path().to_str().unwrap(),
-        "--org",
         "acme",
-    ]);
+        None,
+    );
     let server = instance.start();
     let api = Api::new(&server.base, &key);
     let found = |filter: Value| {

@@ -142,11 +142,7 @@ fn message(value: &Value, at: &str) -> Result<ChatMessage, String> {
         ));
     }
     let content = required_string(m, "content", &format!("{at}.content"))?;
-    let parts = match m.get("parts") {
-        Some(Value::Array(parts)) => parts,
-        Some(_) => return Err(format!("{at}.parts must be an array")),
-        None => return Err(format!("{at}.parts is required")),
-    };
+    let parts = required_array(m, "parts", &format!("{at}.parts"))?;
     let mut texts = Vec::new();
     for (i, p) in parts.iter().enumerate() {
         if let Some(text) = part(p, &format!("{at}.parts[{i}]"))? {
@@ -195,11 +191,7 @@ fn part(value: &Value, at: &str) -> Result<Option<String>, String> {
         "text" => Ok(Some(required_string(p, "text", &format!("{at}.text"))?)),
         "reasoning" => {
             required_string(p, "reasoning", &format!("{at}.reasoning"))?;
-            let details = match p.get("details") {
-                Some(Value::Array(d)) => d,
-                Some(_) => return Err(format!("{at}.details must be an array")),
-                None => return Err(format!("{at}.details is required")),
-            };
+            let details = required_array(p, "details", &format!("{at}.details"))?;
             for (i, d) in details.iter().enumerate() {
                 let here = format!("{at}.details[{i}]");
                 let d = object(d, &here)?;
@@ -223,11 +215,7 @@ fn part(value: &Value, at: &str) -> Result<Option<String>, String> {
         "step-start" => Ok(None),
         "source" => {
             let here = format!("{at}.source");
-            let s = object(
-                p.get("source")
-                    .ok_or_else(|| format!("{here} is required"))?,
-                &here,
-            )?;
+            let s = required_object(p, "source", &here)?;
             let source_type = required_string(s, "sourceType", &format!("{here}.sourceType"))?;
             if source_type != "url" {
                 return Err(format!(
@@ -241,11 +229,7 @@ fn part(value: &Value, at: &str) -> Result<Option<String>, String> {
         }
         "tool-invocation" => {
             let here = format!("{at}.toolInvocation");
-            let t = object(
-                p.get("toolInvocation")
-                    .ok_or_else(|| format!("{here} is required"))?,
-                &here,
-            )?;
+            let t = required_object(p, "toolInvocation", &here)?;
             let state = required_string(t, "state", &format!("{here}.state"))?;
             if !["partial-call", "call", "result"].contains(&state.as_str()) {
                 return Err(format!(
@@ -291,6 +275,28 @@ pub(super) fn object<'a>(value: &'a Value, at: &str) -> Result<&'a Map<String, V
     value
         .as_object()
         .ok_or_else(|| format!("{at} must be an object"))
+}
+
+/// The object at `key`, required.
+pub(super) fn required_object<'a>(
+    map: &'a Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<&'a Map<String, Value>, String> {
+    object(map.get(key).ok_or_else(|| format!("{at} is required"))?, at)
+}
+
+/// The array at `key`, required.
+pub(super) fn required_array<'a>(
+    map: &'a Map<String, Value>,
+    key: &str,
+    at: &str,
+) -> Result<&'a Vec<Value>, String> {
+    match map.get(key) {
+        Some(Value::Array(items)) => Ok(items),
+        Some(_) => Err(format!("{at} must be an array")),
+        None => Err(format!("{at} is required")),
+    }
 }
 
 pub(super) fn required_string(

@@ -4,7 +4,8 @@
 use serde_json::Value;
 
 use super::request::{
-    AssistantRequest, ChatMessage, object, optional_string, parse_with, required_string,
+    AssistantRequest, ChatMessage, object, optional_string, parse_with, required_array,
+    required_string,
 };
 
 /// Checks a v2 request body (generation-5 UI messages). The error names the field.
@@ -30,11 +31,7 @@ fn ui_message(value: &Value, at: &str) -> Result<ChatMessage, String> {
             "{at}.role must be one of system, assistant, user; got {role:?}"
         ));
     }
-    let parts = match m.get("parts") {
-        Some(Value::Array(parts)) => parts,
-        Some(_) => return Err(format!("{at}.parts must be an array")),
-        None => return Err(format!("{at}.parts is required")),
-    };
+    let parts = required_array(m, "parts", &format!("{at}.parts"))?;
     let mut texts = Vec::new();
     for (i, p) in parts.iter().enumerate() {
         let here = format!("{at}.parts[{i}]");

@@ -55,14 +55,15 @@ impl SiteFiles {
         }
     }
 
-    /// Takes note of a rendered page and returns the files to add beside it: its source as
-    /// `{path}.md`. Pages marked hidden or noindex stay out of the sitemap, llms files and
-    /// search. `version` and `language` are the page's place in the navigation, if any.
+    /// Takes note of a rendered page (taking its sections for the search index) and returns the
+    /// file to add beside it: its source as `{path}.md`. Pages marked hidden or noindex stay out
+    /// of the sitemap, llms files and search. `version` and `language` are the page's place in
+    /// the navigation, if any.
     pub fn add_page(
         &mut self,
         path: &str,
-        source: &str,
-        page: &RenderedPage,
+        source: String,
+        page: &mut RenderedPage,
         version: Option<&str>,
         language: Option<&str>,
     ) -> OutputFile {
@@ -73,20 +74,20 @@ impl SiteFiles {
                 title: page.title.clone(),
                 description: page.description.clone(),
             });
-            self.full_text.add(path, &page.title, source);
-            for section in &page.sections {
+            self.full_text.add(path, &page.title, &source);
+            for section in std::mem::take(&mut page.sections) {
                 self.search.add(SearchDocument {
                     path: path.to_string(),
-                    anchor: section.anchor.clone(),
-                    trail: section.heading_trail.clone(),
-                    text: section.text.clone(),
+                    anchor: section.anchor,
+                    trail: section.heading_trail,
+                    text: section.text,
                     scope: scope.clone(),
                 });
             }
         }
         OutputFile {
             path: format!("{path}.md"),
-            contents: source.as_bytes().to_vec(),
+            contents: source.into_bytes(),
         }
     }
 

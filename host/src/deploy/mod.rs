@@ -10,7 +10,7 @@ mod versions;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 pub use fetch::{FetchError, FetchLimits};
 pub use unpack::{BundleError, UnpackLimits};
@@ -49,21 +49,13 @@ pub enum DocsServerError {
     },
 }
 
-/// Shared by the request handlers.
+/// Shared by the request handlers. Fixed once the server listens: bundles are installed only
+/// at startup.
 pub struct DocsState {
     pub versions: Versions,
     pub features_script: String,
-    /// Why nothing is being served, when nothing is.
-    problem: RwLock<Option<String>>,
-}
-
-impl DocsState {
-    pub fn problem(&self) -> Option<String> {
-        self.problem
-            .read()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-    }
+    /// Why the startup install failed, if it did (what `/readyz` says when nothing is served).
+    pub problem: Option<String>,
 }
 
 /// Why installing a bundle did not happen.
@@ -184,7 +176,7 @@ pub async fn run(config: DocsServerConfig) -> Result<(), DocsServerError> {
     let state = Arc::new(DocsState {
         versions,
         features_script: features_script(&config, &features, domain.as_deref()),
-        problem: RwLock::new(problem),
+        problem,
     });
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await

@@ -36,7 +36,7 @@ async fn readyz(State(state): State<Arc<DocsState>>) -> Response {
             StatusCode::SERVICE_UNAVAILABLE,
             axum::Json(serde_json::json!({
                 "status": "not ready",
-                "reason": state.problem().unwrap_or_else(|| "no version has been installed yet".into()),
+                "reason": state.problem.clone().unwrap_or_else(|| "no version has been installed yet".into()),
             })),
         )
             .into_response(),

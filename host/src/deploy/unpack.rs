@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use flate2::read::GzDecoder;
 use serde::Deserialize;
@@ -230,9 +230,4 @@ pub fn read_hashes(dir: &Path) -> Result<VerifiedBundle, BundleError> {
             .map(|f| (f.path, f.sha256))
             .collect(),
     })
-}
-
-/// Where a version lives under `versions`.
-pub fn version_dir(versions: &Path, label: &str) -> PathBuf {
-    versions.join(label)
 }

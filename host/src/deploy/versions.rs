@@ -49,10 +49,7 @@ impl Versions {
 
     /// Whether `label` is unpacked.
     pub fn has(&self, label: &str) -> bool {
-        unpack::is_safe_label(label)
-            && unpack::version_dir(&self.root, label)
-                .join(unpack::MANIFEST)
-                .is_file()
+        unpack::is_safe_label(label) && self.root.join(label).join(unpack::MANIFEST).is_file()
     }
 
     /// A fresh folder to unpack a download into, inside the versions folder (so the final
@@ -70,7 +67,7 @@ impl Versions {
         if self.has(&bundle.content_version) {
             return Ok(());
         }
-        let target = unpack::version_dir(&self.root, &bundle.content_version);
+        let target = self.root.join(&bundle.content_version);
         if target.exists() {
             // A leftover of an interrupted install (no manifest): never served, safe to replace.
             std::fs::remove_dir_all(&target)?;
@@ -89,7 +86,7 @@ impl Versions {
     }
 
     fn load(&self, label: &str) -> Result<Arc<ActiveVersion>, BundleError> {
-        let dir = unpack::version_dir(&self.root, label);
+        let dir = self.root.join(label);
         let bundle = unpack::read_hashes(&dir)?;
         let active = Arc::new(ActiveVersion {
             label: label.to_string(),

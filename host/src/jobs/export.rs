@@ -112,8 +112,8 @@ pub fn run_export(
                 timings.render += started.elapsed();
                 let source_file = site_files.add_page(
                     &input.path,
-                    &input.source,
-                    &output,
+                    input.source,
+                    &mut output,
                     page.version.as_deref(),
                     page.language.as_deref(),
                 );

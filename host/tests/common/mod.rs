@@ -58,6 +58,22 @@ impl Instance {
         String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
+    /// Publishes the site folder at `site` as `domain` for `org` with `quire site publish`, as
+    /// version `version` if given; returns the version's label.
+    pub fn publish_folder(
+        &self,
+        domain: &str,
+        site: &str,
+        org: &str,
+        version: Option<&str>,
+    ) -> String {
+        let mut args = vec!["site", "publish", domain, site, "--org", org];
+        if let Some(version) = version {
+            args.extend(["--version", version]);
+        }
+        self.cli_ok(&args)
+    }
+
     /// Creates an organization with an admin key and returns the key.
     pub fn organization(&self, name: &str, plan: &str) -> String {
         self.cli_ok(&["org", "create", name, "--plan", plan]);
@@ -71,16 +87,7 @@ impl Instance {
         let site = tempfile::tempdir().expect("site dir");
         sites::generate(site.path(), pages);
         let path = site.path().to_str().expect("utf-8 path");
-        self.cli_ok(&[
-            "site",
-            "publish",
-            domain,
-            path,
-            "--org",
-            "acme",
-            "--version",
-            "v1",
-        ]);
+        self.publish_folder(domain, path, "acme", Some("v1"));
         key
     }
 
@@ -91,7 +98,7 @@ impl Instance {
         let key = self.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
         let site = example_site();
         let path = site.to_str().expect("utf-8 path");
-        self.cli_ok(&["site", "publish", "docs.acme.test", path, "--org", "acme"]);
+        self.publish_folder("docs.acme.test", path, "acme", None);
         key
     }
 

@@ -220,12 +220,7 @@ fn switcher(
 
 /// The context's tabs, each leading to its first page.
 fn tabs_bar(html: &mut String, context: &NavContext, section: Option<usize>, root: &str) {
-    let Some(depth) = context.section_depth() else {
-        return;
-    };
-    let tabs: Vec<usize> = (0..context.items.len())
-        .filter(|&i| context.items[i].kind == NavItemKind::Tab && context.items[i].depth == depth)
-        .collect();
+    let tabs: Vec<usize> = context.sections_of_kind(&[NavItemKind::Tab]).collect();
     if tabs.is_empty() {
         return;
     }
@@ -267,17 +262,8 @@ fn section_link(
 /// The sidebar: anchors and dropdown sections as plain links, and a place for the page tree.
 fn sidebar(html: &mut String, context: Option<&NavContext>, section: Option<usize>, root: &str) {
     html.push_str("<nav class=\"sidebar\" id=\"sidebar\" aria-label=\"Site navigation\">");
-    if let Some(context) = context
-        && let Some(depth) = context.section_depth()
-    {
-        let of_kind = |kinds: &[NavItemKind]| -> Vec<usize> {
-            (0..context.items.len())
-                .filter(|&i| {
-                    kinds.contains(&context.items[i].kind) && context.items[i].depth == depth
-                })
-                .collect()
-        };
-        let anchors = of_kind(&[NavItemKind::Anchor]);
+    if let Some(context) = context {
+        let anchors: Vec<usize> = context.sections_of_kind(&[NavItemKind::Anchor]).collect();
         if !anchors.is_empty() {
             html.push_str("<div class=\"sidebar-anchors\">");
             for i in anchors {
@@ -285,7 +271,9 @@ fn sidebar(html: &mut String, context: Option<&NavContext>, section: Option<usiz
             }
             html.push_str("</div>");
         }
-        let menus = of_kind(&[NavItemKind::Dropdown, NavItemKind::Product]);
+        let menus: Vec<usize> = context
+            .sections_of_kind(&[NavItemKind::Dropdown, NavItemKind::Product])
+            .collect();
         if !menus.is_empty() {
             let current = section
                 .filter(|s| menus.contains(s))

@@ -110,7 +110,8 @@ impl<'a> Markup<'a> {
         let Some(Import::Snippet(path)) = self.imports.get(name).cloned() else {
             return false;
         };
-        let Some(source) = self.site.snippets.get(&path).cloned() else {
+        let site = self.site;
+        let Some(snippet) = site.snippets.get(&path) else {
             self.warn(node, format!("the snippet {path} does not exist"));
             return true;
         };
@@ -121,24 +122,23 @@ impl<'a> Markup<'a> {
             );
             return true;
         }
-        let options = crate::page::mdx_options();
-        let tree = match markdown::to_mdast(&snippets::content(&source), &options) {
+        let tree = match &snippet.tree {
             Ok(tree) => tree,
-            Err(e) => {
+            Err(reason) => {
                 self.warn(
                     node,
-                    format!("the snippet {path} is not valid MDX: {}", e.reason),
+                    format!("the snippet {path} is not valid MDX: {reason}"),
                 );
                 return true;
             }
         };
-        let mut scope = snippets::constants(&source);
+        let mut scope = snippet.constants.clone();
         scope.extend(props);
         let saved_imports = self.imports.clone();
-        self.collect_imports(&tree);
+        self.collect_imports(tree);
         self.variables.push(scope);
         self.snippet_depth += 1;
-        self.children(&tree);
+        self.children(tree);
         self.snippet_depth -= 1;
         self.variables.pop();
         self.imports = saved_imports;
@@ -152,7 +152,7 @@ impl<'a> Markup<'a> {
         }
         match self.imports.get(name)? {
             Import::Constant { path, name } => {
-                snippets::constants(self.site.snippets.get(path)?).remove(name)
+                self.site.snippets.get(path)?.constants.get(name).cloned()
             }
             Import::Snippet(_) => None,
         }

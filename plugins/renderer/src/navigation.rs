@@ -76,8 +76,10 @@ pub struct NavContext {
     pub items: Vec<NavItem>,
     /// Pages in reading order, for previous/next links.
     pub order: Vec<NavPage>,
-    /// The depth of the outermost sections, if the context has any.
-    sections_at: Option<u32>,
+    /// The outermost sections (indices into `items`), in order.
+    sections: Vec<usize>,
+    /// The outermost section holding each page.
+    section_of_page: HashMap<String, usize>,
 }
 
 impl NavContext {
@@ -88,22 +90,43 @@ impl NavContext {
 
     /// The section (an index into `items`) that holds `path`, if the context has sections.
     pub fn section_of(&self, path: &str) -> Option<usize> {
-        let depth = self.section_depth()?;
-        let mut section = None;
-        for (i, item) in self.items.iter().enumerate() {
-            if item.kind.is_section() && item.depth == depth {
-                section = Some(i);
-            }
-            if item.kind == NavItemKind::Page && item.target.as_deref() == Some(path) {
-                return section;
-            }
-        }
-        None
+        self.section_of_page.get(path).copied()
     }
 
-    /// The depth of the outermost sections; `None` if the context has none.
-    pub fn section_depth(&self) -> Option<u32> {
-        self.sections_at
+    /// The outermost sections of the given kinds, in order.
+    pub fn sections_of_kind<'a>(
+        &'a self,
+        kinds: &'a [NavItemKind],
+    ) -> impl Iterator<Item = usize> + 'a {
+        self.sections
+            .iter()
+            .copied()
+            .filter(|&i| kinds.contains(&self.items[i].kind))
+    }
+
+    /// Works out the outermost sections and which one holds each page, once per site.
+    fn index_sections(&mut self) {
+        let Some(depth) = self
+            .items
+            .iter()
+            .filter(|i| i.kind.is_section())
+            .map(|i| i.depth)
+            .min()
+        else {
+            return;
+        };
+        let mut current = None;
+        for (i, item) in self.items.iter().enumerate() {
+            if item.kind.is_section() && item.depth == depth {
+                self.sections.push(i);
+                current = Some(i);
+            }
+            if item.kind == NavItemKind::Page
+                && let (Some(path), Some(section)) = (&item.target, current)
+            {
+                self.section_of_page.entry(path.clone()).or_insert(section);
+            }
+        }
     }
 
     /// The first page inside the entry at `index` (a section or group).
@@ -138,8 +161,8 @@ pub struct Site {
     position: HashMap<String, usize>,
     /// Group and section labels above each navigation page.
     trails: HashMap<String, Vec<String>>,
-    /// Snippet sources by path (`snippets/intro.mdx`).
-    pub snippets: HashMap<String, String>,
+    /// Snippets by path (`snippets/intro.mdx`), parsed once for every page that uses them.
+    pub snippets: HashMap<String, crate::snippets::Snippet>,
     /// OpenAPI documents.
     pub api: crate::openapi::ApiDocuments,
     /// Why OpenAPI documents were left out, reported on the pages that needed them.
@@ -218,7 +241,13 @@ impl Site {
         snippets: Vec<(String, String)>,
         api_documents: Vec<(String, String)>,
     ) -> Self {
-        self.snippets = snippets.into_iter().collect();
+        self.snippets = snippets
+            .into_iter()
+            .map(|(path, source)| {
+                let snippet = crate::snippets::Snippet::parse(&source);
+                (path, snippet)
+            })
+            .collect();
         let (api, problems) = crate::openapi::ApiDocuments::parse(api_documents);
         self.api = api;
         self.api_problems = problems;
@@ -386,7 +415,8 @@ fn split_contexts(items: &[NavItem]) -> Vec<NavContext> {
             language,
             items: Vec::new(),
             order: Vec::new(),
-            sections_at: None,
+            sections: Vec::new(),
+            section_of_page: HashMap::new(),
         })
         .collect();
     for (key, item) in placed {
@@ -409,12 +439,7 @@ fn split_contexts(items: &[NavItem]) -> Vec<NavContext> {
             .filter_map(|i| Some((i.target.clone()?, i.label.clone())))
             .filter(|(p, _)| seen.insert(p.clone()))
             .collect();
-        context.sections_at = context
-            .items
-            .iter()
-            .filter(|i| i.kind.is_section())
-            .map(|i| i.depth)
-            .min();
+        context.index_sections();
     }
     contexts
 }

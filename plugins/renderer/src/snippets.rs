@@ -6,6 +6,26 @@
 
 use std::collections::HashMap;
 
+use markdown::mdast::Node;
+
+/// A snippet, read once per site: its parsed content and its constants.
+#[derive(Debug)]
+pub struct Snippet {
+    /// The content without its `export const` lines, or why it is not valid MDX.
+    pub tree: Result<Node, String>,
+    pub constants: HashMap<String, String>,
+}
+
+impl Snippet {
+    pub fn parse(source: &str) -> Self {
+        Self {
+            tree: markdown::to_mdast(&content(source), &crate::page::mdx_options())
+                .map_err(|e| e.reason.to_string()),
+            constants: constants(source),
+        }
+    }
+}
+
 /// What a name a page imported stands for.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Import {
@@ -98,7 +118,7 @@ pub fn constants(source: &str) -> HashMap<String, String> {
 }
 
 /// The snippet's source without its `export const` lines (they are definitions, not content).
-pub fn content(source: &str) -> String {
+fn content(source: &str) -> String {
     source
         .lines()
         .map(|l| {

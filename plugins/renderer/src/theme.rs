@@ -53,6 +53,10 @@ impl ThemeFiles {
             .replace(
                 "--quire-primary-dark: #60a5fa",
                 &format!("--quire-primary-dark: {}", settings.light),
+            )
+            .replace(
+                "--quire-button: #2563eb",
+                &format!("--quire-button: {}", settings.dark),
             );
         let mut files = Vec::new();
         let mut add = |stem: &str, ext: &str, contents: Vec<u8>| -> String {
