@@ -1,6 +1,7 @@
 //! Configuration: defaults, then an optional TOML file, then `QUIRE_*` environment variables
 //! (`QUIRE_SERVER__LISTEN=127.0.0.1:9000`, `QUIRE_STORAGE__BACKEND=s3`, ...).
 
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -234,7 +235,8 @@ impl LinksConfig {
     }
 }
 
-/// Which component serves each role, and the sandbox limits.
+/// Which component serves each role, and the sandbox limits. Relative component paths are
+/// resolved against `dir`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PluginsConfig {
@@ -243,16 +245,75 @@ pub struct PluginsConfig {
     pub dir: Option<PathBuf>,
     /// Renderer component. Default: `quire_renderer.wasm` in `dir`.
     pub renderer: Option<PathBuf>,
-    /// Packager component. Default: `quire_packager.wasm` in `dir`.
+    /// Packager component, writing the default archive format. Default:
+    /// `quire_packager.wasm` in `dir` (`.tar.gz`).
     pub packager: Option<PathBuf>,
     /// Retriever component. Default: `quire_retriever.wasm` in `dir`.
     pub retriever: Option<PathBuf>,
+    /// Packagers for more archive formats, by the format's extension
+    /// (`zip = "quire_zip_packager.wasm"`); an export picks one with its `format` field.
+    pub formats: BTreeMap<String, PathBuf>,
+    /// Components for one deployment type, overriding the ones above
+    /// (`[plugins.deployments.air-gapped] renderer = "..."`).
+    pub deployments: DeploymentPlugins,
     /// Largest memory one plugin instance may use, in MiB.
     pub memory_limit_mib: usize,
     /// CPU time one plugin call may take, in milliseconds.
     pub cpu_time_limit_ms: u64,
     /// Largest output one plugin call may return, in MiB.
     pub output_limit_mib: usize,
+    /// Limits for one role, overriding the three above (`[plugins.limits.renderer]`).
+    pub limits: RoleLimits,
+    /// How often component files are checked for replacement while the server runs, in
+    /// milliseconds; 0 turns the check off.
+    pub watch_interval_ms: u64,
+}
+
+/// Component files chosen for one deployment type; unset roles keep the general choice.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RoleOverrides {
+    pub renderer: Option<PathBuf>,
+    pub packager: Option<PathBuf>,
+    pub retriever: Option<PathBuf>,
+}
+
+/// Component overrides per deployment type.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct DeploymentPlugins {
+    pub cloud: RoleOverrides,
+    pub client_hosted: RoleOverrides,
+    pub air_gapped: RoleOverrides,
+}
+
+impl DeploymentPlugins {
+    pub fn for_type(&self, kind: crate::deployment::DeploymentType) -> &RoleOverrides {
+        use crate::deployment::DeploymentType;
+        match kind {
+            DeploymentType::Cloud => &self.cloud,
+            DeploymentType::ClientHosted => &self.client_hosted,
+            DeploymentType::AirGapped => &self.air_gapped,
+        }
+    }
+}
+
+/// Limits for one role; unset ones keep the general limit.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitOverrides {
+    pub memory_limit_mib: Option<usize>,
+    pub cpu_time_limit_ms: Option<u64>,
+    pub output_limit_mib: Option<usize>,
+}
+
+/// Limit overrides per role.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RoleLimits {
+    pub renderer: LimitOverrides,
+    pub packager: LimitOverrides,
+    pub retriever: LimitOverrides,
 }
 
 impl Default for PluginsConfig {
@@ -262,19 +323,44 @@ impl Default for PluginsConfig {
             renderer: None,
             packager: None,
             retriever: None,
+            formats: BTreeMap::new(),
+            deployments: DeploymentPlugins::default(),
             memory_limit_mib: 256,
             cpu_time_limit_ms: 10_000,
             output_limit_mib: 32,
+            limits: RoleLimits::default(),
+            watch_interval_ms: 1_000,
         }
     }
 }
 
 impl PluginsConfig {
+    /// The general limits.
     pub fn limits(&self) -> Limits {
         Limits {
             memory_bytes: self.memory_limit_mib << 20,
             cpu_time: Duration::from_millis(self.cpu_time_limit_ms.max(1)),
             output_bytes: self.output_limit_mib << 20,
+        }
+    }
+
+    /// The limits of `role`: its overrides, else the general limits.
+    pub fn role_limits(&self, role: crate::plugins::Role) -> Limits {
+        use crate::plugins::Role;
+        let overrides = match role {
+            Role::Renderer => self.limits.renderer,
+            Role::Packager => self.limits.packager,
+            Role::Retriever => self.limits.retriever,
+        };
+        Limits {
+            memory_bytes: overrides.memory_limit_mib.unwrap_or(self.memory_limit_mib) << 20,
+            cpu_time: Duration::from_millis(
+                overrides
+                    .cpu_time_limit_ms
+                    .unwrap_or(self.cpu_time_limit_ms)
+                    .max(1),
+            ),
+            output_bytes: overrides.output_limit_mib.unwrap_or(self.output_limit_mib) << 20,
         }
     }
 
@@ -299,22 +385,13 @@ impl PluginsConfig {
             .unwrap_or(beside)
     }
 
-    pub fn renderer_path(&self) -> PathBuf {
-        self.renderer
-            .clone()
-            .unwrap_or_else(|| self.dir().join("quire_renderer.wasm"))
-    }
-
-    pub fn packager_path(&self) -> PathBuf {
-        self.packager
-            .clone()
-            .unwrap_or_else(|| self.dir().join("quire_packager.wasm"))
-    }
-
-    pub fn retriever_path(&self) -> PathBuf {
-        self.retriever
-            .clone()
-            .unwrap_or_else(|| self.dir().join("quire_retriever.wasm"))
+    /// `path` as given if absolute, else inside `dir`.
+    pub fn resolve(&self, path: &Path) -> PathBuf {
+        if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            self.dir().join(path)
+        }
     }
 }
 

@@ -13,6 +13,7 @@ pub mod limits;
 pub mod metrics;
 pub mod plugins;
 pub mod request_log;
+pub mod scaffold;
 pub mod search;
 pub mod server;
 pub mod sites;

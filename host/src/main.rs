@@ -55,7 +55,8 @@ enum Command {
         #[command(subcommand)]
         command: SiteCommand,
     },
-    /// Inspect plugins.
+    /// Create, inspect and check plugins (`quire plugin new renderer NAME`).
+    #[command(alias = "plugin")]
     Plugins {
         #[command(subcommand)]
         command: PluginsCommand,
@@ -119,6 +120,21 @@ enum PluginsCommand {
         /// The role it must satisfy; default: say which roles it satisfies.
         #[arg(long, value_parser = parse_role)]
         role: Option<Role>,
+    },
+    /// Create a plugin crate from a template: it builds, and passes its own test, as created.
+    New {
+        /// renderer, retriever or packager.
+        #[arg(value_parser = parse_role)]
+        role: Role,
+        /// The crate's name (lowercase letters, digits, '-', '_'); also its folder's.
+        name: String,
+        /// The folder to create it in.
+        #[arg(long, default_value = ".")]
+        path: PathBuf,
+        /// The Quire SDK folder (`sdk/` of a Quire checkout); default: the checkout this
+        /// binary was built from.
+        #[arg(long)]
+        sdk: Option<PathBuf>,
     },
 }
 
@@ -265,18 +281,57 @@ fn run(cli: Cli) -> Result<ExitCode> {
 
 fn plugins(command: PluginsCommand, config: &Config, data_dir: &Path) -> Result<ExitCode> {
     match command {
+        PluginsCommand::New {
+            role,
+            name,
+            path,
+            sdk,
+        } => {
+            let dir = quire::scaffold::create(&quire::scaffold::NewPlugin {
+                role,
+                name: &name,
+                parent: &path,
+                sdk: sdk.as_deref(),
+            })?;
+            let file = name.replace('-', "_");
+            println!("created the {role} plugin {name} in {}", dir.display());
+            println!();
+            println!("  cd {}", dir.display());
+            println!(
+                "  cargo test                                     # builds it and runs it in Quire's plugin runtime"
+            );
+            println!(
+                "  cargo build --release --target wasm32-wasip2   # target/wasm32-wasip2/release/{file}.wasm"
+            );
+            println!(
+                "  QUIRE_PLUGINS__{}=$PWD/target/wasm32-wasip2/release/{file}.wasm quire serve",
+                role.name().to_uppercase()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         PluginsCommand::List => {
             let plugins = quire::server::load_plugins(config, data_dir)?;
-            println!("contract quire:plugins@{CONTRACT_VERSION}");
-            for plugin in [&plugins.renderer, &plugins.packager, &plugins.retriever] {
+            println!(
+                "contract quire:plugins@{CONTRACT_VERSION} (deployment type {})",
+                config.deployment.kind
+            );
+            for slot in plugins.slots() {
+                let plugin = slot.current();
                 println!(
-                    "{}\t{}\t{}\t{} bytes",
+                    "{}\t{}\t{}\t{} bytes\t{} MiB\t{} ms",
                     plugin.role,
                     plugin.name,
                     plugin.path.display(),
-                    plugin.size_bytes
+                    plugin.size_bytes,
+                    plugin.limits.memory_bytes >> 20,
+                    plugin.limits.cpu_time.as_millis()
                 );
             }
+            println!(
+                "formats\t{} (default {})",
+                plugins.packagers.formats().join(", "),
+                plugins.packagers.default_format()
+            );
             Ok(ExitCode::SUCCESS)
         }
         PluginsCommand::Check { file, role } => {

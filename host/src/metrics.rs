@@ -67,6 +67,15 @@ pub struct Metrics {
     pub rate_limit_refusals: Family<ScopeLabels, Counter>,
     /// Plugin calls that ended in a trap, a timeout or running out of memory.
     pub plugin_traps: Family<PluginLabels, Counter>,
+    /// Component files reloaded while running, by role and outcome (`replaced`, `refused`).
+    pub plugin_reloads: Family<ReloadLabels, Counter>,
+}
+
+/// Labels of the plugin reload counter.
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ReloadLabels {
+    pub role: String,
+    pub outcome: String,
 }
 
 impl Metrics {
@@ -83,6 +92,7 @@ impl Metrics {
         let bundle_fetches = Family::<OutcomeLabels, Counter>::default();
         let rate_limit_refusals = Family::<ScopeLabels, Counter>::default();
         let plugin_traps = Family::<PluginLabels, Counter>::default();
+        let plugin_reloads = Family::<ReloadLabels, Counter>::default();
         registry.register(
             "http_requests",
             "HTTP requests by route, method and status",
@@ -119,6 +129,11 @@ impl Metrics {
             "Plugin calls that trapped, timed out or ran out of memory",
             plugin_traps.clone(),
         );
+        registry.register(
+            "plugin_reloads",
+            "Component files reloaded while running, by role and outcome",
+            plugin_reloads.clone(),
+        );
         Self {
             registry,
             requests,
@@ -129,7 +144,28 @@ impl Metrics {
             bundle_fetches,
             rate_limit_refusals,
             plugin_traps,
+            plugin_reloads,
         }
+    }
+
+    /// Counts a failed plugin call (for the runtime's trap observer).
+    pub fn plugin_trap(&self, plugin: &str, kind: &str) {
+        self.plugin_traps
+            .get_or_create(&PluginLabels {
+                plugin: plugin.to_string(),
+                kind: kind.to_string(),
+            })
+            .inc();
+    }
+
+    /// Counts a component file reload.
+    pub fn plugin_reload(&self, role: &str, outcome: &str) {
+        self.plugin_reloads
+            .get_or_create(&ReloadLabels {
+                role: role.to_string(),
+                outcome: outcome.to_string(),
+            })
+            .inc();
     }
 
     /// The exposition text.

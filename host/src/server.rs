@@ -17,7 +17,10 @@ use crate::config::Config;
 use crate::config::{AssistantConfig, GeneratorKind};
 use crate::jobs::{ExportContext, spawn_workers};
 use crate::limits::RateLimiter;
-use crate::plugins::{PluginError, PluginRuntime, Plugins, Role};
+use crate::plugins::{
+    Packagers, PluginError, PluginRuntime, PluginSlot, Plugins, Role, resolve_files,
+    watch_plugin_files,
+};
 use crate::search::SearchService;
 use crate::storage::{self, LinkSigner, StorageError};
 use crate::store::{Store, StoreError};
@@ -42,18 +45,36 @@ pub enum ServeError {
     Config(String),
 }
 
-/// Loads the runtime and the configured component for each role; shared by `serve`,
-/// `site publish` and `plugins list`.
+/// Loads the runtime and the component for each role that the configuration chooses for its
+/// deployment type, each checked against its role; shared by `serve`, `site publish` and
+/// `plugins list`. A server never starts with a component that does not satisfy its role.
 pub fn load_plugins(config: &Config, data_dir: &Path) -> Result<Plugins, PluginError> {
-    let runtime = PluginRuntime::new(config.plugins.limits(), Some(data_dir.join("plugin-cache")))?;
-    let renderer = runtime.load(Role::Renderer, &config.plugins.renderer_path())?;
-    let packager = runtime.load(Role::Packager, &config.plugins.packager_path())?;
-    let retriever = runtime.load(Role::Retriever, &config.plugins.retriever_path())?;
+    let runtime = PluginRuntime::new(config.plugins.limits(), Some(data_dir.join("plugin-cache")))?
+        .with_trap_observer(Arc::new(|plugin, kind| {
+            crate::metrics::get().plugin_trap(plugin, kind)
+        }));
+    let files = resolve_files(&config.plugins, config.deployment.kind);
+    let limits = |role| config.plugins.role_limits(role);
+    let renderer = PluginSlot::load(
+        &runtime,
+        Role::Renderer,
+        &files.renderer,
+        limits(Role::Renderer),
+        None,
+    )?;
+    let retriever = PluginSlot::load(
+        &runtime,
+        Role::Retriever,
+        &files.retriever,
+        limits(Role::Retriever),
+        None,
+    )?;
+    let packagers = Packagers::load(&runtime, &files, limits(Role::Packager))?;
     Ok(Plugins {
         runtime,
         renderer: Arc::new(renderer),
-        packager: Arc::new(packager),
         retriever: Arc::new(retriever),
+        packagers: Arc::new(packagers),
     })
 }
 
@@ -85,11 +106,22 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
     let store = Store::open(data_dir)?;
     let operator = storage::operator(&config.storage, data_dir)?;
     let plugins = load_plugins(&config, data_dir)?;
+    for slot in plugins.slots() {
+        let plugin = slot.current();
+        tracing::info!(
+            role = slot.role().name(),
+            plugin = %plugin.name,
+            path = %plugin.path.display(),
+            sha256 = %plugin.sha256,
+            memory_limit_mib = plugin.limits.memory_bytes >> 20,
+            cpu_time_limit_ms = plugin.limits.cpu_time.as_millis() as u64,
+            "plugin loaded"
+        );
+    }
     tracing::info!(
-        renderer = %plugins.renderer.path.display(),
-        packager = %plugins.packager.path.display(),
-        retriever = %plugins.retriever.path.display(),
-        "plugins loaded"
+        deployment = %config.deployment.kind,
+        formats = %plugins.packagers.formats().join(", "),
+        "plugins ready"
     );
     config.deployment.features().log();
 
@@ -117,6 +149,14 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
         search.clone(),
         generator(&config.assistant)?,
     ));
+    let shutdown = CancellationToken::new();
+    if config.plugins.watch_interval_ms > 0 {
+        tokio::spawn(watch_plugin_files(
+            plugins.clone(),
+            std::time::Duration::from_millis(config.plugins.watch_interval_ms),
+            shutdown.clone(),
+        ));
+    }
     let exports = Arc::new(ExportContext {
         store: store.clone(),
         operator: operator.clone(),
@@ -124,7 +164,6 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
         config: config.jobs.clone(),
         queued: Notify::new(),
     });
-    let shutdown = CancellationToken::new();
     let workers = spawn_workers(exports.clone(), shutdown.clone());
     let listen = config.server.listen;
     let limits = RateLimiter::new(&config.limits);

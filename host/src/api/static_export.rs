@@ -30,6 +30,10 @@ pub struct StartJobRequest {
     /// Page paths to export; default: every published page.
     #[serde(default)]
     pub paths: Option<Vec<String>>,
+    /// The archive format (`tar.gz`, `zip`, or another configured one); default: the
+    /// server's default format (`tar.gz` unless the operator chose another).
+    #[serde(default)]
+    pub format: Option<String>,
 }
 
 /// A static export job.
@@ -114,6 +118,14 @@ pub async fn start_job(
     JsonBody(request): JsonBody<StartJobRequest>,
 ) -> Result<(StatusCode, Json<JobView>), ApiError> {
     let principal = enterprise(&state, &headers)?;
+    if let Some(format) = &request.format {
+        state
+            .exports
+            .plugins
+            .packagers
+            .choose(Some(format))
+            .map_err(|e| ApiError::bad_request(format!("format: {e}")))?;
+    }
     let domain = request.domain.unwrap_or_default();
     validate_domain(domain.trim()).map_err(ApiError::bad_request)?;
     if let Some(version) = &request.version {
@@ -148,6 +160,7 @@ pub async fn start_job(
         domain,
         version,
         paths,
+        format: request.format,
         status: JobStatus::Queued,
         page_count: 0,
         total_pages,

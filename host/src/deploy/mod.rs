@@ -86,7 +86,7 @@ async fn install(config: &DocsServerConfig, versions: &Versions) -> Result<Strin
         )));
     };
     let staging = versions.staging()?;
-    let archive = staging.path().join(".download.tar.gz");
+    let archive = staging.path().join(".download");
     let size = fetch::download(url, &archive, &config.fetch).await?;
     tracing::info!(bytes = size, "bundle downloaded");
     let unpacked = staging.path().join("bundle");

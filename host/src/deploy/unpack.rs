@@ -1,4 +1,4 @@
-//! Unpacking and verifying a bundle before it is served: a `.tar.gz` whose entries stay inside
+//! Unpacking and verifying a bundle before it is served: a `.tar.gz` or `.zip` whose entries stay inside
 //! the target folder (no absolute paths, no `..`, no links of any kind), and a `manifest.json`
 //! whose sizes and SHA-256 match every file, with no file it does not list.
 
@@ -29,7 +29,7 @@ impl Default for UnpackLimits {
 /// Why a bundle was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum BundleError {
-    #[error("the download is not a .tar.gz archive: {0}")]
+    #[error("the download is not a readable bundle archive: {0}")]
     NotAnArchive(String),
     #[error("the entry {0:?} would be written outside the bundle folder")]
     Escapes(String),
@@ -74,49 +74,132 @@ struct ManifestFile {
 /// The manifest's file name.
 pub const MANIFEST: &str = "manifest.json";
 
-/// Unpacks the archive at `archive` into the empty folder `dest` and verifies it.
+/// Unpacks the archive at `archive` (`.tar.gz` or `.zip`, told apart by their first bytes)
+/// into the empty folder `dest` and verifies it.
 pub fn unpack_and_verify(
     archive: &Path,
     dest: &Path,
     limits: UnpackLimits,
 ) -> Result<VerifiedBundle, BundleError> {
+    let mut magic = [0u8; 4];
+    let read = std::fs::File::open(archive)?.read(&mut magic)?;
+    let mut unpacker = Unpacker {
+        dest,
+        limits,
+        files: 0,
+        total: 0,
+        found: HashMap::new(),
+    };
+    match &magic[..read] {
+        [0x1f, 0x8b, ..] => unpack_tar_gz(archive, &mut unpacker)?,
+        [b'P', b'K', 3, 4] | [b'P', b'K', 5, 6] => unpack_zip(archive, &mut unpacker)?,
+        _ => {
+            return Err(BundleError::NotAnArchive(
+                "it is neither a .tar.gz nor a .zip (its first bytes are neither)".into(),
+            ));
+        }
+    }
+    verify(dest, unpacker.found)
+}
+
+fn unpack_tar_gz(archive: &Path, unpacker: &mut Unpacker) -> Result<(), BundleError> {
     let file = std::fs::File::open(archive)?;
     let mut tar = tar::Archive::new(GzDecoder::new(std::io::BufReader::new(file)));
     let entries = tar
         .entries()
         .map_err(|e| BundleError::NotAnArchive(e.to_string()))?;
-    let (mut files, mut total) = (0usize, 0u64);
-    let mut found: HashMap<String, (u64, String)> = HashMap::new();
     for entry in entries {
         let mut entry = entry.map_err(|e| BundleError::NotAnArchive(e.to_string()))?;
         let raw = entry
             .path()
             .map_err(|e| BundleError::NotAnArchive(e.to_string()))?
             .into_owned();
+        let kind = entry.header().entry_type();
+        let kind = if kind.is_symlink() || kind.is_hard_link() {
+            EntryKind::Link
+        } else if kind.is_dir() {
+            EntryKind::Folder
+        } else if kind.is_file() {
+            EntryKind::File
+        } else {
+            EntryKind::Other
+        };
+        unpacker.entry(&raw, kind, &mut entry)?;
+    }
+    Ok(())
+}
+
+fn unpack_zip(archive: &Path, unpacker: &mut Unpacker) -> Result<(), BundleError> {
+    let file = std::io::BufReader::new(std::fs::File::open(archive)?);
+    let mut zip =
+        zip::ZipArchive::new(file).map_err(|e| BundleError::NotAnArchive(e.to_string()))?;
+    for index in 0..zip.len() {
+        let mut entry = zip
+            .by_index(index)
+            .map_err(|e| BundleError::NotAnArchive(e.to_string()))?;
+        // The raw name, not `enclosed_name`: a name that escapes is refused, not rewritten.
+        let raw = std::path::PathBuf::from(entry.name());
+        let kind = if entry.is_symlink() {
+            EntryKind::Link
+        } else if entry.is_dir() {
+            EntryKind::Folder
+        } else {
+            EntryKind::File
+        };
+        unpacker.entry(&raw, kind, &mut entry)?;
+    }
+    Ok(())
+}
+
+/// What an archive entry is.
+enum EntryKind {
+    File,
+    Folder,
+    Link,
+    /// Devices, FIFOs and the like: skipped.
+    Other,
+}
+
+/// Writes entries under `dest`, counting files and bytes against the limits and hashing each
+/// file as it is written.
+struct Unpacker<'a> {
+    dest: &'a Path,
+    limits: UnpackLimits,
+    files: usize,
+    total: u64,
+    found: HashMap<String, (u64, String)>,
+}
+
+impl Unpacker<'_> {
+    fn entry(
+        &mut self,
+        raw: &Path,
+        kind: EntryKind,
+        contents: &mut dyn Read,
+    ) -> Result<(), BundleError> {
         let name = raw.display().to_string();
         let relative =
-            crate::sites::safe_relative(&raw).ok_or_else(|| BundleError::Escapes(name.clone()))?;
-        let kind = entry.header().entry_type();
-        if kind.is_symlink() || kind.is_hard_link() {
-            return Err(BundleError::Link(name));
-        }
-        if relative.as_os_str().is_empty() || kind.is_dir() {
-            if !relative.as_os_str().is_empty() {
-                std::fs::create_dir_all(dest.join(&relative))?;
+            crate::sites::safe_relative(raw).ok_or_else(|| BundleError::Escapes(name.clone()))?;
+        match kind {
+            EntryKind::Link => return Err(BundleError::Link(name)),
+            EntryKind::Other => return Ok(()),
+            EntryKind::Folder => {
+                if !relative.as_os_str().is_empty() {
+                    std::fs::create_dir_all(self.dest.join(&relative))?;
+                }
+                return Ok(());
             }
-            continue;
+            EntryKind::File if relative.as_os_str().is_empty() => return Ok(()),
+            EntryKind::File => {}
         }
-        if !kind.is_file() {
-            continue;
-        }
-        files += 1;
-        if files > limits.max_files {
+        self.files += 1;
+        if self.files > self.limits.max_files {
             return Err(BundleError::TooLarge(format!(
                 "more than {} files",
-                limits.max_files
+                self.limits.max_files
             )));
         }
-        let target = dest.join(&relative);
+        let target = self.dest.join(&relative);
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent)?;
         }
@@ -125,25 +208,25 @@ pub fn unpack_and_verify(
         let mut size = 0u64;
         let mut buffer = vec![0u8; 64 * 1024];
         loop {
-            let n = entry.read(&mut buffer)?;
+            let n = contents.read(&mut buffer)?;
             if n == 0 {
                 break;
             }
             size += n as u64;
-            total += n as u64;
-            if total > limits.max_bytes {
+            self.total += n as u64;
+            if self.total > self.limits.max_bytes {
                 return Err(BundleError::TooLarge(format!(
                     "more than {} bytes",
-                    limits.max_bytes
+                    self.limits.max_bytes
                 )));
             }
             hasher.update(&buffer[..n]);
             std::io::Write::write_all(&mut out, &buffer[..n])?;
         }
-        let key = path_key(&relative);
-        found.insert(key, (size, hex::encode(hasher.finalize())));
+        self.found
+            .insert(path_key(&relative), (size, hex::encode(hasher.finalize())));
+        Ok(())
     }
-    verify(dest, found)
 }
 
 fn path_key(relative: &Path) -> String {

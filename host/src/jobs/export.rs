@@ -36,6 +36,8 @@ pub enum ExportError {
     Manifest(String, String),
     #[error("the export has {pages} pages, more than the limit of {limit}")]
     TooManyPages { pages: usize, limit: usize },
+    #[error("{0}")]
+    Format(String),
     #[error("the server is shutting down")]
     Cancelled,
     #[error("cannot record progress: {0}")]
@@ -75,7 +77,9 @@ pub fn run_export(
         String::from_utf8(bytes.to_vec()).ok()
     });
     let plugins = &context.plugins;
-    let mut renderer = RendererSession::open(&plugins.runtime, &plugins.renderer, &site, &work)?;
+    // Taken once: a component replaced while this job runs serves the jobs after it.
+    let renderer_plugin = plugins.renderer.current();
+    let mut renderer = RendererSession::open(&plugins.runtime, &renderer_plugin, &site, &work)?;
 
     let aborted = AtomicBool::new(false);
     std::thread::scope(|scope| {
@@ -193,7 +197,12 @@ fn pack(
     work: &str,
 ) -> Result<BundleRecord, ExportError> {
     let plugins = &context.plugins;
-    let mut archive = ArchiveSession::start(&plugins.runtime, &plugins.packager, work)?;
+    let packager = plugins
+        .packagers
+        .choose(job.format.as_deref())
+        .map_err(|e| ExportError::Format(e.to_string()))?
+        .current();
+    let mut archive = ArchiveSession::start(&plugins.runtime, &packager, work)?;
     let path = paths::bundle(&job.id, &archive.extension);
     let media_type = archive.media_type.clone();
     let mut writer = runtime.block_on(context.operator.writer(&path))?;

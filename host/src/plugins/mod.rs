@@ -1,159 +1,34 @@
-//! The WebAssembly plugin runtime: one engine and linker for the process, each component
-//! compiled once (cached on disk) and pre-instantiated once, and a fresh sandboxed store for
-//! every unit of work.
+//! Which component serves each role in this server. The runtime itself (contract checks,
+//! sandboxes, sessions) is the `quire-runtime` crate; this module chooses the files (per
+//! deployment type, in `selection`), holds them in hot-swappable slots (`slot`) and keeps the
+//! packagers by the archive format they write (`packagers`).
 
-mod bindings;
-mod compile;
-mod contract;
-mod error;
-mod packager;
-mod renderer;
-mod retriever;
-mod sandbox;
-mod session;
+mod packagers;
+mod selection;
+mod slot;
+mod watch;
 
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::Duration;
+pub use packagers::{PackagerChoiceError, Packagers};
+pub use quire_runtime::*;
+pub use selection::{RoleFiles, resolve_files};
+pub use slot::{PluginSlot, Refresh};
+pub use watch::watch_plugin_files;
 
-use wasmtime::component::{Component, HasSelf, InstancePre, Linker};
-use wasmtime::{Config, Engine};
-
-pub use bindings::renderer::exports::quire::plugins::render::{
-    Heading, NavEntry, NavKind, PageInput, RenderedPage, Section, SiteFile, SiteInfo,
-};
-pub use bindings::retriever::exports::quire::plugins::retrieve::{
-    Filter as SearchFilter, Hit as SearchHit, Query as SearchQuery, Section as IndexSection,
-};
-pub use bindings::{OutputFile, Warning};
-pub use contract::{CONTRACT_VERSION, Role};
-pub use error::PluginError;
-pub use packager::ArchiveSession;
-pub use renderer::RendererSession;
-pub use retriever::{IndexBuilderSession, IndexSession};
-pub use sandbox::Limits;
-
-use sandbox::PluginState;
-
-/// How often the CPU deadline clock ticks. Deadlines are whole ticks, so this is their precision.
-const EPOCH_TICK: Duration = Duration::from_millis(10);
-
-/// The process-wide runtime: engine, linker, limits and the compiled-artifact cache.
-#[derive(Clone)]
-pub struct PluginRuntime {
-    engine: Engine,
-    linker: Arc<Linker<PluginState>>,
-    limits: Limits,
-    cache_dir: Option<PathBuf>,
-}
-
-/// The components serving each role, loaded and checked. Cheap to clone.
+/// The components serving each role, loaded and checked. Cheap to clone; the slots are shared,
+/// so a component replaced while the server runs is seen by every clone.
 #[derive(Clone)]
 pub struct Plugins {
     pub runtime: PluginRuntime,
-    pub renderer: Arc<LoadedPlugin>,
-    pub packager: Arc<LoadedPlugin>,
-    pub retriever: Arc<LoadedPlugin>,
+    pub renderer: std::sync::Arc<PluginSlot>,
+    pub retriever: std::sync::Arc<PluginSlot>,
+    pub packagers: std::sync::Arc<Packagers>,
 }
 
-/// Whether a component satisfies one role: `Ok`, or the contract error saying why not.
-pub type RoleVerdict = (Role, Result<(), PluginError>);
-
-/// A component checked against its role's contract and ready to instantiate.
-pub struct LoadedPlugin {
-    pub role: Role,
-    pub name: String,
-    pub path: PathBuf,
-    pub size_bytes: u64,
-    pre: InstancePre<PluginState>,
-}
-
-impl PluginRuntime {
-    /// Creates the engine and starts its deadline clock. `cache_dir` keeps compiled artifacts.
-    pub fn new(limits: Limits, cache_dir: Option<PathBuf>) -> Result<Self, PluginError> {
-        let mut config = Config::new();
-        config.wasm_component_model(true);
-        config.epoch_interruption(true);
-        let engine = Engine::new(&config).map_err(|e| PluginError::Engine(format!("{e:#}")))?;
-        let mut linker = Linker::new(&engine);
-        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
-            .map_err(|e| PluginError::Engine(format!("{e:#}")))?;
-        bindings::renderer::quire::plugins::host::add_to_linker::<_, HasSelf<PluginState>>(
-            &mut linker,
-            |state| state,
-        )
-        .map_err(|e| PluginError::Engine(format!("{e:#}")))?;
-        start_epoch_clock(&engine);
-        Ok(Self {
-            engine,
-            linker: Arc::new(linker),
-            limits,
-            cache_dir,
-        })
-    }
-
-    pub fn limits(&self) -> Limits {
-        self.limits
-    }
-
-    /// Loads the component at `path` for `role`: compiles it (or reuses the cached artifact),
-    /// checks it against the role's contract and pre-instantiates it.
-    pub fn load(&self, role: Role, path: &Path) -> Result<LoadedPlugin, PluginError> {
-        let component = self.compile_file(path)?;
-        let pre = contract::check(&self.engine, &self.linker, &component, role, path)?;
-        let size_bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-        Ok(LoadedPlugin {
-            role,
-            name: plugin_name(path),
-            path: path.to_path_buf(),
-            size_bytes,
-            pre,
-        })
-    }
-
-    /// Says which roles the component at `path` satisfies, and for the others, why not.
-    pub fn check_file(&self, path: &Path) -> Result<Vec<RoleVerdict>, PluginError> {
-        let component = self.compile_file(path)?;
-        Ok(Role::ALL
-            .iter()
-            .map(|&role| {
-                let verdict =
-                    contract::check(&self.engine, &self.linker, &component, role, path).map(|_| ());
-                (role, verdict)
-            })
-            .collect())
-    }
-
-    fn compile_file(&self, path: &Path) -> Result<Component, PluginError> {
-        let bytes = std::fs::read(path).map_err(|source| PluginError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        compile::compile(&self.engine, path, &bytes, self.cache_dir.as_deref())
-    }
-}
-
-/// The plugin's name for logs and errors: its file name without extension.
-fn plugin_name(path: &Path) -> String {
-    path.file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string())
-}
-
-/// Ticks the engine's epoch so that calls past their deadline are interrupted. The thread
-/// ends when the engine is dropped.
-fn start_epoch_clock(engine: &Engine) {
-    let weak = engine.weak();
-    let spawned = std::thread::Builder::new()
-        .name("quire-plugin-clock".into())
-        .spawn(move || {
-            while let Some(engine) = weak.upgrade() {
-                engine.increment_epoch();
-                drop(engine);
-                std::thread::sleep(EPOCH_TICK);
-            }
-        });
-    if let Err(e) = spawned {
-        tracing::error!("cannot start the plugin deadline clock: {e}");
+impl Plugins {
+    /// Every slot, for the file watcher and listings.
+    pub fn slots(&self) -> Vec<std::sync::Arc<PluginSlot>> {
+        let mut slots = vec![self.renderer.clone(), self.retriever.clone()];
+        slots.extend(self.packagers.slots());
+        slots
     }
 }

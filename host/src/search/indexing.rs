@@ -32,9 +32,11 @@ pub fn build_index(
     let site = manifest.site_info(version, |file| {
         std::fs::read_to_string(root.join(file)).ok()
     });
-    let open = || RendererSession::open(&plugins.runtime, &plugins.renderer, &site, &work);
+    let (renderer_plugin, retriever_plugin) =
+        (plugins.renderer.current(), plugins.retriever.current());
+    let open = || RendererSession::open(&plugins.runtime, &renderer_plugin, &site, &work);
     let mut renderer = open()?;
-    let mut builder = IndexBuilderSession::start(&plugins.runtime, &plugins.retriever, &work)?;
+    let mut builder = IndexBuilderSession::start(&plugins.runtime, &retriever_plugin, &work)?;
     let mut batch = Vec::with_capacity(BATCH);
     let (mut sections, mut skipped) = (0, Vec::new());
     for page in &manifest.pages {

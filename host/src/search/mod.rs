@@ -11,7 +11,9 @@ use opendal::Operator;
 
 pub use indexing::{BuiltIndex, build_index};
 
-use crate::plugins::{IndexSession, PluginError, Plugins, SearchFilter, SearchHit, SearchQuery};
+use crate::plugins::{
+    IndexSession, LoadedPlugin, PluginError, Plugins, SearchFilter, SearchHit, SearchQuery,
+};
 use crate::sites::SiteManifest;
 use crate::storage::paths;
 use crate::store::{Store, StoreError};
@@ -49,6 +51,8 @@ struct SitePool {
     /// The site's name (docs.json `name`), for answers.
     site_name: String,
     index: Arc<Vec<u8>>,
+    /// The retriever the instances run; a replaced retriever gets a new pool.
+    retriever: Arc<LoadedPlugin>,
     instances: Vec<Mutex<Option<IndexSession>>>,
     next: AtomicUsize,
 }
@@ -97,7 +101,7 @@ impl SearchService {
             if instance.as_ref().is_none_or(IndexSession::is_poisoned) {
                 *instance = Some(IndexSession::load(
                     &plugins.runtime,
-                    &plugins.retriever,
+                    &pool.retriever,
                     &pool.index,
                     &work,
                 )?);
@@ -121,8 +125,10 @@ impl SearchService {
         let version = site
             .latest_version
             .ok_or_else(|| SearchError::NothingPublished(domain.to_string()))?;
+        let retriever = self.plugins.retriever.current();
         if let Some(pool) = self.lock_pools().get(domain)
             && pool.version == version
+            && pool.retriever.sha256 == retriever.sha256
         {
             return Ok(pool.clone());
         }
@@ -145,6 +151,7 @@ impl SearchService {
             version,
             site_name,
             index: Arc::new(bytes),
+            retriever,
             instances: (0..self.instances_per_site)
                 .map(|_| Mutex::new(None))
                 .collect(),

@@ -127,6 +127,9 @@ pub struct Job {
     pub version: String,
     /// The pages asked for, or `None` for every page.
     pub paths: Option<Vec<String>>,
+    /// The archive format asked for (`zip`), or `None` for the server's default.
+    #[serde(default)]
+    pub format: Option<String>,
     pub status: JobStatus,
     /// Pages exported so far.
     pub page_count: u64,

@@ -3,7 +3,7 @@
 use wasmtime::{Store, Trap};
 
 use super::sandbox::{Limits, PluginState};
-use super::{EPOCH_TICK, LoadedPlugin, PluginError, PluginRuntime};
+use super::{EPOCH_TICK, LoadedPlugin, PluginError, PluginRuntime, TrapObserver};
 
 /// A store plus the bookkeeping that turns wasmtime errors into [`PluginError`]s.
 pub(super) struct Session {
@@ -11,12 +11,13 @@ pub(super) struct Session {
     pub plugin: String,
     limits: Limits,
     poisoned: bool,
+    trap_observer: Option<TrapObserver>,
 }
 
 impl Session {
     /// A fresh store for `plugin`; `work` names the unit of work in the plugin's log lines.
     pub fn new(runtime: &PluginRuntime, plugin: &LoadedPlugin, work: &str) -> Self {
-        let limits = runtime.limits;
+        let limits = plugin.limits;
         let label = format!("{} ({work})", plugin.name);
         let mut store = Store::new(&runtime.engine, PluginState::new(label, limits));
         store.limiter(|state| state.limiter());
@@ -26,6 +27,7 @@ impl Session {
             plugin: plugin.name.clone(),
             limits,
             poisoned: false,
+            trap_observer: runtime.trap_observer.clone(),
         }
     }
 
@@ -84,13 +86,9 @@ impl Session {
             PluginError::Memory { .. } => "memory",
             _ => "trap",
         };
-        crate::metrics::get()
-            .plugin_traps
-            .get_or_create(&crate::metrics::PluginLabels {
-                plugin: self.plugin.clone(),
-                kind: kind.to_string(),
-            })
-            .inc();
+        if let Some(observer) = &self.trap_observer {
+            observer(&self.plugin, kind);
+        }
         classified
     }
 

@@ -12,8 +12,14 @@ use super::PluginError;
 use super::bindings::{packager::PackagerPre, renderer::RendererPre, retriever::RetrieverPre};
 use super::sandbox::PluginState;
 
-/// The version of the `quire:plugins` WIT package this host implements.
-pub const CONTRACT_VERSION: &str = "0.1.0";
+/// The version of the `quire:plugins` WIT package (`wit/`) this runtime implements; new
+/// plugins are built against it.
+pub const CONTRACT_VERSION: &str = "0.2.0";
+
+/// Every contract version this runtime can run. 0.1.0 is not among them: 0.2.0 changed the
+/// renderer's records (navigation kinds, snippets, API documents), so 0.1.0 plugins must be
+/// rebuilt.
+pub const SUPPORTED_CONTRACT_VERSIONS: &[&str] = &[CONTRACT_VERSION];
 
 /// The part a plugin plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -44,7 +50,7 @@ impl Role {
         }
     }
 
-    /// The fully qualified export name, `quire:plugins/render@0.1.0`.
+    /// The fully qualified export name, `quire:plugins/render@0.2.0`.
     pub fn export_name(self) -> String {
         format!("quire:plugins/{}@{CONTRACT_VERSION}", self.interface())
     }
@@ -80,11 +86,18 @@ pub fn check(
         .collect();
 
     let mut problems = Vec::new();
+    // Names built against an unsupported version, by version: one problem per version.
+    let mut mismatched: Vec<(String, Vec<String>)> = Vec::new();
+    let mut mismatch =
+        |version: &str, name: &str| match mismatched.iter_mut().find(|(v, _)| v == version) {
+            Some((_, names)) => names.push(name.to_string()),
+            None => mismatched.push((version.to_string(), vec![name.to_string()])),
+        };
     let wanted = role.export_name();
     if !exports.contains(&wanted) {
         let prefix = format!("quire:plugins/{}@", role.interface());
         match exports.iter().find(|e| e.starts_with(&prefix)) {
-            Some(other) => problems.push(version_mismatch(other, &other[prefix.len()..])),
+            Some(other) => mismatch(&other[prefix.len()..], other),
             None => problems.push(format!(
                 "it does not export {wanted}, the {role} interface (it exports {})",
                 list_or_nothing(&exports)
@@ -94,14 +107,17 @@ pub fn check(
     for import in &imports {
         if let Some(rest) = import.strip_prefix("quire:plugins/") {
             let version = rest.split_once('@').map(|(_, v)| v).unwrap_or("none");
-            if version != CONTRACT_VERSION {
-                problems.push(version_mismatch(import, version));
+            if !SUPPORTED_CONTRACT_VERSIONS.contains(&version) {
+                mismatch(version, import);
             }
         } else if !import.starts_with("wasi:") {
             problems.push(format!(
                 "it imports {import}, which the host does not provide (plugins may import only WASI and quire:plugins/host)"
             ));
         }
+    }
+    for (version, names) in mismatched {
+        problems.insert(0, version_mismatch(&names.join(", "), &version));
     }
     problems.dedup();
     if !problems.is_empty() {
@@ -124,11 +140,27 @@ pub fn check(
     Ok(pre)
 }
 
-fn version_mismatch(name: &str, version: &str) -> String {
+/// Names both versions and what to do: rebuild an older plugin, or upgrade an older host.
+fn version_mismatch(names: &str, version: &str) -> String {
+    let supported = SUPPORTED_CONTRACT_VERSIONS.join(", ");
+    let advice = if is_newer(version, CONTRACT_VERSION) {
+        "upgrade Quire to a release that supports it, or rebuild the plugin with this release's quire-sdk"
+    } else {
+        "rebuild the plugin with this release's quire-sdk (or against its wit/ folder)"
+    };
     format!(
-        "it was built against contract version {version} ({name}), but this host supports {CONTRACT_VERSION}: \
-         rebuild it against the wit/ folder of this Quire release"
+        "it was built against contract version {version} ({names}), but this host supports {supported}: {advice}"
     )
+}
+
+/// Whether version `a` is newer than `b` (numeric `major.minor.patch`; anything unparsable is
+/// treated as older).
+fn is_newer(a: &str, b: &str) -> bool {
+    let parse = |v: &str| -> Option<Vec<u64>> { v.split('.').map(|p| p.parse().ok()).collect() };
+    match (parse(a), parse(b)) {
+        (Some(a), Some(b)) => a > b,
+        _ => false,
+    }
 }
 
 fn list_or_nothing(names: &[String]) -> String {
@@ -136,5 +168,17 @@ fn list_or_nothing(names: &[String]) -> String {
         "nothing".to_string()
     } else {
         names.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_newer;
+
+    #[test]
+    fn versions_compare_numerically() {
+        assert!(is_newer("0.10.0", "0.2.0"));
+        assert!(!is_newer("0.1.0", "0.2.0"));
+        assert!(!is_newer("x", "0.2.0"));
     }
 }

@@ -1,0 +1,229 @@
+//! Writing a packager: implement [`Packager`] and export it with
+//! [`export_packager!`](crate::export_packager). Files arrive one at a time and each call hands
+//! back the archive bytes that are ready, so neither side ever holds the whole archive.
+
+use std::cell::RefCell;
+use std::io::Write;
+use std::rc::Rc;
+
+use crate::{Error, Result};
+
+/// The archive format a packager writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Format {
+    /// Extension without the dot (`zip`); exports ask for formats by it.
+    pub extension: String,
+    /// Media type (`application/zip`).
+    pub media_type: String,
+}
+
+/// An archive being written.
+pub trait Packager: Default + 'static {
+    /// The format this packager writes.
+    fn format(&self) -> Format;
+    /// Adds a file; returns the bytes ready to be written out (possibly none).
+    fn add_file(&mut self, path: &str, contents: &[u8]) -> Result<Vec<u8>>;
+    /// Ends the archive; returns its last bytes.
+    fn finish(&mut self) -> Result<Vec<u8>>;
+}
+
+/// A `Write` target whose bytes can be taken out while an archive writer still owns it:
+/// give the writer a clone, `take` what it wrote after each file.
+#[derive(Debug, Clone, Default)]
+pub struct DrainBuffer(Rc<RefCell<Vec<u8>>>);
+
+impl DrainBuffer {
+    /// The bytes written since the last `take`.
+    pub fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut self.0.borrow_mut())
+    }
+}
+
+impl Write for DrainBuffer {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A seekable `Write` target for archive writers that seek back to patch a header (as `zip`
+/// does for each entry's sizes), whose settled bytes can still be handed out as they are
+/// ready: everything before an offset no writer will seek back to is drained with
+/// [`drain_before`](Self::drain_before), and seeking into drained bytes is an error.
+#[derive(Debug, Clone, Default)]
+pub struct SeekWindow(Rc<RefCell<Window>>);
+
+#[derive(Debug, Default)]
+struct Window {
+    /// Absolute offset of `bytes[0]`.
+    base: u64,
+    bytes: Vec<u8>,
+    /// Absolute write position.
+    position: u64,
+}
+
+impl SeekWindow {
+    /// The absolute offset of the end of everything written.
+    pub fn end(&self) -> u64 {
+        let window = self.0.borrow();
+        window.base + window.bytes.len() as u64
+    }
+
+    /// Takes the bytes before absolute `offset` (they will not be written again).
+    pub fn drain_before(&self, offset: u64) -> Vec<u8> {
+        let mut window = self.0.borrow_mut();
+        let count = offset
+            .saturating_sub(window.base)
+            .min(window.bytes.len() as u64) as usize;
+        window.base += count as u64;
+        window.bytes.drain(..count).collect()
+    }
+
+    /// Takes every byte written and not yet taken.
+    pub fn drain_all(&self) -> Vec<u8> {
+        let end = self.end();
+        self.drain_before(end)
+    }
+}
+
+impl Write for SeekWindow {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let mut window = self.0.borrow_mut();
+        let start = (window.position - window.base) as usize;
+        let overlap = bytes.len().min(window.bytes.len().saturating_sub(start));
+        window.bytes[start..start + overlap].copy_from_slice(&bytes[..overlap]);
+        window.bytes.extend_from_slice(&bytes[overlap..]);
+        window.position += bytes.len() as u64;
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl std::io::Seek for SeekWindow {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        let mut window = self.0.borrow_mut();
+        let end = window.base + window.bytes.len() as u64;
+        let target = match to {
+            std::io::SeekFrom::Start(offset) => Some(offset),
+            std::io::SeekFrom::End(delta) => end.checked_add_signed(delta),
+            std::io::SeekFrom::Current(delta) => window.position.checked_add_signed(delta),
+        };
+        match target {
+            Some(target) if target >= window.base && target <= end => {
+                window.position = target;
+                Ok(target)
+            }
+            _ => Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "seek outside the bytes not yet handed out",
+            )),
+        }
+    }
+}
+
+/// Refuses archive paths that could escape the folder the archive is unpacked into: absolute,
+/// `..`, `.` or empty segments, backslashes.
+pub fn check_path(path: &str) -> Result<()> {
+    let bad = path.is_empty()
+        || path.starts_with('/')
+        || path.contains('\\')
+        || path
+            .split('/')
+            .any(|s| s.is_empty() || s == "." || s == "..");
+    if bad {
+        return Err(Error::invalid_input(format!(
+            "archive path {path:?} must be relative, with no empty, '.' or '..' segments"
+        )));
+    }
+    Ok(())
+}
+
+/// Exports a [`Packager`] as the component's `packager` world:
+/// `quire_sdk::export_packager!(MyPackager);`
+#[cfg(test)]
+mod tests {
+    use std::io::{Seek, SeekFrom, Write};
+
+    use super::SeekWindow;
+
+    #[test]
+    fn drained_bytes_are_final_and_patching_works_after_them() {
+        let mut window = SeekWindow::default();
+        window.write_all(b"headerAAAA").unwrap();
+        let entry = window.end();
+        window.write_all(b"hdr2BBBB").unwrap();
+        assert_eq!(window.drain_before(entry), b"headerAAAA");
+        window.seek(SeekFrom::Start(entry)).unwrap();
+        window.write_all(b"HDR2").unwrap();
+        window.seek(SeekFrom::End(0)).unwrap();
+        window.write_all(b"!").unwrap();
+        assert!(window.seek(SeekFrom::Start(0)).is_err());
+        assert_eq!(window.drain_all(), b"HDR2BBBB!");
+    }
+}
+
+#[macro_export]
+macro_rules! export_packager {
+    ($packager:ty) => {
+        #[cfg(target_arch = "wasm32")]
+        #[doc(hidden)]
+        pub struct QuirePackagerExport;
+        #[cfg(target_arch = "wasm32")]
+        impl $crate::bindings::packager::exports::quire::plugins::packing::Guest
+            for QuirePackagerExport
+        {
+            type Archive = $crate::packager::adapter::ArchiveAdapter<$packager>;
+        }
+        #[cfg(target_arch = "wasm32")]
+        $crate::bindings::packager::export_packager_world!(
+            QuirePackagerExport with_types_in $crate::bindings::packager
+        );
+    };
+}
+
+/// The glue between [`Packager`] and the generated bindings.
+#[cfg(feature = "packager")]
+#[doc(hidden)]
+pub mod adapter {
+    use std::cell::RefCell;
+
+    use super::Packager;
+    use crate::bindings::packager::exports::quire::plugins::packing as wit;
+    use crate::bindings::packager::quire::plugins::types::Error as WitError;
+
+    /// Holds the author's packager as the `archive` resource.
+    pub struct ArchiveAdapter<P>(RefCell<P>);
+
+    impl<P: Packager> wit::GuestArchive for ArchiveAdapter<P> {
+        fn new() -> Self {
+            Self(RefCell::new(P::default()))
+        }
+
+        fn format(&self) -> wit::FormatInfo {
+            let format = self.0.borrow().format();
+            wit::FormatInfo {
+                extension: format.extension,
+                media_type: format.media_type,
+            }
+        }
+
+        fn add_file(&self, path: String, contents: Vec<u8>) -> Result<Vec<u8>, WitError> {
+            super::check_path(&path)?;
+            self.0
+                .borrow_mut()
+                .add_file(&path, &contents)
+                .map_err(Into::into)
+        }
+
+        fn finish(&self) -> Result<Vec<u8>, WitError> {
+            self.0.borrow_mut().finish().map_err(Into::into)
+        }
+    }
+}

@@ -1,0 +1,215 @@
+//! Writing a renderer: implement [`Renderer`] and export it with
+//! [`export_renderer!`](crate::export_renderer). The host opens one renderer per export (with
+//! the site's navigation and settings), asks it once for the shared assets, then for each page.
+
+use crate::navigation::{NavEntry, Navigation};
+use crate::sections::{Heading, Section};
+use crate::warnings::Warning;
+use crate::{OutputFile, Result};
+
+/// A text file of the site that pages draw on (a snippet, an OpenAPI document).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SiteFile {
+    pub path: String,
+    pub contents: String,
+}
+
+/// Everything about the site that every page shares.
+#[derive(Debug, Clone)]
+pub struct Site {
+    /// The site's name (docs.json `name`).
+    pub name: String,
+    /// The content version being rendered.
+    pub version: String,
+    /// The navigation as a tree.
+    pub navigation: Navigation,
+    /// Every page of the site (path without extension), in the navigation or not.
+    pub pages: Vec<String>,
+    /// The navigation file (docs.json or mint.json), parsed; `Null` if it was not JSON.
+    pub config: serde_json::Value,
+    /// Files under `snippets/`.
+    pub snippets: Vec<SiteFile>,
+    /// The OpenAPI documents the site refers to.
+    pub api_documents: Vec<SiteFile>,
+}
+
+impl Site {
+    /// A setting from the navigation file by JSON pointer (`/colors/primary`).
+    pub fn setting(&self, pointer: &str) -> Option<&str> {
+        self.config.pointer(pointer).and_then(|v| v.as_str())
+    }
+}
+
+/// One page's source.
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// Path without extension (`guides/quickstart`), unique in the site.
+    pub path: String,
+    /// Source file relative to the site root (`guides/quickstart.mdx`).
+    pub file: String,
+    /// MDX or Markdown, frontmatter included.
+    pub source: String,
+}
+
+/// What rendering one page produced.
+#[derive(Debug, Clone, Default)]
+pub struct RenderedPage {
+    pub title: String,
+    pub description: Option<String>,
+    /// False keeps the page out of the sitemap and the bundle's search index.
+    pub indexable: bool,
+    /// At least the page's own `PATH.html`.
+    pub files: Vec<OutputFile>,
+    pub headings: Vec<Heading>,
+    pub sections: Vec<Section>,
+    pub warnings: Vec<Warning>,
+}
+
+/// A renderer prepared for one site.
+pub trait Renderer: Sized + 'static {
+    /// Prepares for `site`; fails if its settings cannot be used.
+    fn open(site: Site) -> Result<Self>;
+    /// Files every page shares (stylesheets, scripts). None by default.
+    fn assets(&self) -> Result<Vec<OutputFile>> {
+        Ok(Vec::new())
+    }
+    /// Renders one page. A problem in the page's markup is a warning, not an error.
+    fn render_page(&self, page: Page) -> Result<RenderedPage>;
+}
+
+/// Exports a [`Renderer`] as the component's `renderer` world:
+/// `quire_sdk::export_renderer!(MyRenderer);`
+#[macro_export]
+macro_rules! export_renderer {
+    ($renderer:ty) => {
+        #[cfg(target_arch = "wasm32")]
+        #[doc(hidden)]
+        pub struct QuireRendererExport;
+        #[cfg(target_arch = "wasm32")]
+        impl $crate::bindings::renderer::exports::quire::plugins::render::Guest
+            for QuireRendererExport
+        {
+            type SiteRenderer = $crate::renderer::adapter::SiteRendererAdapter<$renderer>;
+        }
+        #[cfg(target_arch = "wasm32")]
+        $crate::bindings::renderer::export_renderer_world!(
+            QuireRendererExport with_types_in $crate::bindings::renderer
+        );
+    };
+}
+
+/// The glue between [`Renderer`] and the generated bindings.
+#[cfg(feature = "renderer")]
+#[doc(hidden)]
+pub mod adapter {
+    use super::{Page, Renderer, Site, SiteFile};
+    use crate::bindings::renderer::exports::quire::plugins::render as wit;
+    use crate::bindings::renderer::quire::plugins::types as wit_types;
+    use crate::navigation::{NavEntry, NavKind, Navigation};
+
+    /// Holds the author's renderer as the `site-renderer` resource.
+    pub struct SiteRendererAdapter<R>(R);
+
+    impl<R: Renderer> wit::GuestSiteRenderer for SiteRendererAdapter<R> {
+        fn open(info: wit::SiteInfo) -> Result<wit::SiteRenderer, wit_types::Error> {
+            let files = |files: Vec<wit::SiteFile>| {
+                files
+                    .into_iter()
+                    .map(|f| SiteFile {
+                        path: f.path,
+                        contents: f.contents,
+                    })
+                    .collect()
+            };
+            let site = Site {
+                name: info.name,
+                version: info.version,
+                navigation: Navigation::from_entries(info.navigation.into_iter().map(nav_entry)),
+                pages: info.pages,
+                config: serde_json::from_str(&info.config_json).unwrap_or_default(),
+                snippets: files(info.snippets),
+                api_documents: files(info.api_documents),
+            };
+            let renderer = R::open(site)?;
+            Ok(wit::SiteRenderer::new(Self(renderer)))
+        }
+
+        fn assets(&self) -> Result<Vec<wit_types::OutputFile>, wit_types::Error> {
+            Ok(self.0.assets()?.into_iter().map(output_file).collect())
+        }
+
+        fn render_page(&self, page: wit::PageInput) -> Result<wit::RenderedPage, wit_types::Error> {
+            let out = self.0.render_page(Page {
+                path: page.path,
+                file: page.file,
+                source: page.source,
+            })?;
+            Ok(wit::RenderedPage {
+                title: out.title,
+                description: out.description,
+                indexable: out.indexable,
+                files: out.files.into_iter().map(output_file).collect(),
+                headings: out
+                    .headings
+                    .into_iter()
+                    .map(|h| wit::Heading {
+                        level: h.level,
+                        text: h.text,
+                        anchor: h.anchor,
+                    })
+                    .collect(),
+                sections: out
+                    .sections
+                    .into_iter()
+                    .map(|s| wit::Section {
+                        anchor: s.anchor,
+                        heading_trail: s.heading_trail,
+                        text: s.text,
+                    })
+                    .collect(),
+                warnings: out
+                    .warnings
+                    .into_iter()
+                    .map(|w| wit_types::Warning {
+                        file: w.file,
+                        line: w.line,
+                        message: w.message,
+                    })
+                    .collect(),
+            })
+        }
+    }
+
+    fn output_file(file: crate::OutputFile) -> wit_types::OutputFile {
+        wit_types::OutputFile {
+            path: file.path,
+            contents: file.contents,
+        }
+    }
+
+    fn nav_entry(entry: wit::NavEntry) -> NavEntry {
+        NavEntry {
+            kind: match entry.kind {
+                wit::NavKind::Group => NavKind::Group,
+                wit::NavKind::Page => NavKind::Page,
+                wit::NavKind::Tab => NavKind::Tab,
+                wit::NavKind::Link => NavKind::Link,
+                wit::NavKind::Anchor => NavKind::Anchor,
+                wit::NavKind::Dropdown => NavKind::Dropdown,
+                wit::NavKind::Product => NavKind::Product,
+                wit::NavKind::Version => NavKind::Version,
+                wit::NavKind::Language => NavKind::Language,
+            },
+            depth: entry.depth,
+            label: entry.label,
+            target: entry.target,
+            icon: entry.icon,
+            tag: entry.tag,
+            expanded: entry.expanded,
+        }
+    }
+}
+
+/// Keeps [`NavEntry`] in this module's documentation links.
+#[doc(hidden)]
+pub type FlattenedNavigation = Vec<NavEntry>;
