@@ -338,3 +338,44 @@ async fn limits_can_be_set_per_role() {
         "{last}"
     );
 }
+
+#[tokio::test]
+async fn a_retriever_that_cannot_read_an_older_index_says_to_publish_again() {
+    let instance = Instance::new("");
+    instance.organization("acme", "pro");
+    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    let site = common::example_site();
+    let site = site.to_str().expect("utf-8 path");
+    instance.publish_folder("docs.acme.test", site, "acme", None);
+
+    // The operator swaps the retriever by configuration; the stored index is the old format.
+    let config = format!(
+        "[server]\nlisten = \"127.0.0.1:{}\"\n\n[plugins]\nretriever = \"{}\"\n",
+        instance.port,
+        common::wasm("quire_title_retriever").display()
+    );
+    std::fs::write(instance.dir.path().join("quire.toml"), config).expect("config");
+    let search = |api: Api| async move {
+        api.post(
+            "/discovery/v1/search/docs.acme.test",
+            json!({"query": "webhook signatures"}),
+        )
+        .await
+    };
+    let server = instance.start();
+    let (status, body) = search(Api::new(&server.base, &key)).await;
+    assert_eq!(status, 503, "{body}");
+    let message = body["error"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("quire_title_retriever") && message.contains("publish the site again"),
+        "{body}"
+    );
+    drop(server);
+
+    // Publishing again builds the index with the configured retriever.
+    instance.publish_folder("docs.acme.test", site, "acme", None);
+    let server = instance.start();
+    let (status, body) = search(Api::new(&server.base, &key)).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(!body.as_array().expect("results").is_empty(), "{body}");
+}

@@ -27,6 +27,14 @@ pub enum SearchError {
     NothingPublished(String),
     #[error("version {0:?} has no search index; publish the site again to build one")]
     NoIndex(String),
+    #[error(
+        "the search index of version {version:?} cannot be read by the retriever {plugin} ({message}); it was built by another retriever: publish the site again to rebuild it"
+    )]
+    IndexUnreadable {
+        version: String,
+        plugin: String,
+        message: String,
+    },
     #[error(transparent)]
     Plugin(#[from] PluginError),
     #[error(transparent)]
@@ -99,12 +107,20 @@ impl SearchService {
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             if instance.as_ref().is_none_or(IndexSession::is_poisoned) {
-                *instance = Some(IndexSession::load(
-                    &plugins.runtime,
-                    &pool.retriever,
-                    &pool.index,
-                    &work,
-                )?);
+                let loaded =
+                    IndexSession::load(&plugins.runtime, &pool.retriever, &pool.index, &work)
+                        .map_err(|e| match e {
+                            // The retriever refused the bytes: another retriever's format.
+                            PluginError::Reported {
+                                plugin, message, ..
+                            } => SearchError::IndexUnreadable {
+                                version: pool.version.clone(),
+                                plugin,
+                                message,
+                            },
+                            other => other.into(),
+                        })?;
+                *instance = Some(loaded);
             }
             match instance.as_mut() {
                 Some(session) => session.search(&query).map_err(SearchError::from),

@@ -1,14 +1,13 @@
 //! Quire's default packager: writes the exported site as a `.tar.gz`, handing back compressed
 //! bytes as files go in so the archive is never held whole on either side of the boundary.
 //!
-//! [`TarGzWriter`] is plain Rust, tested natively; `component` is the WIT glue, compiled only
-//! for WebAssembly.
-
-#[cfg(target_arch = "wasm32")]
-mod component;
+//! Written with the plugin SDK: [`TarGzWriter`] is the SDK's `Packager`, tested natively here
+//! and exported as the component's `packager` world.
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
+use quire_sdk::packager::{Format, Packager, check_path};
+use quire_sdk::{Error, Result};
 
 /// Files in the archive get this mode and a fixed modification time, so the same site always
 /// packs to the same bytes.
@@ -35,14 +34,23 @@ impl TarGzWriter {
             builder: Some(builder),
         }
     }
+}
+
+impl Packager for TarGzWriter {
+    fn format(&self) -> Format {
+        Format {
+            extension: "tar.gz".into(),
+            media_type: "application/gzip".into(),
+        }
+    }
 
     /// Adds a file and returns the compressed bytes ready so far (possibly none).
-    pub fn add_file(&mut self, path: &str, contents: &[u8]) -> Result<Vec<u8>, String> {
+    fn add_file(&mut self, path: &str, contents: &[u8]) -> Result<Vec<u8>> {
         check_path(path)?;
         let builder = self
             .builder
             .as_mut()
-            .ok_or_else(|| "the archive is already finished".to_string())?;
+            .ok_or_else(|| Error::invalid_input("the archive is already finished"))?;
         let mut header = tar::Header::new_gnu();
         header.set_size(contents.len() as u64);
         header.set_mode(FILE_MODE);
@@ -50,40 +58,26 @@ impl TarGzWriter {
         header.set_entry_type(tar::EntryType::Regular);
         builder
             .append_data(&mut header, path, contents)
-            .map_err(|e| format!("adding {path}: {e}"))?;
+            .map_err(|e| Error::invalid_input(format!("adding {path}: {e}")))?;
         Ok(std::mem::take(builder.get_mut().get_mut()))
     }
 
     /// Ends the archive and returns its last bytes.
-    pub fn finish(&mut self) -> Result<Vec<u8>, String> {
+    fn finish(&mut self) -> Result<Vec<u8>> {
         let builder = self
             .builder
             .take()
-            .ok_or_else(|| "the archive is already finished".to_string())?;
+            .ok_or_else(|| Error::invalid_input("the archive is already finished"))?;
         let encoder = builder
             .into_inner()
-            .map_err(|e| format!("ending the tar stream: {e}"))?;
+            .map_err(|e| Error::internal(format!("ending the tar stream: {e}")))?;
         encoder
             .finish()
-            .map_err(|e| format!("ending the gzip stream: {e}"))
+            .map_err(|e| Error::internal(format!("ending the gzip stream: {e}")))
     }
 }
 
-/// Archive paths must stay inside the archive: relative, no `..`, no empty segments.
-fn check_path(path: &str) -> Result<(), String> {
-    let bad = path.is_empty()
-        || path.starts_with('/')
-        || path.contains('\\')
-        || path
-            .split('/')
-            .any(|s| s.is_empty() || s == "." || s == "..");
-    if bad {
-        return Err(format!(
-            "archive path {path:?} must be relative, with no empty, '.' or '..' segments"
-        ));
-    }
-    Ok(())
-}
+quire_sdk::export_packager!(TarGzWriter);
 
 #[cfg(test)]
 mod tests {
