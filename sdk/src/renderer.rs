@@ -2,7 +2,7 @@
 //! [`export_renderer!`](crate::export_renderer). The host opens one renderer per export (with
 //! the site's navigation and settings), asks it once for the shared assets, then for each page.
 
-use crate::navigation::{NavEntry, Navigation};
+use crate::navigation::Navigation;
 use crate::sections::{Heading, Section};
 use crate::warnings::Warning;
 use crate::{OutputFile, Result};
@@ -209,7 +209,3 @@ pub mod adapter {
         }
     }
 }
-
-/// Keeps [`NavEntry`] in this module's documentation links.
-#[doc(hidden)]
-pub type FlattenedNavigation = Vec<NavEntry>;
