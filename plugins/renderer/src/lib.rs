@@ -11,6 +11,7 @@ mod icons;
 mod layout;
 mod links;
 mod markup;
+mod mdx;
 mod navigation;
 mod openapi;
 mod page;

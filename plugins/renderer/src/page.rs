@@ -1,7 +1,6 @@
 //! One page: parse its source, render its body, and wrap it in the site's page layout.
 
 use markdown::mdast::Node;
-use markdown::{Constructs, ParseOptions};
 
 use crate::frontmatter::{self, Frontmatter};
 use crate::layout::{self, PageView};
@@ -98,15 +97,8 @@ pub fn render_page(site: &Site, path: &str, file: &str, source: &str) -> PageOut
 /// `.mdx` pages parse as MDX; if that fails (a JSX syntax error), the page is rendered as plain
 /// Markdown and the error becomes a warning with its line, so one bad page never stops an export.
 fn parse(file: &str, source: &str, warnings: &mut Vec<PageWarning>) -> Node {
-    let markdown_options = ParseOptions {
-        constructs: Constructs {
-            frontmatter: true,
-            ..Constructs::gfm()
-        },
-        ..ParseOptions::gfm()
-    };
     if file.ends_with(".mdx") {
-        match markdown::to_mdast(source, &mdx_options()) {
+        match crate::mdx::parse(source) {
             Ok(tree) => return tree,
             Err(message) => {
                 let line = message.place.as_deref().map(|place| match place {
@@ -123,33 +115,7 @@ fn parse(file: &str, source: &str, warnings: &mut Vec<PageWarning>) -> Node {
             }
         }
     }
-    // Plain Markdown parsing cannot fail; the fallback is an empty page, never a panic.
-    markdown::to_mdast(source, &markdown_options).unwrap_or_else(|_| {
-        Node::Root(markdown::mdast::Root {
-            children: Vec::new(),
-            position: None,
-        })
-    })
-}
-
-/// MDX with frontmatter and the GitHub extensions (tables, task lists, footnotes, ...).
-/// `import`/`export` blocks are accepted as they are: nothing is evaluated (snippets read them
-/// as text), but without an ESM callback the parser would take them for paragraphs.
-pub fn mdx_options() -> ParseOptions {
-    ParseOptions {
-        mdx_esm_parse: Some(Box::new(|_| markdown::MdxSignal::Ok)),
-        constructs: Constructs {
-            frontmatter: true,
-            gfm_autolink_literal: true,
-            gfm_footnote_definition: true,
-            gfm_label_start_footnote: true,
-            gfm_strikethrough: true,
-            gfm_table: true,
-            gfm_task_list_item: true,
-            ..Constructs::mdx()
-        },
-        ..ParseOptions::mdx()
-    }
+    crate::mdx::parse_markdown(source)
 }
 
 fn frontmatter_block(tree: &Node) -> Option<&str> {

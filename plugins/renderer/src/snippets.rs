@@ -19,8 +19,7 @@ pub struct Snippet {
 impl Snippet {
     pub fn parse(source: &str) -> Self {
         Self {
-            tree: markdown::to_mdast(&content(source), &crate::page::mdx_options())
-                .map_err(|e| e.reason.to_string()),
+            tree: crate::mdx::parse(&content(source)).map_err(|e| e.reason.to_string()),
             constants: constants(source),
         }
     }
