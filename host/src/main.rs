@@ -107,6 +107,10 @@ enum SiteCommand {
         /// Version label; default: the time of publishing.
         #[arg(long)]
         version: Option<String>,
+        /// Refuse a site with warnings (a navigation entry naming a missing page, ...)
+        /// instead of publishing it without what they name.
+        #[arg(long)]
+        strict: bool,
     },
 }
 
@@ -237,6 +241,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     path,
                     org,
                     version,
+                    strict,
                 },
         } => {
             let store = Store::open(&data_dir)?;
@@ -259,6 +264,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     root: &path,
                     limits,
                     plugins: &plugins,
+                    strict,
                 },
             ))?;
             eprintln!(
@@ -269,6 +275,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 published.file_count,
                 published.indexed_sections
             );
+            for warning in &published.warnings {
+                eprintln!("warning: {warning}");
+            }
             for problem in &published.index_problems {
                 eprintln!("warning: search index: {problem}");
             }

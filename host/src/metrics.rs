@@ -59,6 +59,8 @@ pub struct Metrics {
     pub jobs: Family<StatusLabels, Gauge>,
     /// Pages rendered by exports: `rate()` gives pages per second.
     pub export_pages: Counter,
+    /// Pages an export could not render and carried as a plain fallback page instead.
+    pub export_page_failures: Counter,
     /// Exports that ended, by outcome (completed, failed, requeued).
     pub exports_finished: Family<OutcomeLabels, Counter>,
     /// Bundle fetches by the docs server, by outcome (installed, pinned, expired, refused,
@@ -88,6 +90,7 @@ impl Metrics {
         });
         let jobs = Family::<StatusLabels, Gauge>::default();
         let export_pages = Counter::default();
+        let export_page_failures = Counter::default();
         let exports_finished = Family::<OutcomeLabels, Counter>::default();
         let bundle_fetches = Family::<OutcomeLabels, Counter>::default();
         let rate_limit_refusals = Family::<ScopeLabels, Counter>::default();
@@ -108,6 +111,11 @@ impl Metrics {
             "export_pages",
             "Pages rendered by exports",
             export_pages.clone(),
+        );
+        registry.register(
+            "export_page_failures",
+            "Pages exports could not render and carried as plain fallback pages",
+            export_page_failures.clone(),
         );
         registry.register(
             "exports_finished",
@@ -140,6 +148,7 @@ impl Metrics {
             latency,
             jobs,
             export_pages,
+            export_page_failures,
             exports_finished,
             bundle_fetches,
             rate_limit_refusals,

@@ -23,6 +23,7 @@ pub mod links;
 pub mod log;
 pub mod navigation;
 pub mod packager;
+pub mod redirects;
 pub mod renderer;
 pub mod retriever;
 pub mod sections;

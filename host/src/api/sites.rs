@@ -15,6 +15,10 @@ use crate::store::ContentVersion;
 pub struct PublishQuery {
     /// Label of the new version; default: the time of publishing.
     pub version: Option<String>,
+    /// Refuse (400) a site with warnings, such as a navigation entry naming a page that does
+    /// not exist, instead of publishing it without what they name. Default: false.
+    #[serde(default)]
+    pub strict: bool,
 }
 
 /// Publish a new content version of a site from a `.tar.gz` of its folder (`docs.json` or
@@ -64,6 +68,7 @@ pub async fn publish_version(
             root: &root,
             limits,
             plugins: &state.exports.plugins,
+            strict: query.strict,
         },
     )
     .await?;

@@ -4,11 +4,14 @@
 //! Built here rather than in the renderer plugin so every renderer's bundle has them, and so
 //! whole-site files stream through the host instead of piling up in a plugin's memory.
 
+mod fallback;
 mod llms;
 mod manifest;
+pub mod redirects;
 mod search_index;
 mod sitemap;
 
+pub use fallback::fallback_page;
 pub use manifest::ManifestBuilder;
 
 /// The feature file every bundle carries, which a docs server replaces (see the renderer's
@@ -41,6 +44,7 @@ pub struct SiteFiles {
     listed: Vec<Listing>,
     search: SearchIndexBuilder,
     full_text: llms::FullText,
+    redirects: quire_sdk::redirects::Redirects,
 }
 
 impl SiteFiles {
@@ -52,7 +56,14 @@ impl SiteFiles {
             listed: Vec::new(),
             search: SearchIndexBuilder::default(),
             full_text: llms::FullText::default(),
+            redirects: quire_sdk::redirects::Redirects::default(),
         }
+    }
+
+    /// Adds the site's redirect rules: their pages and table go into the bundle.
+    pub fn with_redirects(mut self, redirects: quire_sdk::redirects::Redirects) -> Self {
+        self.redirects = redirects;
+        self
     }
 
     /// Takes note of a rendered page (taking its sections for the search index) and returns the
@@ -110,6 +121,7 @@ impl SiteFiles {
                 .into_iter()
                 .map(|(path, contents)| OutputFile { path, contents }),
         );
+        files.extend(redirects::files(&self.redirects));
         files
     }
 }

@@ -3,6 +3,8 @@
 //! status 404. Every file has its SHA-256 from the manifest as ETag; HTML and other files with
 //! stable names are revalidated on each use (`no-cache`), files with a content hash in their name
 //! are cached for a year. `quire-features.js` is written by the server from its deployment type.
+//! A path the bundle's redirect table (docs.json `redirects`) names is answered with 308 (or
+//! 307 for a rule that is not permanent) before any file.
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
@@ -52,6 +54,9 @@ async fn serve_file(State(state): State<Arc<DocsState>>, uri: Uri, headers: Head
             .into_response();
     };
     let path = percent_decode(uri.path());
+    if let Some((destination, permanent)) = active.redirects.resolve(&path) {
+        return redirect(&destination, permanent, uri.query());
+    }
     let Some(relative) = clean(&path) else {
         return not_found(&active.dir).await;
     };
@@ -89,6 +94,26 @@ async fn serve_file(State(state): State<Arc<DocsState>>, uri: Uri, headers: Head
             response
         }
         Err(_) => not_found(&active.dir).await,
+    }
+}
+
+/// A redirect from the bundle's table: 308 when every rule on the way is permanent, else 307
+/// (both keep the method); the request's query goes along unless the destination has one.
+fn redirect(destination: &str, permanent: bool, query: Option<&str>) -> Response {
+    let status = if permanent {
+        StatusCode::PERMANENT_REDIRECT
+    } else {
+        StatusCode::TEMPORARY_REDIRECT
+    };
+    let location = match query {
+        Some(query) if !destination.contains('?') && !destination.contains('#') => {
+            format!("{destination}?{query}")
+        }
+        _ => destination.to_string(),
+    };
+    match HeaderValue::from_str(&location) {
+        Ok(value) => (status, [(header::LOCATION, value)]).into_response(),
+        Err(_) => StatusCode::NOT_FOUND.into_response(),
     }
 }
 

@@ -17,6 +17,8 @@ pub struct ActiveVersion {
     pub domain: Option<String>,
     /// Each file's SHA-256 by path (the ETag).
     pub hashes: HashMap<String, String>,
+    /// The bundle's redirect table (`redirects.json`), answered before files.
+    pub redirects: quire_sdk::redirects::Redirects,
 }
 
 /// The versions folder and the active version.
@@ -88,11 +90,24 @@ impl Versions {
     fn load(&self, label: &str) -> Result<Arc<ActiveVersion>, BundleError> {
         let dir = self.root.join(label);
         let bundle = unpack::read_hashes(&dir)?;
+        // A bundle without a table (or an unreadable one) has no redirects; the log says why.
+        let table = dir.join(crate::bundle::redirects::TABLE_FILE);
+        let redirects = match std::fs::read(&table) {
+            Ok(bytes) => crate::bundle::redirects::from_table(&bytes).unwrap_or_else(|e| {
+                tracing::warn!(
+                    version = label,
+                    "ignoring an unreadable redirect table: {e}"
+                );
+                Default::default()
+            }),
+            Err(_) => Default::default(),
+        };
         let active = Arc::new(ActiveVersion {
             label: label.to_string(),
             dir,
             domain: bundle.domain,
             hashes: bundle.hashes,
+            redirects,
         });
         *self.active.write().unwrap_or_else(|e| e.into_inner()) = Some(Arc::clone(&active));
         Ok(active)

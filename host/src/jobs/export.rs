@@ -11,11 +11,14 @@ use tokio::runtime::Handle;
 use tokio_util::sync::CancellationToken;
 
 use super::ExportContext;
-use crate::bundle::{ManifestBuilder, SiteFiles};
-use crate::plugins::{ArchiveSession, OutputFile, PageInput, PluginError, RendererSession};
+use crate::bundle::{ManifestBuilder, SiteFiles, fallback_page};
+use crate::plugins::{
+    ArchiveSession, OutputFile, PageInput, PluginError, RendererSession, Warning,
+};
 use crate::sites::{ManifestError, SiteManifest};
 use crate::storage::paths;
 use crate::store::{BundleRecord, Job, JobUpdate, JobWarning};
+use quire_sdk::redirects::Redirects;
 
 /// How often progress is written to the store.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(200);
@@ -88,8 +91,30 @@ pub fn run_export(
 
         let rendered = (|| -> Result<(), ExportError> {
             send(&sender, renderer.assets()?)?;
-            let mut site_files = SiteFiles::new(&job.domain, &manifest.name);
+            let config_value: serde_json::Value =
+                serde_json::from_str(&manifest.config_json).unwrap_or_default();
+            let page_paths: std::collections::HashSet<&str> =
+                manifest.pages.iter().map(|p| p.path.as_str()).collect();
+            let (redirects, redirect_warnings) =
+                Redirects::from_config(&config_value, &|p| page_paths.contains(p));
+            let mut site_files =
+                SiteFiles::new(&job.domain, &manifest.name).with_redirects(redirects);
             let mut progress = Progress::new(context, job, total);
+            progress
+                .warnings
+                .extend(redirect_warnings.into_iter().map(|message| JobWarning {
+                    file: manifest.config_file.clone(),
+                    line: None,
+                    message,
+                }));
+            // What publishing found wrong (a missing navigation page, ...) is the export's too.
+            progress
+                .warnings
+                .extend(manifest.warnings.iter().map(|w| JobWarning {
+                    file: w.file.clone(),
+                    line: None,
+                    message: w.message.clone(),
+                }));
             let mut timings = StageTimings::default();
             let files = pages
                 .iter()
@@ -112,7 +137,37 @@ pub fn run_export(
                     file: page.file.clone(),
                     source,
                 };
-                let mut output = renderer.render_page(&input)?;
+                let mut output = match renderer.render_page(&input) {
+                    Ok(output) => output,
+                    Err(failure) => {
+                        // One page never fails the export: it becomes a warning and a plain
+                        // page, and a renderer that may be broken is replaced for the next one.
+                        tracing::warn!(job = %job.id, page = %page.file, "{failure}");
+                        crate::metrics::get().export_page_failures.inc();
+                        if !matches!(failure, PluginError::Reported { .. }) {
+                            renderer = RendererSession::open(
+                                &plugins.runtime,
+                                &renderer_plugin,
+                                &site,
+                                &work,
+                            )?;
+                        }
+                        let mut fallback = fallback_page(
+                            &page.path,
+                            &page.title,
+                            &input.source,
+                            &failure.to_string(),
+                        );
+                        fallback.warnings.push(Warning {
+                            file: page.file.clone(),
+                            line: None,
+                            message: format!(
+                                "the page could not be rendered and is exported as plain text: {failure}"
+                            ),
+                        });
+                        fallback
+                    }
+                };
                 timings.render += started.elapsed();
                 let source_file = site_files.add_page(
                     &input.path,

@@ -40,7 +40,11 @@ pub fn build_index(
     let mut batch = Vec::with_capacity(BATCH);
     let (mut sections, mut skipped) = (0, Vec::new());
     for page in &manifest.pages {
-        let source = match std::fs::read(root.join(&page.file)) {
+        let read = match &page.generated {
+            Some(source) => Ok(source.clone().into_bytes()),
+            None => std::fs::read(root.join(&page.file)),
+        };
+        let source = match read {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
             Err(e) => {
                 skipped.push((page.file.clone(), e.to_string()));

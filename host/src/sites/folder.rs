@@ -71,32 +71,68 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
         }
     }
     let mut metas = HashMap::new();
+    let mut api_documents = super::openapi_references(&config.to_string());
     for (path, file) in &page_files {
         let source = read_text(root, file)?;
-        metas.insert(path.clone(), page_meta(&source, path));
+        let meta = page_meta(&source, path);
+        if let Some(document) = &meta.openapi_file {
+            api_documents.insert(document.clone());
+        }
+        metas.insert(path.clone(), meta.navigation);
     }
-    let titles: HashMap<&String, &String> = metas.iter().map(|(p, m)| (p, &m.label)).collect();
+    for file in &files {
+        let name = file.path.rsplit('/').next().unwrap_or(&file.path);
+        if matches!(name, "openapi.json" | "openapi.yaml" | "openapi.yml") {
+            api_documents.insert(file.path.clone());
+        }
+    }
+    // Pages name documents as files, or without the extension (`v3-openapi GET /runs`).
+    let file_paths: HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let mut api_documents: Vec<String> = api_documents
+        .into_iter()
+        .filter_map(|name| {
+            ["", ".json", ".yaml", ".yml"]
+                .iter()
+                .map(|ext| format!("{name}{ext}"))
+                .find(|candidate| file_paths.contains(candidate.as_str()))
+        })
+        .collect();
+    api_documents.sort();
+    api_documents.dedup();
 
-    let navigation = flatten(&config, config_file, &metas)?;
+    let navigation = flatten(&config, config_file, &metas, root)?;
+    let generated: HashMap<&str, &str> = navigation
+        .generated
+        .iter()
+        .map(|g| (g.path.as_str(), g.source.as_str()))
+        .collect();
     let mut pages = Vec::new();
     let mut seen = HashSet::new();
-    for node in navigation.iter().filter(|n| n.kind == NavNodeKind::Page) {
-        let Some(path) = &node.target else { continue };
+    // Pages in navigation order (group root pages included), hidden ones too: they are
+    // exported, with the version and language of their place.
+    for node in &navigation.nodes {
+        let is_page = node.kind == NavNodeKind::Page || node.kind == NavNodeKind::Group;
+        let Some(path) = node.target.as_ref().filter(|_| is_page) else {
+            continue;
+        };
         if !seen.insert(path.clone()) {
             continue;
         }
-        let file = page_files.get(path).ok_or_else(|| SiteError::Invalid {
-            file: config_file.to_string(),
-            message: format!(
-                "navigation lists the page {path:?}, but neither {path}.mdx nor {path}.md exists"
-            ),
-        })?;
+        let (file, source) = match (page_files.get(path), generated.get(path.as_str())) {
+            (Some(file), _) => (file.clone(), None),
+            (None, Some(source)) => (format!("{path}.mdx"), Some(source.to_string())),
+            (None, None) => continue, // the walk warned about it
+        };
         pages.push(PageEntry {
             path: path.clone(),
-            file: file.clone(),
-            title: titles.get(path).map(|t| t.to_string()).unwrap_or_default(),
+            file,
+            title: metas
+                .get(path)
+                .map(|m| m.label.clone())
+                .unwrap_or_else(|| node.label.clone()),
             version: node.version.clone(),
             language: node.language.clone(),
+            generated: source,
         });
     }
     let mut others: Vec<_> = page_files
@@ -108,9 +144,10 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
         pages.push(PageEntry {
             path: path.clone(),
             file: file.clone(),
-            title: titles.get(path).map(|t| t.to_string()).unwrap_or_default(),
+            title: metas.get(path).map(|m| m.label.clone()).unwrap_or_default(),
             version: None,
             language: None,
+            generated: None,
         });
     }
 
@@ -118,9 +155,11 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
         name,
         config_file: config_file.to_string(),
         config_json: config.to_string(),
-        navigation,
+        navigation: navigation.nodes,
         pages,
         files,
+        warnings: navigation.warnings,
+        api_documents,
     })
 }
 
@@ -243,15 +282,23 @@ fn read_text(root: &Path, file: &str) -> Result<String, SiteError> {
 struct NavigationFields {
     title: Option<String>,
     sidebar_title: Option<String>,
-    icon: Option<String>,
+    icon: Option<serde_json::Value>,
     #[serde(default)]
     hidden: bool,
+    openapi: Option<String>,
+}
+
+/// What reading a page's frontmatter gives: its navigation entry, and the OpenAPI document its
+/// `openapi` field names, if it names one by file (`/spec.yaml GET /users`).
+struct PageFacts {
+    navigation: PageMeta,
+    openapi_file: Option<String>,
 }
 
 /// What navigation shows of a page: the label (frontmatter `sidebarTitle`, else `title`, else
 /// the first `# heading`, else its file name), its icon, and whether it is hidden. Bad
 /// frontmatter is left for the renderer to report.
-fn page_meta(source: &str, path: &str) -> PageMeta {
+fn page_meta(source: &str, path: &str) -> PageFacts {
     let fields: NavigationFields = frontmatter(source)
         .and_then(|yaml| serde_yaml_ng::from_str(yaml).ok())
         .unwrap_or_default();
@@ -264,10 +311,25 @@ fn page_meta(source: &str, path: &str) -> PageMeta {
                 .find_map(|l| l.strip_prefix("# ").map(|t| t.trim().to_string()))
         })
         .unwrap_or_else(|| path.rsplit('/').next().unwrap_or(path).to_string());
-    PageMeta {
-        label,
-        icon: fields.icon,
-        hidden: fields.hidden,
+    let openapi_file = fields.openapi.as_deref().and_then(|reference| {
+        let words: Vec<&str> = reference.split_whitespace().collect();
+        match words.as_slice() {
+            [file, _, _] if !file.contains("://") => Some(file.trim_start_matches('/').to_string()),
+            _ => None,
+        }
+    });
+    let icon = fields.icon.as_ref().and_then(|i| {
+        i.as_str()
+            .or_else(|| i.get("name").and_then(serde_json::Value::as_str))
+            .map(String::from)
+    });
+    PageFacts {
+        navigation: PageMeta {
+            label,
+            icon,
+            hidden: fields.hidden,
+        },
+        openapi_file,
     }
 }
 
@@ -345,14 +407,20 @@ mod tests {
             err.starts_with("docs.json: invalid JSON at line 1"),
             "{err}"
         );
-        let missing = site(&[(
-            "docs.json",
-            r#"{"name": "A", "navigation": {"pages": ["gone"]}}"#,
-        )]);
-        let err = load_site(missing.path(), LIMITS).unwrap_err().to_string();
+        let missing = site(&[
+            (
+                "docs.json",
+                r#"{"name": "A", "navigation": {"groups": [{"group": "G", "pages": ["gone", "here"]}]}}"#,
+            ),
+            ("here.md", "# Here"),
+        ]);
+        let manifest = load_site(missing.path(), LIMITS).expect("a missing page is a warning");
+        assert_eq!(manifest.pages.len(), 1);
+        let warning = manifest.warnings[0].to_string();
         assert!(
-            err.contains("docs.json") && err.contains("gone.mdx"),
-            "{err}"
+            warning.starts_with("docs.json: navigation.groups[0].pages[0]")
+                && warning.contains("gone.mdx"),
+            "{warning}"
         );
     }
 

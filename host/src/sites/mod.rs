@@ -3,6 +3,7 @@
 
 mod folder;
 mod navigation;
+mod openapi_pages;
 mod publish;
 mod upload;
 
@@ -51,6 +52,23 @@ pub struct NavNode {
     /// The docs.json `languages` entry (its language code) this node sits under, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
+    /// Marked `hidden` (or under an entry that is): its pages are published and exported, but
+    /// renderers are not shown it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
+}
+
+/// Something wrong in a site that did not stop publishing it, with the file it is in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SiteWarning {
+    pub file: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for SiteWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.file, self.message)
+    }
 }
 
 /// A page: its path without extension, its source file, its title.
@@ -65,6 +83,10 @@ pub struct PageEntry {
     /// The page's language code (docs.json `languages`), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
+    /// The source of a page the navigation generates (an API operation), which publishing
+    /// writes to `file` in the content version; `None` for the site's own pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generated: Option<String>,
 }
 
 /// Any file of the site, pages included.
@@ -86,6 +108,13 @@ pub struct SiteManifest {
     /// Navigation pages first, in navigation order, then the others by path.
     pub pages: Vec<PageEntry>,
     pub files: Vec<FileEntry>,
+    /// What was wrong in the site that did not stop publishing it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<SiteWarning>,
+    /// Files of OpenAPI documents the site names (navigation, `api.openapi`, page
+    /// frontmatter), and files called `openapi.json`, `.yaml` or `.yml`.
+    #[serde(default)]
+    pub api_documents: Vec<String>,
 }
 
 /// A site folder that cannot be published, with the file at fault.
@@ -136,7 +165,7 @@ impl SiteManifest {
         version: &str,
         mut read: impl FnMut(&str) -> Option<String>,
     ) -> SiteInfo {
-        let referenced = openapi_references(&self.config_json);
+        let referenced: HashSet<&String> = self.api_documents.iter().collect();
         let mut snippets = Vec::new();
         let mut api_documents = Vec::new();
         for file in &self.files {
@@ -167,6 +196,7 @@ impl SiteManifest {
             navigation: self
                 .navigation
                 .iter()
+                .filter(|n| !n.hidden)
                 .map(|n| NavEntry {
                     kind: match n.kind {
                         NavNodeKind::Group => NavKind::Group,
@@ -195,9 +225,10 @@ impl SiteManifest {
     }
 }
 
-/// Every file named by an `openapi` field anywhere in the navigation file (a string, or a
-/// list of strings), without a leading `/`. URLs are not files of the site and are skipped.
-fn openapi_references(config_json: &str) -> HashSet<String> {
+/// Every file named by an `openapi` field anywhere in the navigation file (a string, a list of
+/// strings, or `{source}`), without a leading `/`. URLs are not files of the site and are
+/// skipped.
+pub(crate) fn openapi_references(config_json: &str) -> HashSet<String> {
     fn walk(value: &serde_json::Value, out: &mut HashSet<String>) {
         match value {
             serde_json::Value::Object(map) => {
@@ -208,6 +239,11 @@ fn openapi_references(config_json: &str) -> HashSet<String> {
                             .iter()
                             .filter_map(serde_json::Value::as_str)
                             .for_each(|s| add(s, out)),
+                        ("openapi", serde_json::Value::Object(spec)) => {
+                            if let Some(s) = spec.get("source").and_then(|s| s.as_str()) {
+                                add(s, out);
+                            }
+                        }
                         _ => walk(value, out),
                     }
                 }

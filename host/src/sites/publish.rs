@@ -27,6 +27,9 @@ pub struct PublishRequest<'a> {
     pub limits: SiteLimits,
     /// The renderer extracts each page's sections and the retriever indexes them.
     pub plugins: &'a Plugins,
+    /// Refuse a site with warnings (a navigation entry naming a missing page, ...) instead of
+    /// publishing it without what they name.
+    pub strict: bool,
 }
 
 /// Why publishing failed.
@@ -75,6 +78,14 @@ pub async fn publish(
     let manifest = tokio::task::spawn_blocking(move || load_site(&root, limits))
         .await
         .map_err(|e| PublishError::InvalidInput(format!("reading the site failed: {e}")))??;
+    if request.strict && !manifest.warnings.is_empty() {
+        let listed: Vec<String> = manifest.warnings.iter().map(|w| w.to_string()).collect();
+        return Err(PublishError::InvalidInput(format!(
+            "the site has {} warning(s) and strict publishing refuses it: {}",
+            listed.len(),
+            listed.join("; ")
+        )));
+    }
 
     let domain = request.domain;
     futures::stream::iter(manifest.files.iter().map(Ok::<_, PublishError>))
@@ -91,6 +102,20 @@ pub async fn publish(
             }
         })
         .await?;
+    // Pages the navigation generates (API operations) are stored like the site's own.
+    for page in &manifest.pages {
+        if let Some(source) = &page.generated {
+            operator
+                .write(
+                    &paths::version_file(domain, &label, &page.file),
+                    source.clone().into_bytes(),
+                )
+                .await?;
+        }
+    }
+    for warning in &manifest.warnings {
+        tracing::warn!(domain, version = %label, "{warning}");
+    }
     let index = index_version(&request, &manifest, &label).await;
     let (indexed_sections, index_problems) = match index {
         Ok(built) => {
@@ -125,6 +150,7 @@ pub async fn publish(
         size_bytes: manifest.files.iter().map(|f| f.size).sum(),
         indexed_sections,
         index_problems,
+        warnings: manifest.warnings.iter().map(|w| w.to_string()).collect(),
     };
     store.add_version(request.organization, &version)?;
     Ok(version)

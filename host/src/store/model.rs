@@ -87,6 +87,10 @@ pub struct ContentVersion {
     /// Why pages (or the whole version) could not be indexed, if anything went wrong.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub index_problems: Vec<String>,
+    /// What was wrong in the site that did not stop publishing it (a navigation entry naming a
+    /// page that does not exist, an OpenAPI document that cannot be read, ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// Where a static export job is.

@@ -88,18 +88,26 @@
             a.setAttribute("aria-current", "page");
           }
         } else {
-          a.href = item.target;
-          a.rel = "noopener";
+          a.href = linkHref(item.target);
+          if (/^([a-z][a-z0-9+.-]*:|\/\/)/i.test(item.target)) a.rel = "noopener";
         }
         li.appendChild(a);
       } else {
         var group = el("details", "nav-group");
         var summary = el("summary", "nav-label");
         if (icon) summary.insertAdjacentHTML("beforeend", icon);
-        summary.appendChild(document.createTextNode(item.label));
+        if (item.target) {
+          // A group with a root page: its title opens that page.
+          var rootLink = el("a", item.target === current ? "active" : "", item.label);
+          rootLink.href = root + item.target + ".html";
+          if (item.target === current) rootLink.setAttribute("aria-current", "page");
+          summary.appendChild(rootLink);
+        } else {
+          summary.appendChild(document.createTextNode(item.label));
+        }
         if (item.tag) summary.appendChild(el("span", "nav-tag", item.tag));
         group.appendChild(summary);
-        group.open = item.expanded || item.depth === base || containsCurrent(items, i);
+        group.open = item.expanded || item.depth === base || item.target === current || containsCurrent(items, i);
         var children = el("ul");
         group.appendChild(children);
         li.appendChild(group);
@@ -112,10 +120,18 @@
     if (active && active.scrollIntoView) active.scrollIntoView({ block: "nearest" });
   }
 
+  // A navigation link: a URL as it is, a site path (`/changelog`) as a page of the bundle.
+  function linkHref(target) {
+    if (/^([a-z][a-z0-9+.-]*:|\/\/|#)/i.test(target)) return target;
+    var path = target.replace(/^\/+/, "").replace(/\/+$/, "");
+    if (!path) return root + "index.html";
+    return root + (/\.[a-z0-9]+$/i.test(path) ? path : path + ".html");
+  }
+
   function containsCurrent(items, index) {
     var depth = items[index].depth;
     for (var i = index + 1; i < items.length && items[i].depth > depth; i++) {
-      if (items[i].kind === "page" && items[i].target === current) return true;
+      if (items[i].target === current && (items[i].kind === "page" || items[i].kind === "group")) return true;
     }
     return false;
   }

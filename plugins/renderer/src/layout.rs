@@ -8,7 +8,7 @@ use crate::frontmatter::Frontmatter;
 use crate::icons;
 use crate::links::root_prefix;
 use crate::markup::PageHeading;
-use crate::navigation::{NavContext, NavItemKind, Site, SwitchChoice, language_name};
+use crate::navigation::{Destination, NavContext, NavItemKind, Site, SwitchChoice, language_name};
 
 /// What the layout needs of a rendered page.
 pub struct PageView<'a> {
@@ -32,8 +32,9 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     let mode = view.frontmatter.mode();
     let mut html = String::with_capacity(view.body.len() + 4096);
     let lang = context.and_then(|c| c.language.as_deref()).unwrap_or("en");
+    let direction = if is_right_to_left(lang) { "rtl" } else { "ltr" };
     html.push_str(&format!(
-        "<!doctype html>\n<html lang=\"{}\" data-mode=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
+        "<!doctype html>\n<html lang=\"{}\" dir=\"{direction}\" data-mode=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
         escaped(lang),
         site.settings.default_mode
@@ -91,11 +92,11 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     if let Some(context) = context
         && mode != "custom"
     {
-        tabs_bar(&mut html, context, section, &root);
+        tabs_bar(&mut html, context, path, &root);
     }
     html.push_str("<div class=\"layout\">\n");
     if mode == "default" || mode == "wide" {
-        sidebar(&mut html, context, section, &root);
+        sidebar(&mut html, context, path, &root);
     }
     html.push_str("<main class=\"content\" id=\"content\">\n");
     breadcrumbs(&mut html, site.trail(path));
@@ -137,6 +138,19 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     html
 }
 
+/// Whether `lang` (a language code such as `ar` or `he-IL`) is written right to left.
+fn is_right_to_left(lang: &str) -> bool {
+    let primary = lang
+        .split(['-', '_'])
+        .next()
+        .unwrap_or(lang)
+        .to_ascii_lowercase();
+    matches!(
+        primary.as_str(),
+        "ar" | "he" | "iw" | "fa" | "ur" | "ps" | "sd" | "ug" | "yi" | "dv" | "ckb"
+    )
+}
+
 fn topbar(html: &mut String, site: &Site, path: &str, root: &str) {
     let home = site.home().unwrap_or("index");
     html.push_str(&format!(
@@ -165,11 +179,7 @@ fn topbar(html: &mut String, site: &Site, path: &str, root: &str) {
         icons::svg("search", 16).unwrap_or_default()
     ));
     for (label, href) in &settings.navbar_links {
-        let href = if href.contains("://") || href.starts_with("mailto:") {
-            href.clone()
-        } else {
-            format!("{root}{}.html", href.trim_start_matches('/'))
-        };
+        let href = crate::links::navigation_href(href, root);
         html.push_str(&format!(
             "<a class=\"navbar-link\" href=\"{}\">{}</a>",
             escaped(&href),
@@ -218,31 +228,33 @@ fn switcher(
     html.push_str("</ul></details>");
 }
 
-/// The context's tabs, each leading to its first page.
-fn tabs_bar(html: &mut String, context: &NavContext, section: Option<usize>, root: &str) {
-    let tabs: Vec<usize> = context.sections_of_kind(&[NavItemKind::Tab]).collect();
+/// The tabs a reader on `path` chooses between, each leading to its first page (or its link).
+fn tabs_bar(html: &mut String, context: &NavContext, path: &str, root: &str) {
+    let tabs: Vec<usize> = context
+        .sections_of_kind(path, &[NavItemKind::Tab])
+        .collect();
     if tabs.is_empty() {
         return;
     }
     html.push_str("<nav class=\"tabs-bar\" aria-label=\"Sections\">");
     for i in tabs {
-        section_link(html, context, i, section, root);
+        section_link(html, context, i, path, root);
     }
     html.push_str("</nav>\n");
 }
 
-fn section_link(
-    html: &mut String,
-    context: &NavContext,
-    index: usize,
-    current: Option<usize>,
-    root: &str,
-) {
+/// A link to the section at `index`, marked current when it holds `path`.
+fn section_link(html: &mut String, context: &NavContext, index: usize, path: &str, root: &str) {
     let item = &context.items[index];
-    let Some(first) = context.first_page_under(index) else {
-        return;
+    let href = match context.destination(index) {
+        Some(Destination::Page(first)) => format!("{root}{first}.html"),
+        Some(Destination::Link(link)) => crate::links::navigation_href(link, root),
+        None => return,
     };
-    let active = if current == Some(index) {
+    let current = context
+        .section_of(path)
+        .is_some_and(|s| holds(context, index, s));
+    let active = if current {
         " class=\"active\" aria-current=\"true\""
     } else {
         ""
@@ -253,38 +265,52 @@ fn section_link(
         .and_then(|i| icons::svg(i, 16))
         .unwrap_or_default();
     html.push_str(&format!(
-        "<a href=\"{root}{}.html\"{active}>{icon}{}</a>",
-        escaped(first),
+        "<a href=\"{}\"{active}>{icon}{}</a>",
+        escaped(&href),
         escaped(&item.label)
     ));
 }
 
+/// Whether the entry at `outer` is, or contains, the entry at `inner`.
+fn holds(context: &NavContext, outer: usize, inner: usize) -> bool {
+    let depth = context.items[outer].depth;
+    outer == inner
+        || (inner > outer
+            && context.items[outer + 1..=inner]
+                .iter()
+                .all(|i| i.depth > depth))
+}
+
 /// The sidebar: anchors and dropdown sections as plain links, and a place for the page tree.
-fn sidebar(html: &mut String, context: Option<&NavContext>, section: Option<usize>, root: &str) {
+fn sidebar(html: &mut String, context: Option<&NavContext>, path: &str, root: &str) {
     html.push_str("<nav class=\"sidebar\" id=\"sidebar\" aria-label=\"Site navigation\">");
     if let Some(context) = context {
-        let anchors: Vec<usize> = context.sections_of_kind(&[NavItemKind::Anchor]).collect();
+        let anchors: Vec<usize> = context
+            .sections_of_kind(path, &[NavItemKind::Anchor])
+            .collect();
         if !anchors.is_empty() {
             html.push_str("<div class=\"sidebar-anchors\">");
             for i in anchors {
-                section_link(html, context, i, section, root);
+                section_link(html, context, i, path, root);
             }
             html.push_str("</div>");
         }
         let menus: Vec<usize> = context
-            .sections_of_kind(&[NavItemKind::Dropdown, NavItemKind::Product])
+            .sections_of_kind(path, &[NavItemKind::Dropdown, NavItemKind::Product])
             .collect();
         if !menus.is_empty() {
-            let current = section
-                .filter(|s| menus.contains(s))
-                .map(|s| context.items[s].label.as_str())
+            let section = context.section_of(path);
+            let current = menus
+                .iter()
+                .find(|&&m| section.is_some_and(|s| holds(context, m, s)))
+                .map(|&m| context.items[m].label.as_str())
                 .unwrap_or("Choose a section");
             html.push_str(&format!(
                 "<details class=\"sidebar-dropdown\"><summary>{}</summary><div>",
                 escaped(current)
             ));
             for i in menus {
-                section_link(html, context, i, section, root);
+                section_link(html, context, i, path, root);
             }
             html.push_str("</div></details>");
         }

@@ -3,6 +3,8 @@
 
 use std::collections::HashSet;
 
+use quire_sdk::redirects::Redirects;
+
 /// The `../` prefix that leads from `page_path` back to the site root.
 pub fn root_prefix(page_path: &str) -> String {
     "../".repeat(page_path.matches('/').count())
@@ -16,7 +18,12 @@ pub struct Rewritten {
 
 /// Rewrites `href` found on the page at `page_path`. External links (with a scheme, or
 /// protocol-relative) and pure fragments stay as they are.
-pub fn rewrite(href: &str, page_path: &str, pages: &HashSet<String>) -> Rewritten {
+pub fn rewrite(
+    href: &str,
+    page_path: &str,
+    pages: &HashSet<String>,
+    redirects: &Redirects,
+) -> Rewritten {
     let unchanged = |problem| Rewritten {
         href: href.to_string(),
         problem,
@@ -46,6 +53,45 @@ pub fn rewrite(href: &str, page_path: &str, pages: &HashSet<String>) -> Rewritte
     let found = [page.to_string(), format!("{page}/index")]
         .into_iter()
         .find(|p| pages.contains(p));
+    if found.is_none()
+        && let Some((destination, _)) = redirects.resolve(&format!("/{page}"))
+    {
+        // A moved page: the link goes where the site's redirects say it went.
+        let suffix = if destination.contains('#') {
+            ""
+        } else {
+            suffix
+        };
+        let href = if is_external(&destination) {
+            format!("{destination}{suffix}")
+        } else {
+            let moved = navigation_href(&destination, &prefix);
+            let target = destination
+                .trim_start_matches('/')
+                .split(['#', '?'])
+                .next()
+                .unwrap_or("");
+            let target = target.trim_end_matches('/');
+            let known = target.is_empty()
+                || [target.to_string(), format!("{target}/index")]
+                    .iter()
+                    .any(|p| pages.contains(p))
+                || target.rsplit('/').next().is_some_and(|l| l.contains('.'));
+            if !known {
+                return Rewritten {
+                    href: format!("{moved}{suffix}"),
+                    problem: Some(format!(
+                        "broken link {href:?}: it redirects to {destination:?}, which is no page in the site"
+                    )),
+                };
+            }
+            format!("{moved}{suffix}")
+        };
+        return Rewritten {
+            href,
+            problem: None,
+        };
+    }
     let problem = found
         .is_none()
         .then(|| format!("broken link {href:?}: no page {page:?} in the site"));
@@ -53,6 +99,26 @@ pub fn rewrite(href: &str, page_path: &str, pages: &HashSet<String>) -> Rewritte
     Rewritten {
         href: format!("{prefix}{resolved}.html{suffix}"),
         problem,
+    }
+}
+
+/// Where a link in navigation or site settings (`https://…`, `mailto:…`, or a site path such
+/// as `/changelog`) leads from a page whose way back to the root is `root`.
+pub fn navigation_href(link: &str, root: &str) -> String {
+    if is_external(link) || link.starts_with('#') {
+        return link.to_string();
+    }
+    let path = link.trim_start_matches('/');
+    let (path, suffix) = match path.find(['#', '?']) {
+        Some(i) => path.split_at(i),
+        None => (path, ""),
+    };
+    let last = path.rsplit('/').next().unwrap_or("");
+    match strip_page_extension(path) {
+        Some(page) => format!("{root}{page}.html{suffix}"),
+        None if last.contains('.') => format!("{root}{path}{suffix}"),
+        None if path.trim_end_matches('/').is_empty() => format!("{root}index.html{suffix}"),
+        None => format!("{root}{}.html{suffix}", path.trim_end_matches('/')),
     }
 }
 
@@ -108,6 +174,19 @@ fn resolve(link: &str, page_path: &str) -> Option<String> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn navigation_links_lead_to_pages_files_or_elsewhere() {
+        assert_eq!(
+            navigation_href("https://x.test/a", "../"),
+            "https://x.test/a"
+        );
+        assert_eq!(navigation_href("mailto:a@x.test", "../"), "mailto:a@x.test");
+        assert_eq!(navigation_href("/changelog", "../"), "../changelog.html");
+        assert_eq!(navigation_href("/guides/a#b", ""), "guides/a.html#b");
+        assert_eq!(navigation_href("/openapi.json", ""), "openapi.json");
+        assert_eq!(navigation_href("/", "../"), "../index.html");
+    }
+
     fn pages() -> HashSet<String> {
         [
             "index",
@@ -122,7 +201,7 @@ mod tests {
     }
 
     fn href(link: &str, from: &str) -> String {
-        rewrite(link, from, &pages()).href
+        rewrite(link, from, &pages(), &Redirects::default()).href
     }
 
     #[test]
@@ -178,13 +257,38 @@ mod tests {
     }
 
     #[test]
+    fn links_to_moved_pages_follow_the_redirects() {
+        let config = serde_json::json!({"redirects": [
+            {"source": "/old", "destination": "/quickstart"},
+            {"source": "/docs/:slug", "destination": "/guides/:slug"},
+            {"source": "/gone", "destination": "/nowhere"},
+            {"source": "/away", "destination": "https://x.test/a"},
+        ]});
+        let (redirects, _) = Redirects::from_config(&config, &|_| false);
+        let go = |link: &str| rewrite(link, "guides/auth", &pages(), &redirects);
+        assert_eq!(go("/old#step").href, "../quickstart.html#step");
+        assert_eq!(go("/docs/auth").href, "../guides/auth.html");
+        assert!(go("/docs/auth").problem.is_none());
+        assert_eq!(go("/away").href, "https://x.test/a");
+        assert!(go("/gone").problem.unwrap().contains("redirects to"));
+    }
+
+    #[test]
     fn broken_and_escaping_links_are_reported() {
-        assert!(rewrite("/nope", "index", &pages()).problem.is_some());
         assert!(
-            rewrite("../../x", "guides/auth", &pages())
+            rewrite("/nope", "index", &pages(), &Redirects::default())
                 .problem
                 .is_some()
         );
-        assert!(rewrite("/quickstart", "index", &pages()).problem.is_none());
+        assert!(
+            rewrite("../../x", "guides/auth", &pages(), &Redirects::default())
+                .problem
+                .is_some()
+        );
+        assert!(
+            rewrite("/quickstart", "index", &pages(), &Redirects::default())
+                .problem
+                .is_none()
+        );
     }
 }

@@ -49,6 +49,14 @@ pub struct NavItem {
 }
 
 impl NavItem {
+    /// The page this entry opens: a page's path, or a group's root page.
+    pub fn page(&self) -> Option<&str> {
+        match self.kind {
+            NavItemKind::Page | NavItemKind::Group => self.target.as_deref(),
+            _ => None,
+        }
+    }
+
     /// An entry with only the required fields set.
     pub fn new(kind: NavItemKind, depth: u32, label: &str, target: Option<&str>) -> Self {
         Self {
@@ -76,10 +84,12 @@ pub struct NavContext {
     pub items: Vec<NavItem>,
     /// Pages in reading order, for previous/next links.
     pub order: Vec<NavPage>,
-    /// The outermost sections (indices into `items`), in order.
-    sections: Vec<usize>,
-    /// The outermost section holding each page.
+    /// Each entry's parent (an index into `items`), `None` at the top.
+    parents: Vec<Option<usize>>,
+    /// The innermost section (tab, anchor, dropdown, product, menu item) holding each page.
     section_of_page: HashMap<String, usize>,
+    /// Each page's first entry.
+    entry_of_page: HashMap<String, usize>,
 }
 
 impl NavContext {
@@ -88,56 +98,97 @@ impl NavContext {
         self.order.first().map(|(p, _)| p.as_str())
     }
 
-    /// The section (an index into `items`) that holds `path`, if the context has sections.
+    /// The innermost section (an index into `items`) that holds `path`, if any.
     pub fn section_of(&self, path: &str) -> Option<usize> {
         self.section_of_page.get(path).copied()
     }
 
-    /// The outermost sections of the given kinds, in order.
+    /// The sections of the given kinds a reader on `path` chooses between: those whose parent
+    /// is the top or one of the page's ancestors, so tabs inside an anchor show with it, and
+    /// site-wide anchors everywhere.
     pub fn sections_of_kind<'a>(
         &'a self,
+        path: &str,
         kinds: &'a [NavItemKind],
     ) -> impl Iterator<Item = usize> + 'a {
-        self.sections
-            .iter()
-            .copied()
-            .filter(|&i| kinds.contains(&self.items[i].kind))
+        let mut ancestors = HashSet::new();
+        let mut at = self.entry_of_page.get(path).copied();
+        while let Some(i) = at {
+            at = self.parents[i];
+            if let Some(parent) = at {
+                ancestors.insert(parent);
+            }
+        }
+        (0..self.items.len()).filter(move |&i| {
+            self.items[i].kind.is_section()
+                && kinds.contains(&self.items[i].kind)
+                && self.parents[i].is_none_or(|p| ancestors.contains(&p))
+        })
     }
 
-    /// Works out the outermost sections and which one holds each page, once per site.
+    /// Works out each entry's parent, and the section and entry of each page, once per site.
     fn index_sections(&mut self) {
-        let Some(depth) = self
-            .items
-            .iter()
-            .filter(|i| i.kind.is_section())
-            .map(|i| i.depth)
-            .min()
-        else {
-            return;
-        };
-        let mut current = None;
+        let mut stack: Vec<usize> = Vec::new();
         for (i, item) in self.items.iter().enumerate() {
-            if item.kind.is_section() && item.depth == depth {
-                self.sections.push(i);
-                current = Some(i);
-            }
-            if item.kind == NavItemKind::Page
-                && let (Some(path), Some(section)) = (&item.target, current)
+            while stack
+                .last()
+                .is_some_and(|&s| self.items[s].depth >= item.depth)
             {
-                self.section_of_page.entry(path.clone()).or_insert(section);
+                stack.pop();
             }
+            self.parents.push(stack.last().copied());
+            if let Some(path) = item.page() {
+                self.entry_of_page.entry(path.to_string()).or_insert(i);
+                let section = stack
+                    .iter()
+                    .rev()
+                    .copied()
+                    .find(|&s| self.items[s].kind.is_section());
+                if let Some(section) = section {
+                    self.section_of_page
+                        .entry(path.to_string())
+                        .or_insert(section);
+                }
+            }
+            stack.push(i);
         }
     }
 
-    /// The first page inside the entry at `index` (a section or group).
+    /// The first page inside the entry at `index` (a section or group, its root page first).
     pub fn first_page_under(&self, index: usize) -> Option<&str> {
+        let depth = self.items.get(index)?.depth;
+        std::iter::once(&self.items[index])
+            .chain(
+                self.items[index + 1..]
+                    .iter()
+                    .take_while(|i| i.depth > depth),
+            )
+            .find_map(NavItem::page)
+    }
+
+    /// Where the entry at `index` leads: its first page, else (a section that is only a link,
+    /// such as a tab with an `href`) the first link inside it, as an absolute URL or a page.
+    pub fn destination(&self, index: usize) -> Option<Destination<'_>> {
+        if let Some(page) = self.first_page_under(index) {
+            return Some(Destination::Page(page));
+        }
         let depth = self.items.get(index)?.depth;
         self.items[index + 1..]
             .iter()
             .take_while(|i| i.depth > depth)
-            .find(|i| i.kind == NavItemKind::Page)
+            .find(|i| i.kind == NavItemKind::Link)
             .and_then(|i| i.target.as_deref())
+            .map(Destination::Link)
     }
+}
+
+/// Where a navigation entry leads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Destination<'a> {
+    /// A page of the site (path without extension).
+    Page(&'a str),
+    /// A link as the navigation file gives it: a URL, or a site path such as `/changelog`.
+    Link(&'a str),
 }
 
 /// One choice of a version or language switcher.
@@ -169,6 +220,8 @@ pub struct Site {
     pub api_problems: Vec<String>,
     /// The theme's shared files and their content-addressed names.
     pub theme: crate::theme::ThemeFiles,
+    /// docs.json `redirects`: links to a moved page lead where it went.
+    pub redirects: quire_sdk::redirects::Redirects,
 }
 
 impl Site {
@@ -190,20 +243,17 @@ impl Site {
                 while stack.last().is_some_and(|(d, _)| *d >= item.depth) {
                     stack.pop();
                 }
-                match item.kind {
-                    NavItemKind::Page => {
-                        if let Some(path) = &item.target
-                            && !context_of.contains_key(path)
-                        {
-                            context_of.insert(path.clone(), c);
-                            trails.insert(
-                                path.clone(),
-                                stack.iter().map(|(_, l)| l.clone()).collect(),
-                            );
-                        }
-                    }
-                    NavItemKind::Link => {}
-                    _ => stack.push((item.depth, item.label.clone())),
+                if let Some(path) = item.page()
+                    && !context_of.contains_key(path)
+                {
+                    context_of.insert(path.to_string(), c);
+                    trails.insert(
+                        path.to_string(),
+                        stack.iter().map(|(_, l)| l.clone()).collect(),
+                    );
+                }
+                if !matches!(item.kind, NavItemKind::Page | NavItemKind::Link) {
+                    stack.push((item.depth, item.label.clone()));
                 }
             }
         }
@@ -218,6 +268,10 @@ impl Site {
         let mut all: HashSet<String> = pages.into_iter().collect();
         all.extend(context_of.keys().cloned());
         let theme = crate::theme::ThemeFiles::build(&settings, &contexts);
+        let config: serde_json::Value = serde_json::from_str(config_json).unwrap_or_default();
+        // Warnings about the rules are the host's to give, once per export, not per page.
+        let (redirects, _) =
+            quire_sdk::redirects::Redirects::from_config(&config, &|p| all.contains(p));
         Ok(Self {
             name,
             version,
@@ -231,6 +285,7 @@ impl Site {
             api: crate::openapi::ApiDocuments::default(),
             api_problems: Vec::new(),
             theme,
+            redirects,
         })
     }
 
@@ -415,8 +470,9 @@ fn split_contexts(items: &[NavItem]) -> Vec<NavContext> {
             language,
             items: Vec::new(),
             order: Vec::new(),
-            sections: Vec::new(),
+            parents: Vec::new(),
             section_of_page: HashMap::new(),
+            entry_of_page: HashMap::new(),
         })
         .collect();
     for (key, item) in placed {
@@ -435,8 +491,7 @@ fn split_contexts(items: &[NavItem]) -> Vec<NavContext> {
         context.order = context
             .items
             .iter()
-            .filter(|i| i.kind == NavItemKind::Page)
-            .filter_map(|i| Some((i.target.clone()?, i.label.clone())))
+            .filter_map(|i| Some((i.page()?.to_string(), i.label.clone())))
             .filter(|(p, _)| seen.insert(p.clone()))
             .collect();
         context.index_sections();
@@ -543,9 +598,52 @@ mod tests {
         );
         assert_eq!(en.section_of("api/widgets"), Some(2));
         assert_eq!(en.first_page_under(2), Some("api/widgets"));
+        let tabs: Vec<usize> = en.sections_of_kind("intro", &[Tab]).collect();
+        assert_eq!(tabs, [0, 2]);
         // Reading order stays inside a context.
         assert!(s.neighbours("fr/intro").0.is_none());
         assert_eq!(s.neighbours("intro").1.unwrap().0, "api/widgets");
+    }
+
+    #[test]
+    fn tabs_inside_anchors_group_roots_and_link_sections() {
+        let mut root = item(Group, 2, "Guide", None);
+        root.target = Some("guide/index".into());
+        let items = vec![
+            item(Anchor, 0, "Docs", None),
+            item(Tab, 1, "Guides", None),
+            root,
+            item(Page, 3, "Setup", Some("guide/setup")),
+            item(Tab, 1, "Blog", None),
+            item(Link, 2, "Blog", Some("https://blog.example")),
+            item(Anchor, 0, "API", None),
+            item(Tab, 1, "Reference", None),
+            item(Page, 2, "Users", Some("api/users")),
+            item(Anchor, 0, "Community", None),
+            item(Link, 1, "Community", Some("https://c.example")),
+        ];
+        let s = Site::new("Docs".into(), "c1".into(), items, "{}", vec![]).unwrap();
+        let c = &s.contexts[0];
+        assert_eq!(
+            c.section_of("guide/setup"),
+            Some(1),
+            "the innermost section"
+        );
+        let tabs: Vec<usize> = c.sections_of_kind("guide/setup", &[Tab]).collect();
+        assert_eq!(
+            tabs,
+            [1, 4],
+            "the tabs of the page's anchor, not the other anchor's"
+        );
+        let anchors: Vec<usize> = c.sections_of_kind("api/users", &[Anchor]).collect();
+        assert_eq!(anchors, [0, 6, 9]);
+        assert_eq!(c.destination(1), Some(Destination::Page("guide/index")));
+        assert_eq!(
+            c.destination(4),
+            Some(Destination::Link("https://blog.example"))
+        );
+        assert_eq!(s.neighbours("guide/index").1.unwrap().0, "guide/setup");
+        assert_eq!(s.trail("guide/setup"), ["Docs", "Guides", "Guide"]);
     }
 
     #[test]

@@ -77,7 +77,7 @@ impl ApiDocuments {
             ));
         }
         for (doc_path, document) in &self.documents {
-            if file.is_some_and(|f| f != doc_path) {
+            if file.is_some_and(|f| !names_document(f, doc_path)) {
                 continue;
             }
             let Some(path_item) = document.pointer(&format!("/paths/{}", pointer_escape(path)))
@@ -98,6 +98,15 @@ impl ApiDocuments {
             "openapi {reference:?}: no such operation in the site's OpenAPI documents"
         ))
     }
+}
+
+/// Whether `name`, as a page's `openapi` field gives it, names the document at `path`: the
+/// same path, or the path without its `.json`, `.yaml` or `.yml` ending.
+fn names_document(name: &str, path: &str) -> bool {
+    name == path
+        || [".json", ".yaml", ".yml"]
+            .iter()
+            .any(|ext| path.strip_suffix(ext) == Some(name))
 }
 
 fn pointer_escape(segment: &str) -> String {

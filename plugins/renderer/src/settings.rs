@@ -93,7 +93,10 @@ impl Settings {
             dark,
             logo_light,
             logo_dark,
-            favicon: text("/favicon"),
+            // A path, or `{light, dark}` (the light one is taken: one icon serves both).
+            favicon: text("/favicon")
+                .or_else(|| text("/favicon/light"))
+                .or_else(|| text("/favicon/dark")),
             default_mode,
             navbar_links: links,
         })

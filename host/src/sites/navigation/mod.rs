@@ -1,0 +1,657 @@
+//! The navigation file, read to the docs.json schema: from its nested navigation (or
+//! mint.json's group list, in `mint`) to a flat, pre-order list of entries. Every page the
+//! navigation names is an entry; hidden ones are kept, marked, so their pages keep their
+//! version and language; an entry naming a page that does not exist is a warning with its
+//! place in the file, and is left out.
+
+mod mint;
+mod refs;
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use super::openapi_pages::{self, ApiSpec, GeneratedPage};
+use super::{NavNode, NavNodeKind, SiteError, SiteWarning};
+
+pub use refs::resolve_refs;
+
+/// Containers of docs.json navigation, the key naming each element, and the entry kind. A
+/// tab's `menu` items are sections chosen from a menu, as dropdowns are.
+const CONTAINERS: &[(&str, &str, NavNodeKind)] = &[
+    ("products", "product", NavNodeKind::Product),
+    ("versions", "version", NavNodeKind::Version),
+    ("languages", "language", NavNodeKind::Language),
+    ("dropdowns", "dropdown", NavNodeKind::Dropdown),
+    ("anchors", "anchor", NavNodeKind::Anchor),
+    ("tabs", "tab", NavNodeKind::Tab),
+    ("menu", "item", NavNodeKind::Dropdown),
+    ("groups", "group", NavNodeKind::Group),
+];
+
+/// What a page's frontmatter says about its navigation entry.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PageMeta {
+    /// `sidebarTitle`, else `title`, else the first heading, else the file name.
+    pub label: String,
+    pub icon: Option<String>,
+    /// `hidden: true`: rendered, but left out of the navigation.
+    pub hidden: bool,
+}
+
+/// What reading the navigation gave.
+#[derive(Debug, Default)]
+pub struct Navigation {
+    pub nodes: Vec<NavNode>,
+    /// What was wrong in it that did not stop reading it.
+    pub warnings: Vec<SiteWarning>,
+    /// Pages generated for API operations it names.
+    pub generated: Vec<GeneratedPage>,
+}
+
+/// The navigation of a docs.json or mint.json document. `pages` holds every page of the site,
+/// with its label and icon; OpenAPI documents are read from the site at `root`.
+pub fn flatten(
+    config: &Value,
+    config_file: &str,
+    pages: &HashMap<String, PageMeta>,
+    root: &Path,
+) -> Result<Navigation, SiteError> {
+    let navigation = config.get("navigation").ok_or_else(|| SiteError::Invalid {
+        file: config_file.to_string(),
+        message: "the required field navigation is missing".into(),
+    })?;
+    let mut walker = Walker {
+        pages,
+        out: Vec::new(),
+        warnings: Vec::new(),
+        file: config_file,
+        version: None,
+        language: None,
+        hidden: false,
+        root,
+        spec: None,
+        documents: HashMap::new(),
+        taken: pages.keys().cloned().collect(),
+        generated: Vec::new(),
+    };
+    match navigation {
+        // mint.json: an array of groups, sorted into tabs by URL prefix and into versions.
+        Value::Array(groups) => walker.mint(config, groups)?,
+        Value::Object(node) => walker.node(node, 0, "navigation")?,
+        _ => {
+            return Err(SiteError::Invalid {
+                file: config_file.to_string(),
+                message: "navigation must be an object (docs.json) or an array (mint.json)".into(),
+            });
+        }
+    }
+    if let Some(Value::Array(anchors)) = config.get("anchors") {
+        // mint.json anchors: {name, url, icon} links.
+        for anchor in anchors {
+            if let (Some(name), Some(url)) = (
+                anchor.get("name").and_then(Value::as_str),
+                anchor.get("url").and_then(Value::as_str),
+            ) {
+                let icon = anchor.get("icon").and_then(Value::as_str);
+                walker.push(NavNodeKind::Anchor, 0, name, None, icon);
+                walker.push(NavNodeKind::Link, 1, name, Some(url.to_string()), icon);
+            }
+        }
+    }
+    Ok(Navigation {
+        nodes: walker.out,
+        warnings: walker.warnings,
+        generated: walker.generated,
+    })
+}
+
+/// A navigation entry that names an API operation (`GET /users`, `POST /spec.json /users`,
+/// `webhook name`) rather than a page file.
+pub fn is_operation_entry(entry: &str) -> bool {
+    let Some((method, rest)) = entry.trim().split_once(' ') else {
+        return false;
+    };
+    !rest.trim().is_empty()
+        && matches!(
+            method.to_ascii_uppercase().as_str(),
+            "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS" | "TRACE" | "WEBHOOK"
+        )
+}
+
+/// A page path as navigation names it: no leading `/`, no `.mdx`/`.md` ending.
+pub fn page_path(entry: &str) -> String {
+    let path = entry.trim().trim_start_matches('/');
+    path.strip_suffix(".mdx")
+        .or_else(|| path.strip_suffix(".md"))
+        .unwrap_or(path)
+        .to_string()
+}
+
+struct Walker<'a> {
+    pages: &'a HashMap<String, PageMeta>,
+    out: Vec<NavNode>,
+    warnings: Vec<SiteWarning>,
+    file: &'a str,
+    /// The `versions` and `languages` entries the walk is inside of.
+    version: Option<String>,
+    language: Option<String>,
+    /// Inside an entry marked `hidden`.
+    hidden: bool,
+    root: &'a Path,
+    /// The OpenAPI document the nearest enclosing element names.
+    spec: Option<ApiSpec>,
+    /// OpenAPI documents read so far (`None`: unreadable, already warned about).
+    documents: HashMap<String, Option<serde_yaml_ng::Value>>,
+    /// Page paths in use, so generated pages get their own.
+    taken: HashSet<String>,
+    generated: Vec<GeneratedPage>,
+}
+
+impl Walker<'_> {
+    fn invalid(&self, at: &str, message: &str) -> SiteError {
+        SiteError::Invalid {
+            file: self.file.to_string(),
+            message: format!("{at}: {message}"),
+        }
+    }
+
+    fn warn(&mut self, at: &str, message: String) {
+        self.warnings.push(SiteWarning {
+            file: self.file.to_string(),
+            message: format!("{at}: {message}"),
+        });
+    }
+
+    fn push(
+        &mut self,
+        kind: NavNodeKind,
+        depth: u32,
+        label: &str,
+        target: Option<String>,
+        icon: Option<&str>,
+    ) -> &mut NavNode {
+        self.out.push(NavNode {
+            kind,
+            depth,
+            label: label.to_string(),
+            target,
+            icon: icon.map(String::from),
+            tag: None,
+            expanded: false,
+            version: self.version.clone(),
+            language: self.language.clone(),
+            hidden: self.hidden,
+        });
+        self.out.last_mut().expect("just pushed")
+    }
+
+    /// A navigation object: its containers in a fixed order, then its pages, then its `global`
+    /// entries (site-wide at the top, or per version or language below it).
+    fn node(&mut self, node: &Map<String, Value>, depth: u32, at: &str) -> Result<(), SiteError> {
+        let saved_spec = self.spec.clone();
+        let walked = self.node_within_spec(node, depth, at);
+        self.spec = saved_spec;
+        walked
+    }
+
+    fn node_within_spec(
+        &mut self,
+        node: &Map<String, Value>,
+        depth: u32,
+        at: &str,
+    ) -> Result<(), SiteError> {
+        if let Some(spec) = node.get("openapi").and_then(ApiSpec::from_field) {
+            self.spec = Some(spec.clone());
+            let listed = CONTAINERS.iter().any(|(k, _, _)| node.contains_key(*k))
+                || node.contains_key("pages");
+            if !listed {
+                // A document with no pages listed stands for all its operations.
+                self.all_operations(&spec, depth, &format!("{at}.openapi"));
+            }
+        }
+        for (key, label_key, kind) in CONTAINERS {
+            let Some(value) = node.get(*key) else {
+                continue;
+            };
+            let Value::Array(items) = value else {
+                return Err(self.invalid(&format!("{at}.{key}"), "must be an array"));
+            };
+            let mut order: Vec<usize> = (0..items.len()).collect();
+            if matches!(kind, NavNodeKind::Version | NavNodeKind::Language) {
+                // The `default: true` version or language comes first: it is where the site
+                // opens and what the switchers start from.
+                order.sort_by_key(|&i| {
+                    items[i].get("default").and_then(Value::as_bool) != Some(true)
+                });
+            }
+            for i in order {
+                let here = format!("{at}.{key}[{i}]");
+                let Value::Object(item) = &items[i] else {
+                    return Err(self.invalid(&here, "must be an object"));
+                };
+                self.entry(item, label_key, *kind, depth, &here)?;
+            }
+        }
+        if let Some(value) = node.get("pages") {
+            let Value::Array(pages) = value else {
+                return Err(self.invalid(&format!("{at}.pages"), "must be an array"));
+            };
+            self.pages(pages, depth, &format!("{at}.pages"))?;
+        }
+        if let Some(global) = node.get("global") {
+            let Value::Object(global) = global else {
+                return Err(self.invalid(&format!("{at}.global"), "must be an object"));
+            };
+            self.node(global, depth, &format!("{at}.global"))?;
+        }
+        Ok(())
+    }
+
+    /// A tab, group, anchor, ...: an entry, then its children one level deeper. A section with
+    /// an `href` and no children holds one link; a group with one is a link.
+    fn entry(
+        &mut self,
+        item: &Map<String, Value>,
+        label_key: &str,
+        kind: NavNodeKind,
+        depth: u32,
+        at: &str,
+    ) -> Result<(), SiteError> {
+        let label = item.get(label_key).and_then(Value::as_str).ok_or_else(|| {
+            self.invalid(at, &format!("the field {label_key} (a string) is required"))
+        })?;
+        let icon = item.get("icon").and_then(icon_name);
+        let has_children = CONTAINERS.iter().any(|(k, _, _)| item.contains_key(*k))
+            || item.contains_key("pages")
+            || item.contains_key("global")
+            || item.contains_key("openapi");
+        let saved = (self.version.clone(), self.language.clone(), self.hidden);
+        self.hidden |= item.get("hidden").and_then(Value::as_bool) == Some(true);
+        match label_key {
+            "version" => self.version = Some(label.to_string()),
+            "language" => self.language = Some(label.to_string()),
+            _ => {}
+        }
+        let href = item.get("href").and_then(Value::as_str).map(String::from);
+        let walked = match href {
+            Some(href) if !has_children && kind == NavNodeKind::Group => {
+                self.push(NavNodeKind::Link, depth, label, Some(href), icon);
+                Ok(())
+            }
+            Some(href) if !has_children => {
+                self.push(kind, depth, label, None, icon);
+                self.push(NavNodeKind::Link, depth + 1, label, Some(href), icon);
+                Ok(())
+            }
+            _ => {
+                let root = match item.get("root").and_then(Value::as_str) {
+                    Some(root) => self.existing_page(root, &format!("{at}.root")),
+                    None => None,
+                };
+                let node = self.push(kind, depth, label, root, icon);
+                node.tag = item.get("tag").and_then(Value::as_str).map(String::from);
+                node.expanded = item.get("expanded").and_then(Value::as_bool) == Some(true);
+                self.node(item, depth + 1, at)
+            }
+        };
+        (self.version, self.language, self.hidden) = saved;
+        walked
+    }
+
+    /// `entry` as a page path if that page exists; else a warning, and `None`.
+    fn existing_page(&mut self, entry: &str, at: &str) -> Option<String> {
+        let path = page_path(entry);
+        if self.pages.contains_key(&path) {
+            return Some(path);
+        }
+        self.warn(
+            at,
+            format!(
+                "the navigation names the page {path:?}, but neither {path}.mdx nor {path}.md exists; the entry is left out"
+            ),
+        );
+        None
+    }
+
+    /// A page generated for the API operation `entry`, labelled with its summary.
+    fn operation(&mut self, entry: &str, depth: u32, at: &str) {
+        let page = openapi_pages::operation_page(entry, self.spec.as_ref(), &mut self.taken);
+        let label = match self.spec.clone() {
+            Some(spec) => self
+                .document(&spec, at)
+                .and_then(|d| openapi_pages::summary(d, entry))
+                .unwrap_or(entry)
+                .to_string(),
+            None => entry.to_string(),
+        };
+        self.push(
+            NavNodeKind::Page,
+            depth,
+            &label,
+            Some(page.path.clone()),
+            None,
+        );
+        self.generated.push(page);
+    }
+
+    /// Pages for every operation of `spec`, in a group per tag.
+    fn all_operations(&mut self, spec: &ApiSpec, depth: u32, at: &str) {
+        let Some(groups) = self.document(spec, at).map(openapi_pages::all_operations) else {
+            return;
+        };
+        for (tag, entries) in groups {
+            self.push(NavNodeKind::Group, depth, &tag, None, None);
+            for entry in entries {
+                self.operation(&entry, depth + 1, at);
+            }
+        }
+    }
+
+    /// The parsed document `spec` names; a warning at `at` the first time it cannot be read.
+    fn document(&mut self, spec: &ApiSpec, at: &str) -> Option<&serde_yaml_ng::Value> {
+        if !self.documents.contains_key(&spec.file) {
+            let loaded = openapi_pages::load_document(self.root, spec);
+            if let Err(problem) = &loaded {
+                self.warn(at, problem.clone());
+            }
+            self.documents.insert(spec.file.clone(), loaded.ok());
+        }
+        self.documents.get(&spec.file).and_then(Option::as_ref)
+    }
+
+    fn push_container(&mut self, kind: NavNodeKind, label: &str, depth: u32) {
+        self.push(kind, depth, label, None, None);
+    }
+
+    /// A `pages` array: page paths, API operations and nested groups.
+    fn pages(&mut self, pages: &[Value], depth: u32, at: &str) -> Result<(), SiteError> {
+        for (i, page) in pages.iter().enumerate() {
+            let here = format!("{at}[{i}]");
+            match page {
+                Value::String(entry) if is_operation_entry(entry) => {
+                    self.operation(entry.trim(), depth, &here);
+                }
+                Value::String(entry) => {
+                    let Some(path) = self.existing_page(entry, &here) else {
+                        continue;
+                    };
+                    let meta = &self.pages[&path];
+                    let (label, icon, hidden) =
+                        (meta.label.clone(), meta.icon.clone(), meta.hidden);
+                    let node = self.push(
+                        NavNodeKind::Page,
+                        depth,
+                        &label,
+                        Some(path),
+                        icon.as_deref(),
+                    );
+                    node.hidden |= hidden;
+                }
+                Value::Object(group) => {
+                    self.entry(group, "group", NavNodeKind::Group, depth, &here)?;
+                }
+                _ => return Err(self.invalid(&here, "must be a page path or a group object")),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An icon as docs.json gives it: a name, or `{name, style}`.
+fn icon_name(value: &Value) -> Option<&str> {
+    value
+        .as_str()
+        .or_else(|| value.get("name").and_then(Value::as_str))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn kinds(nodes: &[NavNode]) -> Vec<(NavNodeKind, u32, String)> {
+        nodes
+            .iter()
+            .map(|n| (n.kind, n.depth, n.label.clone()))
+            .collect()
+    }
+
+    /// Pages that exist, labelled by their file name.
+    fn existing(paths: &[&str]) -> HashMap<String, PageMeta> {
+        paths
+            .iter()
+            .map(|p| {
+                let label = p.rsplit('/').next().unwrap_or(p).to_string();
+                (
+                    p.to_string(),
+                    PageMeta {
+                        label,
+                        icon: None,
+                        hidden: false,
+                    },
+                )
+            })
+            .collect()
+    }
+
+    fn walk(config: &Value, pages: &HashMap<String, PageMeta>) -> Navigation {
+        flatten(config, "docs.json", pages, Path::new(".")).unwrap()
+    }
+
+    #[test]
+    fn docs_json_tabs_groups_and_nested_groups() {
+        let config = json!({"navigation": {"tabs": [{"tab": "Guides", "groups": [
+            {"group": "Start", "pages": ["index", {"group": "More", "pages": ["a/b"]}]}
+        ]}], "global": {"anchors": [{"anchor": "Blog", "href": "https://blog.example"}]}}});
+        let mut pages = existing(&["a/b"]);
+        pages.insert(
+            "index".to_string(),
+            PageMeta {
+                label: "Welcome".into(),
+                icon: Some("house".into()),
+                hidden: false,
+            },
+        );
+        let nav = walk(&config, &pages).nodes;
+        assert_eq!(nav[2].icon.as_deref(), Some("house"));
+        assert_eq!(
+            kinds(&nav),
+            vec![
+                (NavNodeKind::Tab, 0, "Guides".into()),
+                (NavNodeKind::Group, 1, "Start".into()),
+                (NavNodeKind::Page, 2, "Welcome".into()),
+                (NavNodeKind::Group, 2, "More".into()),
+                (NavNodeKind::Page, 3, "b".into()),
+                (NavNodeKind::Anchor, 0, "Blog".into()),
+                (NavNodeKind::Link, 1, "Blog".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn pages_carry_their_version_and_language() {
+        let config = json!({"navigation": {"versions": [
+            {"version": "v2", "languages": [{"language": "en", "pages": ["v2/en/a"]}, {"language": "fr", "pages": ["v2/fr/a"]}]},
+            {"version": "v1", "pages": ["v1/a"]}
+        ], "pages": ["shared"]}});
+        let nav = walk(
+            &config,
+            &existing(&["v2/en/a", "v2/fr/a", "v1/a", "shared"]),
+        )
+        .nodes;
+        let scope = |path: &str| {
+            let n = nav
+                .iter()
+                .find(|n| n.target.as_deref() == Some(path))
+                .unwrap();
+            (n.version.clone(), n.language.clone())
+        };
+        assert_eq!(scope("v2/en/a"), (Some("v2".into()), Some("en".into())));
+        assert_eq!(scope("v2/fr/a"), (Some("v2".into()), Some("fr".into())));
+        assert_eq!(scope("v1/a"), (Some("v1".into()), None));
+        assert_eq!(scope("shared"), (None, None));
+    }
+
+    #[test]
+    fn mint_json_tabs_by_url_prefix_and_versions() {
+        let config = json!({
+            "navigation": [
+                {"group": "Start", "pages": ["intro"]},
+                {"group": "API", "pages": ["api/widgets"]},
+                {"group": "Old", "version": "v1", "pages": ["v1/intro"]}
+            ],
+            "tabs": [{"name": "API reference", "url": "api"}],
+            "versions": ["v2", "v1"]
+        });
+        let pages = existing(&["intro", "api/widgets", "v1/intro"]);
+        let nav = flatten(&config, "mint.json", &pages, Path::new("."))
+            .unwrap()
+            .nodes;
+        assert_eq!(
+            kinds(&nav),
+            vec![
+                (NavNodeKind::Version, 0, "v2".into()),
+                (NavNodeKind::Tab, 1, "Documentation".into()),
+                (NavNodeKind::Group, 2, "Start".into()),
+                (NavNodeKind::Page, 3, "intro".into()),
+                (NavNodeKind::Tab, 1, "API reference".into()),
+                (NavNodeKind::Group, 2, "API".into()),
+                (NavNodeKind::Page, 3, "widgets".into()),
+                (NavNodeKind::Version, 0, "v1".into()),
+                (NavNodeKind::Tab, 1, "Documentation".into()),
+                (NavNodeKind::Group, 2, "Old".into()),
+                (NavNodeKind::Page, 3, "intro".into()),
+            ]
+        );
+        assert_eq!(nav[10].version.as_deref(), Some("v1"));
+    }
+
+    #[test]
+    fn hidden_entries_are_kept_marked_and_groups_keep_tag_and_expanded() {
+        let config = json!({"navigation": {"tabs": [
+            {"tab": "Docs", "groups": [{"group": "G", "tag": "NEW", "expanded": true, "pages": ["a", "secret"]}]},
+            {"tab": "Internal", "hidden": true, "pages": ["internal"]}
+        ]}});
+        let mut pages = existing(&["a", "internal"]);
+        pages.insert(
+            "secret".into(),
+            PageMeta {
+                label: "Secret".into(),
+                icon: None,
+                hidden: true,
+            },
+        );
+        let nav = walk(&config, &pages).nodes;
+        assert_eq!(nav[1].tag.as_deref(), Some("NEW"));
+        assert!(nav[1].expanded);
+        let hidden: Vec<&str> = nav
+            .iter()
+            .filter(|n| n.hidden)
+            .map(|n| n.label.as_str())
+            .collect();
+        assert_eq!(hidden, ["Secret", "Internal", "internal"]);
+    }
+
+    #[test]
+    fn roots_menus_links_defaults_and_global_anchors_per_language() {
+        let config = json!({"navigation": {"languages": [
+            {"language": "en", "tabs": [
+                {"tab": "Guides", "menu": [{"item": "Start", "groups": [{"group": "G", "root": "g/index", "pages": ["g/a"]}]}]},
+                {"tab": "Blog", "href": "https://blog.example"}
+            ]},
+            {"language": "ar", "default": true, "pages": ["ar/a"],
+             "global": {"anchors": [{"anchor": "Community", "href": "https://c.example"}]}}
+        ]}});
+        let nav = walk(&config, &existing(&["g/index", "g/a", "ar/a"])).nodes;
+        assert_eq!(
+            kinds(&nav),
+            vec![
+                (NavNodeKind::Language, 0, "ar".into()),
+                (NavNodeKind::Page, 1, "a".into()),
+                (NavNodeKind::Anchor, 1, "Community".into()),
+                (NavNodeKind::Link, 2, "Community".into()),
+                (NavNodeKind::Language, 0, "en".into()),
+                (NavNodeKind::Tab, 1, "Guides".into()),
+                (NavNodeKind::Dropdown, 2, "Start".into()),
+                (NavNodeKind::Group, 3, "G".into()),
+                (NavNodeKind::Page, 4, "a".into()),
+                (NavNodeKind::Tab, 1, "Blog".into()),
+                (NavNodeKind::Link, 2, "Blog".into()),
+            ]
+        );
+        assert_eq!(
+            nav[7].target.as_deref(),
+            Some("g/index"),
+            "the group opens its root page"
+        );
+        assert_eq!(nav[2].language.as_deref(), Some("ar"));
+    }
+
+    #[test]
+    fn missing_pages_are_warnings_with_their_place() {
+        let config = json!({"navigation": {"groups": [{"group": "G", "root": "/gone-root", "pages": ["a.mdx", "/gone"]}]}});
+        let walked = walk(&config, &existing(&["a"]));
+        assert_eq!(
+            kinds(&walked.nodes),
+            vec![
+                (NavNodeKind::Group, 0, "G".into()),
+                (NavNodeKind::Page, 1, "a".into()),
+            ]
+        );
+        let warnings: Vec<String> = walked.warnings.iter().map(|w| w.to_string()).collect();
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("docs.json: navigation.groups[0].root:")
+                && warnings[0].contains("gone-root.mdx")
+        );
+        assert!(warnings[1].starts_with("docs.json: navigation.groups[0].pages[1]:"));
+    }
+
+    #[test]
+    fn operation_entries_and_documents_generate_pages() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("api.yaml"),
+            "paths:\n  /users:\n    get: {summary: List users, tags: [Users]}\n",
+        )
+        .unwrap();
+        let config = json!({"navigation": {"groups": [
+            {"group": "API", "openapi": "api.yaml", "pages": ["GET /users"]},
+            {"group": "All", "openapi": {"source": "api.yaml", "directory": "all"}}
+        ]}});
+        let walked = flatten(&config, "docs.json", &HashMap::new(), dir.path()).unwrap();
+        assert_eq!(
+            kinds(&walked.nodes),
+            vec![
+                (NavNodeKind::Group, 0, "API".into()),
+                (NavNodeKind::Page, 1, "List users".into()),
+                (NavNodeKind::Group, 0, "All".into()),
+                (NavNodeKind::Group, 1, "Users".into()),
+                (NavNodeKind::Page, 2, "List users".into()),
+            ]
+        );
+        let paths: Vec<&str> = walked.generated.iter().map(|g| g.path.as_str()).collect();
+        assert_eq!(paths, ["api-reference/get-users", "all/get-users"]);
+        assert!(
+            walked.generated[0]
+                .source
+                .contains("\"api.yaml GET /users\"")
+        );
+    }
+
+    #[test]
+    fn malformed_navigation_names_the_place() {
+        let config = json!({"navigation": {"groups": [{"pages": ["x"]}]}});
+        let err = flatten(&config, "docs.json", &HashMap::new(), Path::new("."))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("docs.json")
+                && err.contains("navigation.groups[0]")
+                && err.contains("group"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,230 @@
+//! Pages the navigation generates from OpenAPI documents: an entry naming an operation
+//! (`"GET /users"`, `"/spec.yaml POST /users"`, `"webhook order.created"`), and a navigation
+//! element with an `openapi` document and no pages, which stands for every operation in it.
+//! Each becomes a page whose source is one frontmatter line naming the operation, so every
+//! renderer draws it as it draws an authored page with `openapi:` in its frontmatter.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use serde_json::Value;
+use serde_yaml_ng::Value as Yaml;
+
+/// HTTP methods of an OpenAPI path item, in the order pages are generated.
+const METHODS: &[&str] = &[
+    "get", "post", "put", "patch", "delete", "head", "options", "trace",
+];
+
+/// A page generated from an operation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GeneratedPage {
+    /// The page path (`api-reference/get-users`).
+    pub path: String,
+    /// The page's source: frontmatter naming the operation.
+    pub source: String,
+}
+
+/// An OpenAPI document named by a navigation element: the file (root-relative, or a URL), and
+/// the folder its generated pages go in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiSpec {
+    pub file: String,
+    pub directory: String,
+}
+
+impl ApiSpec {
+    /// The spec a navigation element's `openapi` field names: a string, `{source, directory}`,
+    /// or a list (whose first entry is taken).
+    pub fn from_field(value: &Value) -> Option<Self> {
+        let (file, directory) = match value {
+            Value::String(file) => (file.as_str(), None),
+            Value::Object(map) => (
+                map.get("source").and_then(Value::as_str)?,
+                map.get("directory").and_then(Value::as_str),
+            ),
+            Value::Array(items) => return items.first().and_then(Self::from_field),
+            _ => return None,
+        };
+        Some(Self {
+            file: file.trim_start_matches('/').to_string(),
+            directory: directory
+                .unwrap_or("api-reference")
+                .trim_matches('/')
+                .to_string(),
+        })
+    }
+}
+
+/// The generated page for the navigation entry `entry` (`"GET /users"` or with a file before
+/// it) under `spec`, at a path no other page has taken (recorded in `taken`).
+pub fn operation_page(
+    entry: &str,
+    spec: Option<&ApiSpec>,
+    taken: &mut HashSet<String>,
+) -> GeneratedPage {
+    let words: Vec<&str> = entry.split_whitespace().collect();
+    let (file, method, path) = match words.as_slice() {
+        [file, method, path, ..] if !is_method(file) => {
+            (Some(file.trim_start_matches('/')), *method, *path)
+        }
+        [method, path, ..] => (spec.map(|s| s.file.as_str()), *method, *path),
+        _ => (None, entry, ""),
+    };
+    let reference = match file {
+        Some(file) if !file.contains("://") => format!("{file} {method} {path}"),
+        _ => format!("{method} {path}"),
+    };
+    let directory = spec.map_or("api-reference", |s| s.directory.as_str());
+    let slug = slug(&format!("{method} {path}"));
+    let path = unique(&format!("{directory}/{slug}"), taken);
+    GeneratedPage {
+        path,
+        source: format!("---\nopenapi: {}\n---\n", Value::String(reference)),
+    }
+}
+
+/// The document `spec` names, read from the site at `root` (JSON or YAML: both parse as YAML,
+/// whose mappings keep the document's order); `Err` says why it cannot be read.
+pub fn load_document(root: &Path, spec: &ApiSpec) -> Result<Yaml, String> {
+    if spec.file.contains("://") {
+        return Err(format!(
+            "the OpenAPI document {} is a URL; a static export cannot fetch it, so list its operations or add the file to the site",
+            spec.file
+        ));
+    }
+    let text = std::fs::read_to_string(root.join(&spec.file))
+        .map_err(|e| format!("cannot read the OpenAPI document {}: {e}", spec.file))?;
+    serde_yaml_ng::from_str(&text)
+        .map_err(|e| format!("the OpenAPI document {} does not parse: {e}", spec.file))
+}
+
+/// Every operation of `document` as navigation entries (`"GET /users"`), grouped by their
+/// first tag, in document order.
+pub fn all_operations(document: &Yaml) -> Vec<(String, Vec<String>)> {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    let paths = document.get("paths").and_then(Yaml::as_mapping);
+    for (path, item) in paths.into_iter().flatten() {
+        let Some(path) = path.as_str() else { continue };
+        for method in METHODS {
+            let Some(operation) = item.get(*method) else {
+                continue;
+            };
+            let tag = operation
+                .get("tags")
+                .and_then(|t| t.get(0))
+                .and_then(Yaml::as_str)
+                .unwrap_or("Endpoints")
+                .to_string();
+            let entry = format!("{} {path}", method.to_ascii_uppercase());
+            match groups.iter_mut().find(|(t, _)| *t == tag) {
+                Some((_, entries)) => entries.push(entry),
+                None => groups.push((tag, vec![entry])),
+            }
+        }
+    }
+    groups
+}
+
+/// The summary of the operation `entry` (`"GET /users"`) names in `document`, for its label.
+pub fn summary<'a>(document: &'a Yaml, entry: &str) -> Option<&'a str> {
+    let words: Vec<&str> = entry.split_whitespace().collect();
+    let [method, path] = words[words.len().saturating_sub(2)..] else {
+        return None;
+    };
+    document
+        .get("paths")?
+        .get(path)?
+        .get(method.to_ascii_lowercase().as_str())?
+        .get("summary")?
+        .as_str()
+}
+
+fn is_method(word: &str) -> bool {
+    let lower = word.to_ascii_lowercase();
+    METHODS.contains(&lower.as_str()) || lower == "webhook"
+}
+
+/// `GET /users/{id}` → `get-users-id`.
+fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+fn unique(path: &str, taken: &mut HashSet<String>) -> String {
+    let mut candidate = path.to_string();
+    let mut n = 2;
+    while taken.contains(&candidate) {
+        candidate = format!("{path}-{n}");
+        n += 1;
+    }
+    taken.insert(candidate.clone());
+    candidate
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operation_entries_become_pages_naming_their_document() {
+        let spec = ApiSpec::from_field(
+            &serde_json::json!({"source": "/specs/v1.yaml", "directory": "api/"}),
+        );
+        let mut taken = HashSet::from(["api/get-users".to_string()]);
+        let page = operation_page("GET /users", spec.as_ref(), &mut taken);
+        assert_eq!(
+            page.path, "api/get-users-2",
+            "an existing page keeps its path"
+        );
+        assert_eq!(
+            page.source,
+            "---\nopenapi: \"specs/v1.yaml GET /users\"\n---\n"
+        );
+        let named = operation_page("/other.json POST /users/{id}", None, &mut taken);
+        assert_eq!(named.path, "api-reference/post-users-id");
+        assert!(named.source.contains("\"other.json POST /users/{id}\""));
+        let remote = ApiSpec::from_field(&serde_json::json!("https://x.test/openapi.json"));
+        let page = operation_page("GET /a", remote.as_ref(), &mut taken);
+        assert!(page.source.contains("\"GET /a\""), "{}", page.source);
+    }
+
+    #[test]
+    fn a_document_without_pages_lists_every_operation_by_tag() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("openapi.yaml"),
+            "paths:\n  /users:\n    get: {tags: [Users]}\n    post: {tags: [Users]}\n  /health:\n    get: {}\n",
+        )
+        .unwrap();
+        let spec = ApiSpec::from_field(&serde_json::json!("openapi.yaml")).unwrap();
+        let document = load_document(dir.path(), &spec).unwrap();
+        let groups = all_operations(&document);
+        assert_eq!(
+            groups,
+            vec![
+                (
+                    "Users".to_string(),
+                    vec!["GET /users".to_string(), "POST /users".to_string()]
+                ),
+                ("Endpoints".to_string(), vec!["GET /health".to_string()]),
+            ]
+        );
+        let missing = ApiSpec::from_field(&serde_json::json!("gone.json")).unwrap();
+        assert!(
+            load_document(dir.path(), &missing)
+                .unwrap_err()
+                .contains("gone.json")
+        );
+        let yaml = "paths:\n  /a:\n    get: {summary: List things}\n";
+        let document: Yaml = serde_yaml_ng::from_str(yaml).unwrap();
+        assert_eq!(summary(&document, "GET /a"), Some("List things"));
+        assert_eq!(summary(&document, "x.yaml GET /a"), Some("List things"));
+    }
+}

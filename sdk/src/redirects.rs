@@ -1,0 +1,301 @@
+//! docs.json `redirects`: rules that map a moved page's `source` path (with `:param` segments
+//! and a `*` wildcard) to its `destination`. A renderer resolves links with them, so a link to
+//! a moved page leads to where it went; the host builds a bundle's redirect pages and table from
+//! the same rules. Chains are followed to their end; loops are left out. Both are warnings.
+
+use serde_json::Value;
+
+/// Rules followed one after another at most this often; a longer chain is taken for a loop.
+const MAX_CHAIN: usize = 16;
+
+/// One rule as docs.json writes it (`permanent` defaults to true).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rule {
+    pub source: String,
+    pub destination: String,
+    pub permanent: bool,
+}
+
+impl Rule {
+    /// The rule an entry of `redirects` describes, or why it does not.
+    pub fn from_json(entry: &Value) -> Result<Self, String> {
+        let text = |key: &str| {
+            entry
+                .get(key)
+                .and_then(Value::as_str)
+                .map(String::from)
+                .ok_or_else(|| format!("the field {key} (a string) is required"))
+        };
+        Ok(Self {
+            source: text("source")?,
+            destination: text("destination")?,
+            permanent: entry
+                .get("permanent")
+                .and_then(Value::as_bool)
+                .unwrap_or(true),
+        })
+    }
+}
+
+/// A site's redirect rules, checked.
+#[derive(Debug, Clone, Default)]
+pub struct Redirects {
+    rules: Vec<Rule>,
+}
+
+impl Redirects {
+    /// The rules of the navigation file `config` (its `redirects` list; a `$ref` there is
+    /// resolved when the site is published), less those whose source is a page of the site
+    /// (`pages` says, for a path without extension), and what was wrong with them.
+    pub fn from_config(config: &Value, pages: &dyn Fn(&str) -> bool) -> (Self, Vec<String>) {
+        let mut warnings = Vec::new();
+        let Some(listed) = config.get("redirects") else {
+            return (Self::default(), warnings);
+        };
+        let Value::Array(listed) = listed else {
+            warnings.push("redirects must be a list of {source, destination} objects".into());
+            return (Self::default(), warnings);
+        };
+        let mut rules = Vec::new();
+        for (i, entry) in listed.iter().enumerate() {
+            match Rule::from_json(entry) {
+                Ok(rule) if page_of(&rule.source).is_some_and(pages) => warnings.push(format!(
+                    "redirects[{i}]: {:?} is a page of the site, which wins over the redirect",
+                    rule.source
+                )),
+                Ok(rule) => rules.push(rule),
+                Err(e) => warnings.push(format!("redirects[{i}]: {e}")),
+            }
+        }
+        let mut redirects = Self { rules };
+        // Chains and loops, found from every plain source.
+        let sources: Vec<String> = redirects
+            .rules
+            .iter()
+            .filter(|r| is_plain(&r.source))
+            .map(|r| r.source.clone())
+            .collect();
+        let mut looping = Vec::new();
+        for source in sources {
+            match redirects.chain(&source) {
+                Chain::Loop => {
+                    warnings.push(format!("redirects: {source:?} leads round in a loop; it is left out"));
+                    looping.push(source);
+                }
+                Chain::Ends { steps, .. } if steps > 1 => warnings.push(format!(
+                    "redirects: {source:?} leads through {steps} redirects; it goes straight to the last"
+                )),
+                _ => {}
+            }
+        }
+        redirects.rules.retain(|r| !looping.contains(&r.source));
+        (redirects, warnings)
+    }
+
+    /// Rules as they are, for a table of them.
+    pub fn from_rules(rules: Vec<Rule>) -> Self {
+        Self { rules }
+    }
+
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    /// Where `path` (a URL path, `/` optional at the start) finally leads, and whether every
+    /// step was permanent; `None` if no rule matches it, or the rules loop.
+    pub fn resolve(&self, path: &str) -> Option<(String, bool)> {
+        match self.chain(path) {
+            Chain::Ends {
+                destination,
+                permanent,
+                steps,
+            } if steps > 0 => Some((destination, permanent)),
+            _ => None,
+        }
+    }
+
+    fn chain(&self, path: &str) -> Chain {
+        let mut current = normalise(path);
+        let mut permanent = true;
+        let mut seen = vec![current.clone()];
+        for steps in 0..=MAX_CHAIN {
+            let Some((next, rule_permanent)) = self.step(&current) else {
+                return Chain::Ends {
+                    destination: current,
+                    permanent,
+                    steps,
+                };
+            };
+            permanent &= rule_permanent;
+            if is_external(&next) {
+                return Chain::Ends {
+                    destination: next,
+                    permanent,
+                    steps: steps + 1,
+                };
+            }
+            let next = normalise(&next);
+            if seen.contains(&next) {
+                return Chain::Loop;
+            }
+            seen.push(next.clone());
+            current = next;
+        }
+        Chain::Loop
+    }
+
+    /// The first rule matching `path`, applied once.
+    fn step(&self, path: &str) -> Option<(String, bool)> {
+        self.rules.iter().find_map(|rule| {
+            let bindings = matches(&rule.source, path)?;
+            Some((substitute(&rule.destination, &bindings), rule.permanent))
+        })
+    }
+}
+
+enum Chain {
+    Ends {
+        destination: String,
+        permanent: bool,
+        steps: usize,
+    },
+    Loop,
+}
+
+/// A source with no `:param` or `*`: one URL, which can have a page of its own.
+pub fn is_plain(source: &str) -> bool {
+    !source.contains(':') && !source.contains('*')
+}
+
+/// The page path (no leading `/`, no extension) a plain source or destination names.
+pub fn page_of(source: &str) -> Option<&str> {
+    let path = source.split(['#', '?']).next()?.trim_matches('/');
+    let path = path
+        .strip_suffix(".html")
+        .or_else(|| path.strip_suffix(".mdx"))
+        .or_else(|| path.strip_suffix(".md"))
+        .unwrap_or(path);
+    (!path.is_empty()).then_some(path)
+}
+
+pub fn is_external(destination: &str) -> bool {
+    destination.contains("://") || destination.starts_with("mailto:")
+}
+
+/// `/a/b/` and `a/b.html` alike as `/a/b`.
+fn normalise(path: &str) -> String {
+    let (path, suffix) = match path.find(['#', '?']) {
+        Some(i) => path.split_at(i),
+        None => (path, ""),
+    };
+    let trimmed = path.trim_matches('/');
+    let trimmed = trimmed.strip_suffix(".html").unwrap_or(trimmed);
+    format!("/{trimmed}{suffix}")
+}
+
+/// The `:name` and `*` values of `path` under the pattern `source`, if it matches.
+fn matches(source: &str, path: &str) -> Option<Vec<(String, String)>> {
+    let pattern: Vec<&str> = source.trim_matches('/').split('/').collect();
+    let path = normalise(path);
+    let path = path.split(['#', '?']).next().unwrap_or("");
+    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+    let mut bindings = Vec::new();
+    for (i, part) in pattern.iter().enumerate() {
+        if part.starts_with('*') || part.ends_with('*') && part.starts_with(':') {
+            let rest = segments.get(i..).map(|s| s.join("/")).unwrap_or_default();
+            bindings.push((part.trim_matches(['*', ':']).to_string(), rest));
+            return Some(bindings);
+        }
+        let segment = segments.get(i)?;
+        match part.strip_prefix(':') {
+            Some(name) => bindings.push((name.to_string(), segment.to_string())),
+            None if part == segment => {}
+            None => return None,
+        }
+    }
+    (pattern.len() == segments.len()).then_some(bindings)
+}
+
+/// `destination` with `:name` and `*` replaced by their values.
+fn substitute(destination: &str, bindings: &[(String, String)]) -> String {
+    destination
+        .split('/')
+        .map(|part| {
+            let name = part.trim_matches(['*', ':']);
+            let is_variable = part.starts_with(':') || part.starts_with('*');
+            match bindings
+                .iter()
+                .find(|(n, _)| n == name || (name.is_empty() && n.is_empty()))
+            {
+                Some((_, value)) if is_variable => value.clone(),
+                _ => part.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn redirects(rules: Value, pages: &[&str]) -> (Redirects, Vec<String>) {
+        let config = serde_json::json!({ "redirects": rules });
+        let pages: Vec<String> = pages.iter().map(|p| p.to_string()).collect();
+        Redirects::from_config(&config, &|p| pages.iter().any(|q| q == p))
+    }
+
+    #[test]
+    fn params_wildcards_and_permanence() {
+        let (r, warnings) = redirects(
+            serde_json::json!([
+                {"source": "/old/:slug", "destination": "/new/:slug"},
+                {"source": "/blog/*", "destination": "https://blog.example/*", "permanent": false},
+                {"source": "/a", "destination": "/b#part"},
+            ]),
+            &["new/x"],
+        );
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert_eq!(r.resolve("/old/x"), Some(("/new/x".into(), true)));
+        assert_eq!(r.resolve("old/x.html"), Some(("/new/x".into(), true)));
+        assert_eq!(
+            r.resolve("/blog/2024/post"),
+            Some(("https://blog.example/2024/post".into(), false))
+        );
+        assert_eq!(r.resolve("/a"), Some(("/b#part".into(), true)));
+        assert_eq!(r.resolve("/old/x/y"), None);
+        assert_eq!(r.resolve("/elsewhere"), None);
+    }
+
+    #[test]
+    fn chains_end_at_the_last_and_loops_are_left_out() {
+        let (r, warnings) = redirects(
+            serde_json::json!([
+                {"source": "/one", "destination": "/two"},
+                {"source": "/two", "destination": "/three"},
+                {"source": "/x", "destination": "/y"},
+                {"source": "/y", "destination": "/x"},
+                {"source": "/home", "destination": "/index"},
+            ]),
+            &["three", "home"],
+        );
+        assert_eq!(r.resolve("/one"), Some(("/three".into(), true)));
+        assert_eq!(r.resolve("/x"), None);
+        assert_eq!(warnings.len(), 4, "{warnings:?}");
+        assert!(warnings.iter().any(|w| w.contains("\"/home\" is a page")));
+        assert!(warnings.iter().any(|w| w.contains("loop")));
+        assert!(warnings.iter().any(|w| w.contains("through 2 redirects")));
+    }
+
+    #[test]
+    fn malformed_rules_are_warnings() {
+        let (r, warnings) = redirects(serde_json::json!([{"source": "/a"}, 3]), &[]);
+        assert!(r.is_empty());
+        assert_eq!(warnings.len(), 2);
+        assert!(warnings[0].contains("destination"), "{warnings:?}");
+    }
+}
