@@ -1,5 +1,5 @@
-//! Misbehaving plugins fail their own job with a clear error, within their limits, and the
-//! server goes on serving.
+//! Misbehaving plugins: a page they cannot render becomes a warning and a fallback page within
+//! their limits, the export goes on with a fresh instance, and the server goes on serving.
 
 mod common;
 
@@ -27,7 +27,7 @@ fn hostile_world(config: &str) -> (Instance, common::Server, Api) {
 }
 
 #[tokio::test]
-async fn each_misbehaviour_fails_its_job_and_the_host_lives_on() {
+async fn each_misbehaving_page_becomes_a_warning_and_a_fallback_page() {
     let (_instance, server, api) = hostile_world(
         "memory_limit_mib = 64\ncpu_time_limit_ms = 1000\noutput_limit_mib = 16\n\n[jobs]\nworkers = 1\n",
     );
@@ -46,38 +46,54 @@ async fn each_misbehaviour_fails_its_job_and_the_host_lives_on() {
     ];
     for (page, expected) in cases {
         let started = Instant::now();
-        let (_, last) = api
+        let (job_id, last) = api
             .run_job(
                 json!({"domain": "hostile.acme.test", "paths": [page]}),
                 Duration::from_secs(60),
             )
             .await;
         let elapsed = started.elapsed();
-        assert_eq!(last["status"], "failed", "{page}: {last}");
-        let error = last["error"].as_str().unwrap();
-        assert!(error.contains("quire_hostile_renderer"), "{page}: {error}");
+        assert_eq!(last["status"], "completed", "{page}: {last}");
+        let warning = &last["warnings"][0];
+        assert_eq!(warning["file"], format!("{page}.md"), "{last}");
+        let message = warning["message"].as_str().unwrap();
         assert!(
-            error.contains(expected),
-            "{page}: {error:?} should contain {expected:?}"
+            message.contains("quire_hostile_renderer"),
+            "{page}: {message}"
+        );
+        assert!(
+            message.contains(expected),
+            "{page}: {message:?} should contain {expected:?}"
         );
         assert!(
             elapsed < Duration::from_secs(15),
-            "{page} took {elapsed:?} to fail"
+            "{page} took {elapsed:?} to end"
         );
+        let (_, bytes) = api.download_bundle(&job_id).await;
+        let files = common::archive::unpack(&bytes);
+        let html = String::from_utf8_lossy(&files[&format!("{page}.html")]).into_owned();
+        assert!(html.contains("data-quire-fallback"), "{page}: {html}");
         let health = reqwest::get(format!("{}/healthz", server.base))
             .await
             .unwrap();
         assert_eq!(health.status(), 200, "the server must survive {page}");
     }
 
-    // The same plugin still serves well-behaved work: each job gets a fresh instance.
-    let (_, last) = api
+    // Bad pages among good ones: the renderer is replaced after each, and the rest render.
+    let (job_id, last) = api
         .run_job(
-            json!({"domain": "hostile.acme.test", "paths": ["fine"]}),
-            Duration::from_secs(30),
+            json!({"domain": "hostile.acme.test", "paths": ["fine", "trap", "loop", "fine2"]}),
+            Duration::from_secs(60),
         )
         .await;
     assert_eq!(last["status"], "completed", "{last}");
+    assert_eq!(last["warningCount"], 2, "{last}");
+    let (_, bytes) = api.download_bundle(&job_id).await;
+    let files = common::archive::unpack(&bytes);
+    for good in ["fine.html", "fine2.html"] {
+        let html = String::from_utf8_lossy(&files[good]).into_owned();
+        assert!(!html.contains("data-quire-fallback"), "{good}: {html}");
+    }
     assert!(
         server.log().contains("hostile renderer opened"),
         "plugin log lines reach the host log"
@@ -90,14 +106,18 @@ async fn each_misbehaviour_fails_its_job_and_the_host_lives_on() {
         .text()
         .await
         .unwrap();
-    for kind in ["trap", "timeout", "memory"] {
+    for (kind, count) in [("trap", 2), ("timeout", 2), ("memory", 1)] {
         let series = format!(
-            "quire_plugin_traps_total{{plugin=\"quire_hostile_renderer\",kind=\"{kind}\"}} 1"
+            "quire_plugin_traps_total{{plugin=\"quire_hostile_renderer\",kind=\"{kind}\"}} {count}"
         );
         assert!(metrics.contains(&series), "{series} in {metrics}");
     }
     assert!(
-        metrics.contains("quire_exports_finished_total{outcome=\"failed\"} 4"),
+        metrics.contains("quire_export_page_failures_total 6"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("quire_exports_finished_total{outcome=\"completed\"} 5"),
         "{metrics}"
     );
 }

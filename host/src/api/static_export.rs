@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -177,10 +177,17 @@ pub async fn start_job(
     Ok((StatusCode::ACCEPTED, Json(JobView::from(&job))))
 }
 
+/// Query of the job status endpoint.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub struct JobQuery {
+    /// `all`: every warning the job kept (up to 500) instead of the first 100.
+    pub warnings: Option<String>,
+}
+
 /// Get a static export job's status and progress.
 #[utoipa::path(
     get, path = "/v1/static-export/jobs/{jobId}", tag = "static-export",
-    params(("jobId" = String, Path, description = "The job's id")),
+    params(("jobId" = String, Path, description = "The job's id"), JobQuery),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The job", body = JobView),
@@ -193,10 +200,21 @@ pub async fn get_job(
     State(state): State<SharedState>,
     headers: HeaderMap,
     Path(job_id): Path<String>,
+    Query(query): Query<JobQuery>,
 ) -> Result<Json<JobView>, ApiError> {
     let principal = enterprise(&state, &headers)?;
     let job = own_job(&state, &principal, &job_id)?;
-    Ok(Json(JobView::from(&job)))
+    let mut view = JobView::from(&job);
+    match query.warnings.as_deref() {
+        None => {}
+        Some("all") => view.warnings = job.warnings.clone(),
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "warnings must be \"all\" (or left out for the first {WARNINGS_SHOWN}); got {other:?}"
+            )));
+        }
+    }
+    Ok(Json(view))
 }
 
 /// Generate a download link for a completed job's bundle. Calling it again returns a fresh

@@ -3,6 +3,8 @@
 //! sends the reader on with relative links (so it works from `file://` too), and
 //! `redirects.json`, the table a docs server answers 308 (or 307) from.
 
+use std::collections::{HashMap, HashSet};
+
 use quire_sdk::redirects::{Redirects, Rule, is_external, is_plain, page_of};
 use serde_json::Value;
 
@@ -10,6 +12,68 @@ use crate::plugins::OutputFile;
 
 /// The table a docs server reads from a bundle.
 pub const TABLE_FILE: &str = "redirects.json";
+
+/// `redirects` with each plain rule leading straight to the page it ends on: the page itself,
+/// its folder's `index`, or the folder's first page (`pages` are in reading order). A rule
+/// that ends on no page leads nowhere and is left out, with a warning.
+pub fn settle(redirects: &Redirects, pages: &[&str]) -> (Redirects, Vec<String>) {
+    let set: HashSet<&str> = pages.iter().copied().collect();
+    let mut folders: HashMap<&str, &str> = HashMap::new();
+    for page in pages {
+        let mut folder = *page;
+        while let Some((parent, _)) = folder.rsplit_once('/') {
+            folders.entry(parent).or_insert(page);
+            folder = parent;
+        }
+    }
+    let page_at = |target: &str| -> Option<String> {
+        let index = format!("{target}/index");
+        if set.contains(target) {
+            Some(target.to_string())
+        } else if set.contains(index.as_str()) {
+            Some(index)
+        } else {
+            folders.get(target).map(|p| p.to_string())
+        }
+    };
+    let mut warnings = Vec::new();
+    let mut rules = Vec::new();
+    for rule in redirects.rules() {
+        if !is_plain(&rule.source) {
+            rules.push(rule.clone());
+            continue;
+        }
+        let Some((destination, permanent)) = redirects.resolve(&rule.source) else {
+            continue;
+        };
+        if is_external(&destination) {
+            rules.push(Rule {
+                destination,
+                permanent,
+                ..rule.clone()
+            });
+            continue;
+        }
+        let (path, suffix) = match destination.find(['#', '?']) {
+            Some(i) => destination.split_at(i),
+            None => (destination.as_str(), ""),
+        };
+        let target = path.trim_matches('/');
+        let target = if target.is_empty() { "index" } else { target };
+        match page_at(target) {
+            Some(page) => rules.push(Rule {
+                source: rule.source.clone(),
+                destination: format!("/{page}{suffix}"),
+                permanent,
+            }),
+            None => warnings.push(format!(
+                "redirects: {:?} leads to {destination:?}, which is no page of the site; it is left out",
+                rule.source
+            )),
+        }
+    }
+    (Redirects::from_rules(rules), warnings)
+}
 
 /// The files a bundle carries for `redirects`: a redirect page at every plain source, and the
 /// table; none without rules.
@@ -115,5 +179,23 @@ mod tests {
         );
         assert_eq!(written.len(), 2, "no page for a pattern");
         assert!(files(&Redirects::default()).is_empty());
+    }
+
+    #[test]
+    fn plain_rules_settle_on_pages_and_folders_or_are_left_out() {
+        let config = serde_json::json!({"redirects": [
+            {"source": "/a", "destination": "/guides"},
+            {"source": "/b", "destination": "/b2#x"},
+            {"source": "/b2", "destination": "/guides/setup"},
+            {"source": "/c", "destination": "/nowhere"},
+            {"source": "/d/:x", "destination": "/nowhere/:x"},
+        ]});
+        let (redirects, _) = Redirects::from_config(&config, &|_| false);
+        let (settled, warnings) = settle(&redirects, &["guides/intro", "guides/setup"]);
+        assert_eq!(settled.resolve("/a"), Some(("/guides/intro".into(), true)));
+        assert_eq!(settled.resolve("/b"), Some(("/guides/setup".into(), true)));
+        assert_eq!(settled.resolve("/c"), None);
+        assert!(settled.resolve("/d/y").is_some(), "patterns are kept");
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
     }
 }

@@ -95,8 +95,11 @@ pub fn run_export(
                 serde_json::from_str(&manifest.config_json).unwrap_or_default();
             let page_paths: std::collections::HashSet<&str> =
                 manifest.pages.iter().map(|p| p.path.as_str()).collect();
-            let (redirects, redirect_warnings) =
+            let (redirects, mut redirect_warnings) =
                 Redirects::from_config(&config_value, &|p| page_paths.contains(p));
+            let in_order: Vec<&str> = manifest.pages.iter().map(|p| p.path.as_str()).collect();
+            let (redirects, unsettled) = crate::bundle::redirects::settle(&redirects, &in_order);
+            redirect_warnings.extend(unsettled);
             let mut site_files =
                 SiteFiles::new(&job.domain, &manifest.name).with_redirects(redirects);
             let mut progress = Progress::new(context, job, total);

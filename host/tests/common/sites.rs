@@ -41,10 +41,10 @@ pub fn hostile(dir: &Path) {
     std::fs::create_dir_all(dir).expect("site dir");
     std::fs::write(
         dir.join("docs.json"),
-        r#"{"name": "Hostile", "navigation": {"pages": ["fine", "trap", "loop", "hoard", "flood", "snoop"]}}"#,
+        r#"{"name": "Hostile", "navigation": {"pages": ["fine", "fine2", "trap", "loop", "hoard", "flood", "snoop"]}}"#,
     )
     .expect("docs.json");
-    for page in ["fine", "trap", "loop", "hoard", "flood", "snoop"] {
+    for page in ["fine", "fine2", "trap", "loop", "hoard", "flood", "snoop"] {
         std::fs::write(dir.join(format!("{page}.md")), format!("# {page}\n")).expect("page");
     }
 }

@@ -1,7 +1,7 @@
 //! Links between pages: site-absolute or relative page links in the source become relative
 //! `.html` links that work from any sub-path and from `file://`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use quire_sdk::redirects::Redirects;
 
@@ -18,12 +18,47 @@ pub struct Rewritten {
 
 /// Rewrites `href` found on the page at `page_path`. External links (with a scheme, or
 /// protocol-relative) and pure fragments stay as they are.
-pub fn rewrite(
-    href: &str,
-    page_path: &str,
-    pages: &HashSet<String>,
-    redirects: &Redirects,
-) -> Rewritten {
+/// What links can lead to: the site's pages, the first page of each folder of pages (in
+/// reading order, for links that name a folder), and the site's redirects.
+#[derive(Debug, Default)]
+pub struct Targets {
+    pub pages: HashSet<String>,
+    pub folders: HashMap<String, String>,
+    pub redirects: Redirects,
+}
+
+impl Targets {
+    /// `pages` in reading order first (they decide each folder's first page), then the rest.
+    pub fn new<'a>(pages: impl IntoIterator<Item = &'a str>, redirects: Redirects) -> Self {
+        let mut targets = Self {
+            redirects,
+            ..Self::default()
+        };
+        for page in pages {
+            targets.pages.insert(page.to_string());
+            let mut folder = page;
+            while let Some((parent, _)) = folder.rsplit_once('/') {
+                targets
+                    .folders
+                    .entry(parent.to_string())
+                    .or_insert_with(|| page.to_string());
+                folder = parent;
+            }
+        }
+        targets
+    }
+
+    /// The page a link to `page` opens: the page, its folder's `index`, or the folder's first
+    /// page.
+    pub fn page(&self, page: &str) -> Option<String> {
+        [page.to_string(), format!("{page}/index")]
+            .into_iter()
+            .find(|p| self.pages.contains(p))
+            .or_else(|| self.folders.get(page).cloned())
+    }
+}
+
+pub fn rewrite(href: &str, page_path: &str, targets: &Targets) -> Rewritten {
     let unchanged = |problem| Rewritten {
         href: href.to_string(),
         problem,
@@ -50,11 +85,9 @@ pub fn rewrite(
     }
     let page = page.unwrap_or(&target).trim_end_matches('/');
     let page = if page.is_empty() { "index" } else { page };
-    let found = [page.to_string(), format!("{page}/index")]
-        .into_iter()
-        .find(|p| pages.contains(p));
+    let found = targets.page(page);
     if found.is_none()
-        && let Some((destination, _)) = redirects.resolve(&format!("/{page}"))
+        && let Some((destination, _)) = targets.redirects.resolve(&format!("/{page}"))
     {
         // A moved page: the link goes where the site's redirects say it went.
         let suffix = if destination.contains('#') {
@@ -62,34 +95,29 @@ pub fn rewrite(
         } else {
             suffix
         };
-        let href = if is_external(&destination) {
-            format!("{destination}{suffix}")
-        } else {
-            let moved = navigation_href(&destination, &prefix);
-            let target = destination
-                .trim_start_matches('/')
-                .split(['#', '?'])
-                .next()
-                .unwrap_or("");
-            let target = target.trim_end_matches('/');
-            let known = target.is_empty()
-                || [target.to_string(), format!("{target}/index")]
-                    .iter()
-                    .any(|p| pages.contains(p))
-                || target.rsplit('/').next().is_some_and(|l| l.contains('.'));
-            if !known {
-                return Rewritten {
-                    href: format!("{moved}{suffix}"),
-                    problem: Some(format!(
-                        "broken link {href:?}: it redirects to {destination:?}, which is no page in the site"
-                    )),
-                };
-            }
-            format!("{moved}{suffix}")
+        if is_external(&destination) {
+            return Rewritten {
+                href: format!("{destination}{suffix}"),
+                problem: None,
+            };
+        }
+        let (path, own) = match destination.find(['#', '?']) {
+            Some(i) => destination.split_at(i),
+            None => (destination.as_str(), ""),
         };
-        return Rewritten {
-            href,
-            problem: None,
+        let target = path.trim_matches('/');
+        let target = if target.is_empty() { "index" } else { target };
+        return match targets.page(target) {
+            Some(moved) => Rewritten {
+                href: format!("{prefix}{moved}.html{own}{suffix}"),
+                problem: None,
+            },
+            None => Rewritten {
+                href: format!("{prefix}{target}.html{own}{suffix}"),
+                problem: Some(format!(
+                    "broken link {href:?}: it redirects to {destination:?}, which is no page in the site"
+                )),
+            },
         };
     }
     let problem = found
@@ -200,8 +228,12 @@ mod tests {
         .collect()
     }
 
+    fn targets() -> Targets {
+        Targets::new(pages().iter().map(String::as_str), Redirects::default())
+    }
+
     fn href(link: &str, from: &str) -> String {
-        rewrite(link, from, &pages(), &Redirects::default()).href
+        rewrite(link, from, &targets()).href
     }
 
     #[test]
@@ -265,7 +297,8 @@ mod tests {
             {"source": "/away", "destination": "https://x.test/a"},
         ]});
         let (redirects, _) = Redirects::from_config(&config, &|_| false);
-        let go = |link: &str| rewrite(link, "guides/auth", &pages(), &redirects);
+        let targets = Targets::new(pages().iter().map(String::as_str), redirects);
+        let go = |link: &str| rewrite(link, "guides/auth", &targets);
         assert_eq!(go("/old#step").href, "../quickstart.html#step");
         assert_eq!(go("/docs/auth").href, "../guides/auth.html");
         assert!(go("/docs/auth").problem.is_none());
@@ -274,19 +307,26 @@ mod tests {
     }
 
     #[test]
+    fn links_to_a_folder_open_its_first_page() {
+        let targets = Targets::new(
+            ["start", "tasks/overview", "tasks/retries"],
+            Redirects::default(),
+        );
+        let link = rewrite("/tasks#batch", "start", &targets);
+        assert_eq!(link.href, "tasks/overview.html#batch");
+        assert!(link.problem.is_none());
+    }
+
+    #[test]
     fn broken_and_escaping_links_are_reported() {
+        assert!(rewrite("/nope", "index", &targets()).problem.is_some());
         assert!(
-            rewrite("/nope", "index", &pages(), &Redirects::default())
+            rewrite("../../x", "guides/auth", &targets())
                 .problem
                 .is_some()
         );
         assert!(
-            rewrite("../../x", "guides/auth", &pages(), &Redirects::default())
-                .problem
-                .is_some()
-        );
-        assert!(
-            rewrite("/quickstart", "index", &pages(), &Redirects::default())
+            rewrite("/quickstart", "index", &targets())
                 .problem
                 .is_none()
         );

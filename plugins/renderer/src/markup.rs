@@ -217,7 +217,7 @@ impl<'a> Markup<'a> {
 
     /// An `href`/`src` from the source, made relative to this page and checked.
     pub fn link_target(&mut self, node: &Node, url: &str) -> String {
-        let rewritten = links::rewrite(url, self.page_path, &self.site.pages, &self.site.redirects);
+        let rewritten = links::rewrite(url, self.page_path, &self.site.links);
         if let Some(problem) = rewritten.problem {
             self.warn(node, problem);
         }

@@ -220,8 +220,8 @@ pub struct Site {
     pub api_problems: Vec<String>,
     /// The theme's shared files and their content-addressed names.
     pub theme: crate::theme::ThemeFiles,
-    /// docs.json `redirects`: links to a moved page lead where it went.
-    pub redirects: quire_sdk::redirects::Redirects,
+    /// Where links lead: pages, folders' first pages, and docs.json `redirects`.
+    pub links: crate::links::Targets,
 }
 
 impl Site {
@@ -272,6 +272,14 @@ impl Site {
         // Warnings about the rules are the host's to give, once per export, not per page.
         let (redirects, _) =
             quire_sdk::redirects::Redirects::from_config(&config, &|p| all.contains(p));
+        let reading_order = contexts
+            .iter()
+            .flat_map(|c| c.order.iter().map(|(p, _)| p.as_str()));
+        let mut in_order: Vec<&str> = reading_order.collect();
+        let mut rest: Vec<&str> = all.iter().map(String::as_str).collect();
+        rest.sort_unstable();
+        in_order.extend(rest);
+        let links = crate::links::Targets::new(in_order, redirects);
         Ok(Self {
             name,
             version,
@@ -285,7 +293,7 @@ impl Site {
             api: crate::openapi::ApiDocuments::default(),
             api_problems: Vec::new(),
             theme,
-            redirects,
+            links,
         })
     }
 

@@ -1,0 +1,421 @@
+//! Real docs.json sites publish and export completely. Each site in `../shared/corpora` (real
+//! public sites, text files only) is published with the real binary and exported over the API,
+//! and the bundle is read as a reader's browser reads it: every page the site's navigation
+//! names is exported and listed in the sidebar data its own page loads, under its section; no
+//! link between pages is broken; no script, style sheet or frame comes from off the bundle.
+//! The figures are printed and written to `target/conformance.md`; BENCHMARKS.md keeps them.
+
+mod common;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use common::archive::{links, resolve, unpack};
+use common::{Api, Instance};
+use serde_json::{Value, json};
+
+/// Files the corpora leave out (they carry text only), so links to them may be missing.
+const MEDIA: &[&str] = &[
+    ".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".ico", ".avif", ".mp4", ".webm", ".mov",
+    ".pdf", ".mp3", ".woff", ".woff2", ".ttf", ".zip",
+];
+
+/// One site's figures.
+#[derive(Debug, Default)]
+struct Figures {
+    site: String,
+    pages: usize,
+    navigation_pages: usize,
+    exported: usize,
+    in_sidebar: usize,
+    pages_with_warnings: usize,
+    warnings: BTreeMap<&'static str, usize>,
+    broken_page_links: Vec<(String, String)>,
+    missing_media: usize,
+    off_bundle: Vec<(String, String)>,
+    export_seconds: f64,
+}
+
+#[tokio::test]
+async fn shared_corpora_publish_and_export_completely() {
+    let corpora = common::workspace().join("../shared/corpora");
+    assert!(
+        corpora.is_dir(),
+        "the shared corpora are not at {}: this test needs the shared folder beside the repository",
+        corpora.display()
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&corpora)
+        .expect("corpora")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|n| n.strip_suffix(".tar.gz").map(String::from))
+        .collect();
+    names.sort();
+    assert!(
+        !names.is_empty(),
+        "no .tar.gz site in {}",
+        corpora.display()
+    );
+
+    let instance = Instance::new("[jobs]\nworkers = 1\n");
+    let key = instance.organization("acme", "enterprise");
+    let sites = tempfile::tempdir().expect("sites dir");
+    let mut roots = Vec::new();
+    for name in &names {
+        let root = sites.path().join(name);
+        let archive = std::fs::read(corpora.join(format!("{name}.tar.gz"))).expect("corpus");
+        for (path, contents) in unpack(&archive) {
+            let target = root.join(&path);
+            std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
+            std::fs::write(target, contents).expect("write");
+        }
+        let out = instance.cli(&[
+            "site",
+            "publish",
+            &format!("{name}.test"),
+            root.to_str().expect("utf-8"),
+            "--org",
+            "acme",
+            "--version",
+            "v1",
+        ]);
+        assert!(
+            out.status.success(),
+            "publishing {name} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        roots.push(root);
+    }
+
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let mut table = Vec::new();
+    for (name, root) in names.iter().zip(&roots) {
+        let started = Instant::now();
+        let job_id = api
+            .start_job(json!({"domain": format!("{name}.test")}))
+            .await;
+        let last = api
+            .wait_job(&job_id, Duration::from_secs(900))
+            .await
+            .pop()
+            .expect("a state");
+        let export_seconds = started.elapsed().as_secs_f64();
+        assert_eq!(last["status"], "completed", "{name}: {last}");
+        let (_, all) = api
+            .get(&format!("/v1/static-export/jobs/{job_id}?warnings=all"))
+            .await;
+        let (_, bytes) = api.download_bundle(&job_id).await;
+        let bundle = unpack(&bytes);
+        let mut figures = check(name, root, &bundle, &all["warnings"]);
+        figures.export_seconds = export_seconds;
+        figures.pages = last["totalPages"].as_u64().unwrap_or_default() as usize;
+        table.push(figures);
+    }
+
+    let report = render(&table);
+    println!("{report}");
+    let out = common::workspace().join("target/conformance.md");
+    std::fs::write(&out, &report).expect("write the report");
+    for f in &table {
+        assert_eq!(
+            f.exported, f.navigation_pages,
+            "{}: navigation pages not exported",
+            f.site
+        );
+        assert_eq!(
+            f.in_sidebar, f.navigation_pages,
+            "{}: navigation pages not in their sidebar",
+            f.site
+        );
+        assert!(
+            f.broken_page_links.is_empty(),
+            "{}: {} broken page links, such as {:?}",
+            f.site,
+            f.broken_page_links.len(),
+            &f.broken_page_links[..f.broken_page_links.len().min(5)]
+        );
+        assert!(
+            f.off_bundle.is_empty(),
+            "{}: scripts, styles or frames from off the bundle: {:?}",
+            f.site,
+            &f.off_bundle[..f.off_bundle.len().min(5)]
+        );
+    }
+}
+
+/// The pages the navigation file names that exist in the site and are not hidden: read here
+/// independently of the host, from the docs.json schema's containers.
+fn navigation_pages(root: &Path) -> Vec<String> {
+    let config: Value = ["docs.json", "mint.json"]
+        .iter()
+        .find_map(|f| serde_json::from_str(&std::fs::read_to_string(root.join(f)).ok()?).ok())
+        .expect("a navigation file");
+    let mut out = Vec::new();
+    walk(root, &config["navigation"], &mut out);
+    let mut seen = HashSet::new();
+    out.into_iter()
+        .map(|p| {
+            let p = p.trim().trim_start_matches('/');
+            p.strip_suffix(".mdx")
+                .or_else(|| p.strip_suffix(".md"))
+                .unwrap_or(p)
+                .to_string()
+        })
+        .filter(|p| seen.insert(p.clone()))
+        .filter(|p| {
+            ["mdx", "md"].iter().any(|ext| {
+                std::fs::read_to_string(root.join(format!("{p}.{ext}")))
+                    .is_ok_and(|source| !hidden_in_frontmatter(&source))
+            })
+        })
+        .collect()
+}
+
+fn walk(root: &Path, node: &Value, out: &mut Vec<String>) {
+    match node {
+        Value::String(entry) => {
+            let operation = entry.split_whitespace().count() >= 2 && entry.contains(" /");
+            if !operation && !entry.contains("://") {
+                out.push(entry.clone());
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| walk(root, i, out)),
+        Value::Object(map) => {
+            if map.get("hidden").and_then(Value::as_bool) == Some(true) {
+                return;
+            }
+            if let Some(Value::String(reference)) = map.get("$ref") {
+                let text = std::fs::read_to_string(root.join(reference.trim_start_matches('/')));
+                if let Some(value) = text.ok().and_then(|t| serde_json::from_str(&t).ok()) {
+                    walk(root, &value, out);
+                }
+            }
+            if let Some(Value::String(page)) = map.get("root") {
+                out.push(page.clone());
+            }
+            for key in [
+                "pages",
+                "groups",
+                "tabs",
+                "anchors",
+                "dropdowns",
+                "products",
+                "versions",
+                "languages",
+                "menu",
+                "global",
+            ] {
+                if let Some(child) = map.get(key) {
+                    walk(root, child, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn hidden_in_frontmatter(source: &str) -> bool {
+    let Some(rest) = source.strip_prefix("---\n") else {
+        return false;
+    };
+    let front = rest.split("\n---").next().unwrap_or("");
+    front.lines().any(|l| l.trim() == "hidden: true")
+}
+
+fn check(name: &str, root: &Path, bundle: &BTreeMap<String, Vec<u8>>, warnings: &Value) -> Figures {
+    let mut f = Figures {
+        site: name.to_string(),
+        ..Figures::default()
+    };
+    let expected = navigation_pages(root);
+    f.navigation_pages = expected.len();
+    let text = |path: &str| {
+        bundle
+            .get(path)
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+    };
+    let mut navigation_scripts: HashMap<String, Value> = HashMap::new();
+    for page in &expected {
+        let Some(html) = text(&format!("{page}.html")) else {
+            continue;
+        };
+        f.exported += 1;
+        if in_own_sidebar(page, &html, bundle, &mut navigation_scripts) {
+            f.in_sidebar += 1;
+        }
+    }
+
+    let files: HashSet<&str> = bundle.keys().map(String::as_str).collect();
+    for (path, contents) in bundle.iter().filter(|(p, _)| p.ends_with(".html")) {
+        let html = String::from_utf8_lossy(contents);
+        for link in links(&html) {
+            let external = link.starts_with("//") || has_scheme(&link);
+            if external {
+                if off_bundle_asset(&html, &link) {
+                    f.off_bundle.push((path.clone(), link));
+                }
+                continue;
+            }
+            if link.is_empty() || link.starts_with('#') {
+                continue;
+            }
+            let Some(target) = resolve(path, &link) else {
+                f.broken_page_links.push((path.clone(), link));
+                continue;
+            };
+            if target.is_empty()
+                || files.contains(target.as_str())
+                || files.contains(format!("{target}.html").as_str())
+                || files.contains(format!("{}/index.html", target.trim_end_matches('/')).as_str())
+            {
+                continue;
+            }
+            let lower = target.to_ascii_lowercase();
+            if MEDIA.iter().any(|ext| lower.ends_with(ext)) {
+                f.missing_media += 1;
+            } else {
+                f.broken_page_links.push((path.clone(), link));
+            }
+        }
+    }
+
+    let mut files_with_warnings = HashSet::new();
+    for warning in warnings.as_array().into_iter().flatten() {
+        let message = warning["message"].as_str().unwrap_or_default();
+        *f.warnings.entry(kind(message)).or_default() += 1;
+        if let Some(file) = warning["file"].as_str()
+            && (file.ends_with(".mdx") || file.ends_with(".md"))
+        {
+            files_with_warnings.insert(file.to_string());
+        }
+    }
+    f.pages_with_warnings = files_with_warnings.len();
+    f
+}
+
+/// Whether `page`'s own navigation script lists it in the part of the sidebar its page shows
+/// (the subtree of its section, or everything outside sections when it has none).
+fn in_own_sidebar(
+    page: &str,
+    html: &str,
+    bundle: &BTreeMap<String, Vec<u8>>,
+    cache: &mut HashMap<String, Value>,
+) -> bool {
+    let Some(script) = links(html)
+        .into_iter()
+        .find(|l| l.contains("assets/nav/"))
+        .and_then(|l| resolve(&format!("{page}.html"), &l))
+    else {
+        return false;
+    };
+    let navigation = cache.entry(script.clone()).or_insert_with(|| {
+        let text = bundle
+            .get(&script)
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .unwrap_or_default();
+        let start = text.find('{').unwrap_or(0);
+        let end = text.rfind('}').map_or(text.len(), |e| e + 1);
+        serde_json::from_str(&text[start..end]).unwrap_or(Value::Null)
+    });
+    let Some(items) = navigation["items"].as_array() else {
+        return false;
+    };
+    let section = html
+        .split("data-section=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .and_then(|s| s.parse::<usize>().ok());
+    let lists = |item: &Value| {
+        item["target"].as_str() == Some(page)
+            && matches!(item["kind"].as_str(), Some("page" | "group"))
+    };
+    match section {
+        Some(s) => {
+            let depth = items[s]["depth"].as_u64().unwrap_or(0);
+            items[s + 1..]
+                .iter()
+                .take_while(|i| i["depth"].as_u64().unwrap_or(0) > depth)
+                .any(lists)
+        }
+        None => items.iter().any(lists),
+    }
+}
+
+fn has_scheme(link: &str) -> bool {
+    link.split_once(':').is_some_and(|(scheme, _)| {
+        !scheme.is_empty()
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    })
+}
+
+/// Whether `link` is loaded by the page (a script, style sheet or frame) rather than followed.
+fn off_bundle_asset(html: &str, link: &str) -> bool {
+    for tag in ["<script", "<link", "<iframe"] {
+        for piece in html.split(tag).skip(1) {
+            let Some(end) = piece.find('>') else { continue };
+            let attributes = &piece[..end];
+            let loads = tag != "<link"
+                || attributes.contains("stylesheet")
+                || attributes.contains("preload");
+            if loads && attributes.contains(&format!("\"{link}\"")) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// A warning's kind, for the table.
+fn kind(message: &str) -> &'static str {
+    let kinds = [
+        ("could not be rendered", "page not rendered"),
+        ("names the page", "missing page"),
+        ("unknown icon", "icon"),
+        ("unknown component", "component"),
+        ("needs a JavaScript runtime", "JS import"),
+        ("not evaluated", "expression"),
+        ("broken link", "broken link"),
+        ("openapi", "API operation"),
+        ("OpenAPI", "API operation"),
+        ("redirect", "redirect"),
+        ("MDX syntax error", "MDX syntax"),
+    ];
+    kinds
+        .iter()
+        .find(|(needle, _)| message.contains(needle))
+        .map_or("other", |(_, kind)| kind)
+}
+
+fn render(table: &[Figures]) -> String {
+    let mut out = String::from(
+        "| site | pages | navigation pages | exported | in their sidebar | pages with a warning | warnings by kind | broken page links | missing media links | export time |\n\
+         |---|---:|---:|---:|---:|---:|---|---:|---:|---:|\n",
+    );
+    for f in table {
+        let kinds: Vec<String> = f.warnings.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} ({:.1}%) | {} | {} | {} | {:.1} s |",
+            f.site,
+            f.pages,
+            f.navigation_pages,
+            f.exported,
+            f.in_sidebar,
+            f.pages_with_warnings,
+            100.0 * f.pages_with_warnings as f64 / f.pages.max(1) as f64,
+            if kinds.is_empty() {
+                "none".to_string()
+            } else {
+                kinds.join(", ")
+            },
+            f.broken_page_links.len(),
+            f.missing_media,
+            f.export_seconds,
+        );
+    }
+    out
+}
