@@ -16,11 +16,9 @@ use common::archive::{links, resolve, unpack};
 use common::{Api, Instance};
 use serde_json::{Value, json};
 
-/// Files the corpora leave out (they carry text only), so links to them may be missing.
-const MEDIA: &[&str] = &[
-    ".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".ico", ".avif", ".mp4", ".webm", ".mov",
-    ".pdf", ".mp3", ".woff", ".woff2", ".ttf", ".zip",
-];
+/// Files the corpora leave out (they carry text only), so links to them may be missing; any
+/// other link with a file extension counts the same.
+const MEDIA: &[&str] = &[".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg"];
 
 /// One site's figures.
 #[derive(Debug, Default)]
@@ -66,6 +64,9 @@ async fn shared_corpora_publish_and_export_completely() {
         let root = sites.path().join(name);
         let archive = std::fs::read(corpora.join(format!("{name}.tar.gz"))).expect("corpus");
         for (path, contents) in unpack(&archive) {
+            if path.ends_with('/') {
+                continue; // a folder entry; its files come on their own
+            }
             let target = root.join(&path);
             std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
             std::fs::write(target, contents).expect("write");
@@ -261,8 +262,24 @@ fn check(name: &str, root: &Path, bundle: &BTreeMap<String, Vec<u8>>, warnings: 
             if link.is_empty() || link.starts_with('#') {
                 continue;
             }
+            // A link to a file (an image, a notebook, ...) rather than a page: the corpora
+            // carry text only, so it may be missing, even above the site's root.
+            let last = link
+                .split(['#', '?'])
+                .next()
+                .unwrap_or("")
+                .rsplit('/')
+                .next()
+                .unwrap_or("");
+            let is_file = last
+                .rsplit_once('.')
+                .is_some_and(|(_, ext)| !matches!(ext, "html" | "md" | "mdx"));
             let Some(target) = resolve(path, &link) else {
-                f.broken_page_links.push((path.clone(), link));
+                if is_file {
+                    f.missing_media += 1;
+                } else {
+                    f.broken_page_links.push((path.clone(), link));
+                }
                 continue;
             };
             if target.is_empty()
@@ -273,7 +290,7 @@ fn check(name: &str, root: &Path, bundle: &BTreeMap<String, Vec<u8>>, warnings: 
                 continue;
             }
             let lower = target.to_ascii_lowercase();
-            if MEDIA.iter().any(|ext| lower.ends_with(ext)) {
+            if is_file || MEDIA.iter().any(|ext| lower.ends_with(ext)) {
                 f.missing_media += 1;
             } else {
                 f.broken_page_links.push((path.clone(), link));
@@ -284,7 +301,11 @@ fn check(name: &str, root: &Path, bundle: &BTreeMap<String, Vec<u8>>, warnings: 
     let mut files_with_warnings = HashSet::new();
     for warning in warnings.as_array().into_iter().flatten() {
         let message = warning["message"].as_str().unwrap_or_default();
-        *f.warnings.entry(kind(message)).or_default() += 1;
+        let kind = kind(message);
+        if matches!(kind, "page not rendered" | "other") {
+            println!("{name}: {}: {message}", warning["file"]);
+        }
+        *f.warnings.entry(kind).or_default() += 1;
         if let Some(file) = warning["file"].as_str()
             && (file.ends_with(".mdx") || file.ends_with(".md"))
         {
@@ -392,7 +413,7 @@ fn kind(message: &str) -> &'static str {
 
 fn render(table: &[Figures]) -> String {
     let mut out = String::from(
-        "| site | pages | navigation pages | exported | in their sidebar | pages with a warning | warnings by kind | broken page links | missing media links | export time |\n\
+        "| site | pages | navigation pages | exported | in their sidebar | pages with a warning | warnings by kind | broken page links | missing file links | export time |\n\
          |---|---:|---:|---:|---:|---:|---|---:|---:|---:|\n",
     );
     for f in table {

@@ -53,9 +53,11 @@ pub fn render(
                 (None, None) => None,
             };
             let class = if name == "Tile" { "card tile" } else { "card" };
-            match attrs.string("href") {
+            match attrs
+                .string("href")
+                .and_then(|href| m.link_target(node, &href))
+            {
                 Some(href) => {
-                    let href = m.link_target(node, &href);
                     m.html.push_str(&format!(
                         "<a class=\"{class}\" href=\"{}\">",
                         escaped(&href)
@@ -445,7 +447,10 @@ fn html_element(m: &mut Markup<'_>, node: &Node, name: &str, attrs: &Attrs<'_>) 
                 if value.trim_start().to_lowercase().starts_with("javascript:") {
                     continue;
                 }
-                m.link_target(node, &value)
+                match m.link_target(node, &value) {
+                    Some(target) => target,
+                    None => continue, // a page the site does not have: no link to it
+                }
             }
             "class" => value,
             k if SAFE_ATTRIBUTES.contains(&k)

@@ -14,6 +14,9 @@ pub fn root_prefix(page_path: &str) -> String {
 pub struct Rewritten {
     pub href: String,
     pub problem: Option<String>,
+    /// The link names a page the site does not have (nor a redirect to one): a bundle
+    /// carrying it would send readers to a page that is not there.
+    pub missing_page: bool,
 }
 
 /// Rewrites `href` found on the page at `page_path`. External links (with a scheme, or
@@ -62,6 +65,7 @@ pub fn rewrite(href: &str, page_path: &str, targets: &Targets) -> Rewritten {
     let unchanged = |problem| Rewritten {
         href: href.to_string(),
         problem,
+        missing_page: false,
     };
     if href.is_empty() || href.starts_with('#') || is_external(href) {
         return unchanged(None);
@@ -81,6 +85,7 @@ pub fn rewrite(href: &str, page_path: &str, targets: &Targets) -> Rewritten {
         return Rewritten {
             href: format!("{prefix}{target}{suffix}"),
             problem: None,
+            missing_page: false,
         };
     }
     let page = page.unwrap_or(&target).trim_end_matches('/');
@@ -99,6 +104,7 @@ pub fn rewrite(href: &str, page_path: &str, targets: &Targets) -> Rewritten {
             return Rewritten {
                 href: format!("{destination}{suffix}"),
                 problem: None,
+                missing_page: false,
             };
         }
         let (path, own) = match destination.find(['#', '?']) {
@@ -111,22 +117,26 @@ pub fn rewrite(href: &str, page_path: &str, targets: &Targets) -> Rewritten {
             Some(moved) => Rewritten {
                 href: format!("{prefix}{moved}.html{own}{suffix}"),
                 problem: None,
+                missing_page: false,
             },
             None => Rewritten {
                 href: format!("{prefix}{target}.html{own}{suffix}"),
                 problem: Some(format!(
-                    "broken link {href:?}: it redirects to {destination:?}, which is no page in the site"
+                    "broken link {href:?}: it redirects to {destination:?}, which is no page in the site; the link is shown as text"
                 )),
+                missing_page: true,
             },
         };
     }
-    let problem = found
-        .is_none()
-        .then(|| format!("broken link {href:?}: no page {page:?} in the site"));
+    let problem = found.is_none().then(|| {
+        format!("broken link {href:?}: no page {page:?} in the site; the link is shown as text")
+    });
+    let missing_page = found.is_none();
     let resolved = found.unwrap_or_else(|| page.to_string());
     Rewritten {
         href: format!("{prefix}{resolved}.html{suffix}"),
         problem,
+        missing_page,
     }
 }
 
@@ -304,6 +314,8 @@ mod tests {
         assert!(go("/docs/auth").problem.is_none());
         assert_eq!(go("/away").href, "https://x.test/a");
         assert!(go("/gone").problem.unwrap().contains("redirects to"));
+        assert!(go("/gone").missing_page);
+        assert!(!go("/old").missing_page);
     }
 
     #[test]

@@ -215,13 +215,15 @@ impl<'a> Markup<'a> {
         }
     }
 
-    /// An `href`/`src` from the source, made relative to this page and checked.
-    pub fn link_target(&mut self, node: &Node, url: &str) -> String {
+    /// An `href`/`src` from the source, made relative to this page and checked (a problem is
+    /// a warning); `None` for a link to a page the site does not have, which the caller shows
+    /// without a link, so no bundle sends readers to a page it does not carry.
+    pub fn link_target(&mut self, node: &Node, url: &str) -> Option<String> {
         let rewritten = links::rewrite(url, self.page_path, &self.site.links);
         if let Some(problem) = rewritten.problem {
             self.warn(node, problem);
         }
-        rewritten.href
+        (!rewritten.missing_page).then_some(rewritten.href)
     }
 
     pub fn render(&mut self, node: &Node) {
@@ -290,7 +292,10 @@ impl<'a> Markup<'a> {
                 self.block_break();
             }
             Node::Link(link) => {
-                let href = self.link_target(node, &link.url);
+                let Some(href) = self.link_target(node, &link.url) else {
+                    self.wrap(node, "<span class=\"broken-link\">", "</span>");
+                    return;
+                };
                 self.html.push_str("<a href=\"");
                 push_escaped(&mut self.html, &href);
                 self.html.push('"');
@@ -310,13 +315,15 @@ impl<'a> Markup<'a> {
                     .get(&reference.identifier.to_lowercase())
                     .cloned()
                 {
-                    Some((url, _)) => {
-                        let href = self.link_target(node, &url);
-                        self.html
-                            .push_str(&format!("<a href=\"{}\">", escaped(&href)));
-                        self.children(node);
-                        self.html.push_str("</a>");
-                    }
+                    Some((url, _)) => match self.link_target(node, &url) {
+                        Some(href) => {
+                            self.html
+                                .push_str(&format!("<a href=\"{}\">", escaped(&href)));
+                            self.children(node);
+                            self.html.push_str("</a>");
+                        }
+                        None => self.wrap(node, "<span class=\"broken-link\">", "</span>"),
+                    },
                     None => self.children(node),
                 }
             }
@@ -407,7 +414,7 @@ impl<'a> Markup<'a> {
     }
 
     fn image(&mut self, node: &Node, url: &str, alt: &str) {
-        let src = self.link_target(node, url);
+        let src = self.link_target(node, url).unwrap_or_default();
         self.html.push_str(&format!(
             "<img src=\"{}\" alt=\"{}\" loading=\"lazy\">",
             escaped(&src),

@@ -94,10 +94,15 @@ pub fn render_page(site: &Site, path: &str, file: &str, source: &str) -> PageOut
     }
 }
 
-/// `.mdx` pages parse as MDX; if that fails (a JSX syntax error), the page is rendered as plain
-/// Markdown and the error becomes a warning with its line, so one bad page never stops an export.
+/// `.mdx` pages parse as MDX, and so do `.md` pages that use components (docs.json sites put
+/// them in either); if that fails (a JSX syntax error), the page is rendered as plain Markdown
+/// and the error becomes a warning with its line, so one bad page never stops an export.
 fn parse(file: &str, source: &str, warnings: &mut Vec<PageWarning>) -> Node {
-    if file.ends_with(".mdx") {
+    let uses_components = source
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0] == b'<' && w[1].is_ascii_uppercase());
+    if file.ends_with(".mdx") || uses_components {
         match crate::mdx::parse(source) {
             Ok(tree) => return tree,
             Err(message) => {

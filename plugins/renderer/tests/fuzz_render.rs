@@ -29,6 +29,7 @@ const SEEDS: &[&str] = &[
     "<ResponseField name=\"data\" type=\"object\">\n  <Expandable title=\"props\">\n    <ResponseField name=\"a\" type=\"int\" />\n  </Expandable>\n</ResponseField>\n",
     "$$x^2$$ and $y$ and {1 + 1}\n",
     "~~~\n<Card title=\"A&B\">\n~~~\n",
+    "[//]: # (a comment)\n[ref]: /guides/a \"Title\"\n\nSee [the guide][ref].\n",
     "<Frame caption=\"A & B\">\n  <iframe src=\"https://example.com\" />\n</Frame>\n",
 ];
 
@@ -194,6 +195,8 @@ fn regressions() {
         "a\n===\n==\nb\n===",
         "<CodeGroup>\n&  ```bash npm\nnpm i\n```\n```bash yarn\nyarn add x\n```\n</CodeGroup>\n<Card title=\"A&B\">x</Card>\n",
         "---\n    openapi: \"GET /users\"\n-",
+        "[/]:# ()\n-\ns\n-",
+        "[a]: /b\n--\ns\n-",
     ] {
         for file in ["page.mdx", "page.md"] {
             let out = render_page(&site, "page", file, source);

@@ -10,6 +10,8 @@
 //!   paragraph which is itself underlined (`a\n-\n--\nb\n-`). Such a line gets a leading
 //!   backslash (the same text), and a run of three or more `-` there (a thematic break) is
 //!   written `***` (the same break).
+//! - The same after a link reference definition on its own line (`[//]: # (comment)` followed
+//!   by `-`, then an underlined paragraph): `-` is written `*` (the same empty list item).
 //! - A first line of `---` that no later `---` closes, with the page ending in certain blocks
 //!   and no final newline (`---\n    a\n- b`): the parser's frontmatter attempt panics. An
 //!   unclosed opener is a thematic break, so it is written `***`, the same break.
@@ -59,12 +61,16 @@ pub fn guard(source: &str, references: bool) -> Guarded {
             text.push_str(&line[3..]);
             continue;
         }
-        if n >= body + 2
-            && follows_setext_underline(&lines, n)
+        let after_setext = n >= body + 2 && follows_setext_underline(&lines, n);
+        let after_definition = n > body && follows_definition(&lines, n, body);
+        if (after_setext || after_definition)
             && let Some((run, prefix)) = underline(line)
         {
             let replacement = match (run.as_bytes()[0], run.len()) {
-                (b'-', 1) => None, // an empty list item, which the parser takes well
+                // After a heading, an empty list item, which the parser takes well; after a
+                // definition, the same item with another bullet.
+                (b'-', 1) if after_setext => None,
+                (b'-', 1) => Some(("*".to_string(), run.to_string())),
                 (b'-', n) if n >= 3 => Some(("*".repeat(n), run.to_string())),
                 _ => Some((format!("\\{run}"), run.to_string())),
             };
@@ -119,6 +125,22 @@ fn frontmatter_lines(lines: &[&str]) -> usize {
 /// Whether line `n` comes right after a setext underline: a run line below a text line.
 fn follows_setext_underline(lines: &[&str], n: usize) -> bool {
     underline(lines[n - 1]).is_some() && !lines[n - 2].trim().is_empty()
+}
+
+/// Whether line `n` comes right after a link reference definition on a line of its own
+/// (`[//]: # (a comment)`), which the parser takes for a heading's text when a run line
+/// follows. In CommonMark nothing underlines a definition: `===` there is text, `---` a
+/// thematic break and `-` an empty list item, which the rewrites keep.
+fn follows_definition(lines: &[&str], n: usize, body: usize) -> bool {
+    let is_definition = |line: &str| {
+        let line = line.trim_start();
+        line.starts_with('[')
+            && line
+                .find("]:")
+                .is_some_and(|end| end > 1 && !line[end + 2..].trim().is_empty())
+    };
+    is_definition(lines[n - 1])
+        && (n - 1 == body || lines[n - 2].trim().is_empty() || is_definition(lines[n - 2]))
 }
 
 /// The underline a line would be (only `=` or only `-`, container markers and spaces around
@@ -200,6 +222,24 @@ mod tests {
         assert_eq!(g.text, "t\n-\n\\--\nt\n-\n\na\n---\n****\n");
         assert_eq!(g.edits.len(), 2);
         assert_eq!(g.edits[1].original, "----");
+    }
+
+    #[test]
+    fn run_lines_after_a_definition_keep_their_meaning() {
+        let g = guard(
+            "[//]: # (comment)\n-\ns\n-\n\n[a]: /b\n---\n\n[c]: /d\n==\n",
+            false,
+        );
+        assert_eq!(
+            g.text,
+            "[//]: # (comment)\n*\ns\n-\n\n[a]: /b\n***\n\n[c]: /d\n\\==\n"
+        );
+        let heading = "text [a]: /b\n-\n";
+        assert_eq!(
+            guard(heading, false).text,
+            heading,
+            "a real heading is left alone"
+        );
     }
 
     #[test]

@@ -1,0 +1,276 @@
+//! The docs.json shapes real sites use, end to end: a site built from them is published with the
+//! real binary, exported over the API and served by the docs server. Every page its navigation
+//! names is in a sidebar (group roots, tab menus, tabs inside anchors), hidden ones are exported
+//! and not shown, a missing page is a warning (and `--strict` refuses), redirects work in the
+//! bundle and on the docs server, API operations named in navigation get pages, right-to-left
+//! languages are marked, and a component attribute with `&` renders.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+use common::archive::unpack;
+use common::{Api, Instance};
+use serde_json::{Value, json};
+
+fn write(root: &Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let target = root.join(path);
+        std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
+        std::fs::write(target, text).expect("write");
+    }
+}
+
+fn site(root: &Path) {
+    let docs = json!({
+        "name": "Shapes",
+        "api": {"openapi": "openapi.yaml"},
+        "redirects": [
+            {"source": "/old-start", "destination": "/start"},
+            {"source": "/moved/:slug", "destination": "/guides/:slug"},
+            {"source": "/guides-home", "destination": "/guides"}
+        ],
+        "navigation": {"languages": [
+            {"language": "en", "default": true, "anchors": [
+                {"anchor": "Docs", "tabs": [
+                    {"tab": "Guides", "menu": [
+                        {"item": "Basics", "groups": [
+                            {"group": "Start here", "root": "start", "pages": ["guides/setup", "gone"]}
+                        ]},
+                        {"item": "More", "pages": ["guides/more"]}
+                    ]},
+                    {"tab": "API", "groups": [{"group": "Users", "pages": ["GET /users"]}]},
+                    {"tab": "Blog", "href": "https://blog.example"},
+                    {"tab": "Internal", "hidden": true, "pages": ["internal"]}
+                ]},
+                {"anchor": "Community", "href": "https://community.example"}
+            ]},
+            {"language": "ar", "pages": ["ar/start"],
+             "global": {"anchors": [{"anchor": "Forum", "href": "https://forum.example"}]}}
+        ]}
+    });
+    write(
+        root,
+        &[
+            ("docs.json", &docs.to_string()),
+            (
+                "start.mdx",
+                "---\ntitle: Start\n---\n\n<Card title=\"A&B\">Text.</Card>\n\nSee [the setup](/moved/setup) and [old](/old-start), [all guides](/guides-home), [a folder](/guides#top) and [nothing](/nowhere).\n",
+            ),
+            (
+                "guides/setup.mdx",
+                "---\ntitle: Setup\n---\n\n<Step title=\"Crie uma conta no W&B\">Sign up.</Step>\n",
+            ),
+            ("guides/more.mdx", "# More\n"),
+            ("internal.mdx", "# Internal\n"),
+            ("ar/start.mdx", "---\ntitle: ابدأ\n---\n\nمرحبا\n"),
+            (
+                "openapi.yaml",
+                "openapi: 3.0.0\ninfo: {title: Shapes, version: '1'}\npaths:\n  /users:\n    get:\n      summary: List users\n      responses: {'200': {description: The users}}\n",
+            ),
+        ],
+    );
+}
+
+/// The navigation data a page loads, and the part of it its sidebar shows.
+fn sidebar(bundle: &BTreeMap<String, Vec<u8>>, page: &str) -> (Vec<Value>, Vec<Value>) {
+    let html = String::from_utf8_lossy(&bundle[&format!("{page}.html")]).into_owned();
+    let script = common::archive::links(&html)
+        .into_iter()
+        .find(|l| l.contains("assets/nav/"))
+        .and_then(|l| common::archive::resolve(&format!("{page}.html"), &l))
+        .expect("a navigation script");
+    let text = String::from_utf8_lossy(&bundle[&script]).into_owned();
+    let json: Value =
+        serde_json::from_str(&text[text.find('{').unwrap()..=text.rfind('}').unwrap()])
+            .expect("navigation JSON");
+    let items = json["items"].as_array().expect("items").clone();
+    let section = html
+        .split("data-section=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .and_then(|s| s.parse::<usize>().ok());
+    let shown = match section {
+        Some(s) => {
+            let depth = items[s]["depth"].as_u64().unwrap();
+            items[s + 1..]
+                .iter()
+                .take_while(|i| i["depth"].as_u64().unwrap() > depth)
+                .cloned()
+                .collect()
+        }
+        None => items.clone(),
+    };
+    (items, shown)
+}
+
+fn lists(items: &[Value], page: &str) -> bool {
+    items.iter().any(|i| i["target"] == page)
+}
+
+#[tokio::test]
+async fn every_navigation_shape_publishes_exports_and_serves() {
+    let instance = Instance::new("");
+    let key = instance.organization("acme", "enterprise");
+    let root = tempfile::tempdir().expect("site");
+    site(root.path());
+    let path = root.path().to_str().expect("utf-8");
+
+    let strict = instance.cli(&[
+        "site",
+        "publish",
+        "shapes.test",
+        path,
+        "--org",
+        "acme",
+        "--strict",
+    ]);
+    assert!(
+        !strict.status.success(),
+        "--strict refuses a site with warnings"
+    );
+    let refusal = String::from_utf8_lossy(&strict.stderr);
+    assert!(
+        refusal.contains("strict") && refusal.contains("gone"),
+        "{refusal}"
+    );
+
+    let out = instance.cli(&[
+        "site",
+        "publish",
+        "shapes.test",
+        path,
+        "--org",
+        "acme",
+        "--version",
+        "v1",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: docs.json: navigation.languages[0].anchors[0].tabs[0].menu[0].groups[0].pages[1]")
+            && stderr.contains("gone.mdx"),
+        "{stderr}"
+    );
+
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let (job_id, last) = api
+        .run_job(json!({"domain": "shapes.test"}), Duration::from_secs(120))
+        .await;
+    assert_eq!(last["status"], "completed", "{last}");
+    let messages: Vec<&str> = last["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|w| w["message"].as_str())
+        .collect();
+    assert!(
+        messages.iter().any(|m| m.contains("gone.mdx")),
+        "{messages:?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("\"/nowhere\"")),
+        "{messages:?}"
+    );
+    assert!(
+        !messages.iter().any(|m| m.contains("could not be rendered")),
+        "{messages:?}"
+    );
+    let (bundle_view, bytes) = api.download_bundle(&job_id).await;
+    let bundle = unpack(&bytes);
+    let html = |page: &str| String::from_utf8_lossy(&bundle[&format!("{page}.html")]).into_owned();
+
+    // Attributes with `&` render as written.
+    assert!(html("start").contains("A&amp;B"), "{}", html("start"));
+    assert!(html("guides/setup").contains("Crie uma conta no W&amp;B"));
+
+    // The group's root page, menu items and their pages are in their own sidebars.
+    for page in ["start", "guides/setup", "guides/more"] {
+        let (_, shown) = sidebar(&bundle, page);
+        assert!(
+            lists(&shown, page),
+            "{page} is not in its sidebar: {shown:?}"
+        );
+    }
+    let (items, _) = sidebar(&bundle, "start");
+    let root_group = items
+        .iter()
+        .find(|i| i["label"] == "Start here")
+        .expect("the group");
+    assert_eq!(root_group["target"], "start");
+    // The tab bar of a page inside the anchor shows its tabs, the link tab among them; the
+    // hidden tab is exported and shown nowhere.
+    let start = html("start");
+    let tabs = start.split("tabs-bar").nth(1).expect("a tab bar");
+    let tabs = &tabs[..tabs.find("</nav>").unwrap()];
+    assert!(
+        tabs.contains(">Guides<") && tabs.contains("https://blog.example"),
+        "{tabs}"
+    );
+    assert!(!tabs.contains("Internal"), "{tabs}");
+    assert!(bundle.contains_key("internal.html"));
+    assert!(!lists(&items, "internal"));
+    assert!(
+        start.contains("https://community.example"),
+        "the link anchor is shown"
+    );
+
+    // The API operation named in navigation has its page.
+    let operation = html("api-reference/get-users");
+    assert!(
+        operation.contains("List users") && operation.contains("/users"),
+        "{operation}"
+    );
+    assert!(lists(&items, "api-reference/get-users"));
+
+    // Right to left, with its own global anchor.
+    let arabic = html("ar/start");
+    assert!(arabic.contains("dir=\"rtl\"") && arabic.contains("https://forum.example"));
+
+    // Redirects: a page at the plain source, links straight to the destination, a folder's
+    // first page for a folder, text for a page that does not exist.
+    let moved = html("old-start");
+    assert!(moved.contains("url=start.html"), "{moved}");
+    assert!(start.contains("href=\"guides/setup.html\""), "{start}");
+    assert!(start.contains("href=\"start.html\""), "{start}");
+    assert!(start.contains("href=\"guides/setup.html#top\""), "{start}");
+    assert!(
+        start.contains("<span class=\"broken-link\">nothing</span>"),
+        "{start}"
+    );
+    assert!(html("guides-home").contains("url=guides/setup.html"));
+
+    // The docs server answers the same table with 308s.
+    let data = instance.dir.path().join("docs-data");
+    let url = bundle_view["bundleUrl"].as_str().expect("bundleUrl");
+    let docs = common::docs_server(&data, &["--bundle-url", url]);
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    for (path, location) in [
+        ("/old-start", "/start"),
+        ("/moved/setup?x=1", "/guides/setup?x=1"),
+    ] {
+        let response = client
+            .get(format!("{}{path}", docs.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 308, "{path}");
+        assert_eq!(response.headers()["location"], location, "{path}");
+    }
+    let page = client
+        .get(format!("{}/start", docs.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), 200);
+}
