@@ -353,7 +353,7 @@ impl<'a> Markup<'a> {
             }
             Node::Table(table) => self.table(node, &table.align),
             Node::TableRow(_) | Node::TableCell(_) => self.children(node),
-            Node::Html(h) => self.html.push_str(&h.value),
+            Node::Html(h) => self.raw_html(node, &h.value),
             Node::MdxFlowExpression(e) => self.expression(node, &e.value),
             Node::MdxTextExpression(e) => self.expression(node, &e.value),
             Node::MdxJsxFlowElement(el) => {
@@ -363,6 +363,31 @@ impl<'a> Markup<'a> {
                 components::render(self, node, el.name.as_deref(), &el.attributes, false)
             }
         }
+    }
+
+    /// Raw HTML in a Markdown page, as written, but with its `href` and `src` values made
+    /// relative and checked like every other link (a link to a page the site does not have
+    /// loses its `href`).
+    fn raw_html(&mut self, node: &Node, value: &str) {
+        let mut rest = value;
+        while let Some((at, name_len, quote)) = next_link_attribute(rest) {
+            let start = at + name_len + 1; // past `href=` or `src=` and the quote
+            let Some(length) = rest[start..].find(quote) else {
+                break;
+            };
+            let url = &rest[start..start + length];
+            let after = &rest[start + length + 1..];
+            match self.link_target(node, url) {
+                Some(target) => {
+                    self.html.push_str(&rest[..start]);
+                    push_escaped(&mut self.html, &target);
+                    self.html.push(quote);
+                }
+                None => self.html.push_str(rest[..at].trim_end()),
+            }
+            rest = after;
+        }
+        self.html.push_str(rest);
     }
 
     fn wrap(&mut self, node: &Node, open: &str, close: &str) {
@@ -543,4 +568,26 @@ fn collect_definitions(node: &Node, out: &mut HashMap<String, (String, Option<St
     for child in node.children().into_iter().flatten() {
         collect_definitions(child, out);
     }
+}
+
+/// The next ` href="` or ` src="` (either quote) in raw HTML: where the attribute's name
+/// starts, the length of `name=`, and the quote.
+fn next_link_attribute(html: &str) -> Option<(usize, usize, char)> {
+    let bytes = html.as_bytes();
+    let mut best: Option<(usize, usize, char)> = None;
+    for name in [" href=", " src="] {
+        let mut from = 0;
+        while let Some(found) = html[from..].find(name) {
+            let at = from + found;
+            let quote = bytes.get(at + name.len()).copied();
+            if let Some(q @ (b'"' | b'\'')) = quote {
+                if best.is_none_or(|(b, _, _)| at + 1 < b) {
+                    best = Some((at + 1, name.len() - 1, q as char));
+                }
+                break;
+            }
+            from = at + name.len();
+        }
+    }
+    best
 }

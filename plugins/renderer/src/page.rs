@@ -333,4 +333,27 @@ mod tests {
         let out = render_page(&site(), "quickstart", "quickstart.md", "a \\<i> `<b>`\n");
         assert!(out.html.contains("&lt;b&gt;"));
     }
+
+    #[test]
+    fn links_in_raw_html_are_rewritten_and_checked() {
+        let source = "Read <a href=\"/guides/auth\" target=\"_blank\">auth</a>, <img src='/images/x.png'> and <a href=\"Not a page\">text</a>.\n";
+        let out = render_page(&site(), "quickstart", "quickstart.md", source);
+        assert!(
+            out.html
+                .contains("<a href=\"guides/auth.html\" target=\"_blank\">auth</a>"),
+            "{}",
+            out.html
+        );
+        assert!(
+            out.html.contains("<img src='images/x.png'>"),
+            "{}",
+            out.html
+        );
+        assert!(out.html.contains("<a>text</a>"), "{}", out.html);
+        assert!(
+            out.warnings
+                .iter()
+                .any(|w| w.message.contains("Not a page"))
+        );
+    }
 }
