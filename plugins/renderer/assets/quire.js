@@ -249,8 +249,29 @@
     });
   }
 
+  // --- Embeds ----------------------------------------------------------------------------------
+  // Frames from other sites carry their address in data-quire-embed: they load, lazily, where
+  // the deployment allows requests off the bundle; an air-gapped copy shows a link instead.
+  function setupEmbeds() {
+    var frames = document.querySelectorAll("iframe[data-quire-embed]");
+    for (var i = 0; i < frames.length; i++) {
+      var frame = frames[i];
+      var url = frame.getAttribute("data-quire-embed");
+      if (features.deployment === "air-gapped") {
+        var link = el("a", "embed-link", frame.getAttribute("title") || url);
+        link.href = url;
+        link.rel = "noopener";
+        frame.parentNode.replaceChild(link, frame);
+      } else {
+        frame.setAttribute("loading", "lazy");
+        frame.src = url;
+      }
+    }
+  }
+
   // --- Optional features -----------------------------------------------------------------------
   function setupFeatures() {
+    setupEmbeds();
     if (features.search) {
       var button = document.querySelector(".search-button");
       var open = function () { load("search", function () { window.QuireSearch.open(); }); };

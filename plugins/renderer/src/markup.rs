@@ -377,7 +377,21 @@ impl<'a> Markup<'a> {
             };
             let url = &rest[start..start + length];
             let after = &rest[start + length + 1..];
+            let is_frame = value
+                .trim_start()
+                .get(..7)
+                .is_some_and(|t| t.eq_ignore_ascii_case("<iframe"));
+            let external = url.starts_with("//") || url.contains("://");
             match self.link_target(node, url) {
+                Some(target) if is_frame && external => {
+                    // Loaded by the page script where the deployment allows requests off the
+                    // bundle (see `setupEmbeds` in quire.js), never by the bundle as written.
+                    self.html.push_str(&rest[..at]);
+                    self.html.push_str("data-quire-embed=");
+                    self.html.push(quote);
+                    push_escaped(&mut self.html, &target);
+                    self.html.push(quote);
+                }
                 Some(target) => {
                     self.html.push_str(&rest[..start]);
                     push_escaped(&mut self.html, &target);
