@@ -27,6 +27,12 @@ fn site(root: &Path) {
     let docs = json!({
         "name": "Shapes",
         "api": {"openapi": "openapi.yaml"},
+        "favicon": {"light": "/favicon-light.svg", "dark": "/favicon-dark.svg"},
+        "navbar": {"primary": {"type": "button", "label": "Sign up", "href": "https://app.example"}},
+        "footer": {"socials": {"github": "https://github.com/acme"},
+                   "links": [{"header": "Company", "items": [{"label": "About", "href": "/start"}]}]},
+        "seo": {"metatags": {"og:site_name": "Shapes"}},
+        "banner": {"content": "Version **2** is out"},
         "redirects": [
             {"source": "/old-start", "destination": "/start"},
             {"source": "/moved/:slug", "destination": "/guides/:slug"},
@@ -221,6 +227,18 @@ async fn every_navigation_shape_publishes_exports_and_serves() {
         start.contains("https://community.example"),
         "the link anchor is shown"
     );
+
+    // Site settings: favicon given light and dark, navbar button, footer, meta tags, banner.
+    for expected in [
+        "<link rel=\"icon\" href=\"favicon-light.svg\">",
+        "<a class=\"navbar-button\" href=\"https://app.example\">Sign up</a>",
+        "<strong>Company</strong><a href=\"start.html\">About</a>",
+        "href=\"https://github.com/acme\"",
+        "<meta property=\"og:site_name\" content=\"Shapes\">",
+        "<div class=\"banner\" role=\"note\">Version 2 is out</div>",
+    ] {
+        assert!(start.contains(expected), "{expected} in {start}");
+    }
 
     // The API operation named in navigation has its page.
     let operation = html("api-reference/get-users");

@@ -50,8 +50,21 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
             escaped(description)
         ));
     }
-    if view.frontmatter.noindex || view.frontmatter.hidden {
+    let chrome = &site.settings.chrome;
+    if view.frontmatter.noindex || view.frontmatter.hidden || chrome.noindex {
         html.push_str("<meta name=\"robots\" content=\"noindex\">\n");
+    }
+    for (name, content) in &chrome.metatags {
+        let attribute = if name.starts_with("og:") {
+            "property"
+        } else {
+            "name"
+        };
+        html.push_str(&format!(
+            "<meta {attribute}=\"{}\" content=\"{}\">\n",
+            escaped(name),
+            escaped(content)
+        ));
     }
     if let Some(favicon) = &site.settings.favicon {
         html.push_str(&format!(
@@ -89,6 +102,11 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     ));
     html.push_str("<a class=\"skip-link\" href=\"#content\">Skip to content</a>\n");
     topbar(&mut html, site, path, &root);
+    if let Some(banner) = &chrome.banner {
+        html.push_str("<div class=\"banner\" role=\"note\">");
+        push_escaped(&mut html, &banner.replace("**", "").replace('`', ""));
+        html.push_str("</div>\n");
+    }
     if let Some(context) = context
         && mode != "custom"
     {
@@ -129,13 +147,55 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
         toc(&mut html, view.headings);
     }
     html.push_str("</div>\n");
-    html.push_str(&format!(
-        "<footer class=\"footer\"><span>{}</span><span class=\"footer-version\">{}</span></footer>\n",
-        escaped(&site.name),
-        escaped(&site.version)
-    ));
+    footer(&mut html, site, &root);
     html.push_str("</body>\n</html>\n");
     html
+}
+
+/// The footer: the link columns and social links of docs.json `footer`, the site and version.
+fn footer(html: &mut String, site: &Site, root: &str) {
+    let chrome = &site.settings.chrome;
+    html.push_str("<footer class=\"footer\">");
+    if !chrome.footer_columns.is_empty() {
+        html.push_str("<div class=\"footer-columns\">");
+        for (header, items) in &chrome.footer_columns {
+            html.push_str("<div class=\"footer-column\">");
+            if !header.is_empty() {
+                html.push_str(&format!("<strong>{}</strong>", escaped(header)));
+            }
+            for (label, href) in items {
+                html.push_str(&format!(
+                    "<a href=\"{}\">{}</a>",
+                    escaped(&crate::links::navigation_href(href, root)),
+                    escaped(label)
+                ));
+            }
+            html.push_str("</div>");
+        }
+        html.push_str("</div>");
+    }
+    html.push_str(&format!("<span>{}</span>", escaped(&site.name)));
+    if !chrome.socials.is_empty() {
+        html.push_str("<span class=\"footer-socials\">");
+        for (network, url) in &chrome.socials {
+            let icon = icons::svg(network, 16).unwrap_or_default();
+            html.push_str(&format!(
+                "<a href=\"{}\" aria-label=\"{}\" rel=\"noopener\">{icon}{}</a>",
+                escaped(url),
+                escaped(network),
+                if icon.is_empty() {
+                    escaped(network)
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        html.push_str("</span>");
+    }
+    html.push_str(&format!(
+        "<span class=\"footer-version\">{}</span></footer>\n",
+        escaped(&site.version)
+    ));
 }
 
 /// Whether `lang` (a language code such as `ar` or `he-IL`) is written right to left.
@@ -153,9 +213,13 @@ fn is_right_to_left(lang: &str) -> bool {
 
 fn topbar(html: &mut String, site: &Site, path: &str, root: &str) {
     let home = site.home().unwrap_or("index");
+    let logo_href = match &site.settings.chrome.logo_href {
+        Some(href) => crate::links::navigation_href(href, root),
+        None => format!("{root}{home}.html"),
+    };
     html.push_str(&format!(
-        "<header class=\"topbar\"><a class=\"site-name\" href=\"{root}{}.html\">",
-        escaped(home)
+        "<header class=\"topbar\"><a class=\"site-name\" href=\"{}\">",
+        escaped(&logo_href)
     ));
     let settings = &site.settings;
     if let Some(light) = &settings.logo_light {
@@ -183,6 +247,13 @@ fn topbar(html: &mut String, site: &Site, path: &str, root: &str) {
         html.push_str(&format!(
             "<a class=\"navbar-link\" href=\"{}\">{}</a>",
             escaped(&href),
+            escaped(label)
+        ));
+    }
+    if let Some((label, href)) = &settings.chrome.primary_button {
+        html.push_str(&format!(
+            "<a class=\"navbar-button\" href=\"{}\">{}</a>",
+            escaped(&crate::links::navigation_href(href, root)),
             escaped(label)
         ));
     }

@@ -24,6 +24,8 @@ pub struct Settings {
     pub default_mode: String,
     /// Links for the top bar (`navbar.links`, mint.json `topbarLinks`), as (label, href).
     pub navbar_links: Vec<(String, String)>,
+    /// The frame around pages: navbar button, footer, banner, meta tags, fonts.
+    pub chrome: crate::chrome::Chrome,
 }
 
 const DEFAULT_PRIMARY: &str = "#2563eb";
@@ -99,6 +101,7 @@ impl Settings {
                 .or_else(|| text("/favicon/dark")),
             default_mode,
             navbar_links: links,
+            chrome: crate::chrome::Chrome::from_config(&config),
         })
     }
 }

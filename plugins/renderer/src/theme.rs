@@ -57,7 +57,8 @@ impl ThemeFiles {
             .replace(
                 "--quire-button: #2563eb",
                 &format!("--quire-button: {}", settings.dark),
-            );
+            )
+            + &settings.chrome.font_css();
         let mut files = Vec::new();
         let mut add = |stem: &str, ext: &str, contents: Vec<u8>| -> String {
             let hash = hex::encode(&Sha256::digest(&contents)[..5]);

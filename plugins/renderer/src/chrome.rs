@@ -1,0 +1,183 @@
+//! The site's frame around every page, from docs.json: the navbar's primary button, the
+//! footer's social links and link columns, the banner, `seo.metatags` and `seo.indexing`, the
+//! logo's link and the font families. Only what a static bundle can honour without requests
+//! off the bundle: a font is named for the browser to use, never fetched.
+
+use serde_json::Value;
+
+/// The frame settings of a site.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Chrome {
+    /// `navbar.primary`: a button (`{type: "button", label, href}`) or a GitHub link
+    /// (`{type: "github", href}`), as (label, href).
+    pub primary_button: Option<(String, String)>,
+    /// `footer.socials`: (network, URL), in the file's order.
+    pub socials: Vec<(String, String)>,
+    /// `footer.links`: columns of (header, [(label, href)]).
+    pub footer_columns: Vec<(String, Vec<(String, String)>)>,
+    /// `banner.content`, shown above every page as text.
+    pub banner: Option<String>,
+    /// `seo.metatags`: (name, content) for every page's head.
+    pub metatags: Vec<(String, String)>,
+    /// `seo.indexing: "none"`: every page asks search engines not to index it.
+    pub noindex: bool,
+    /// `logo.href`: where the logo leads, instead of the home page.
+    pub logo_href: Option<String>,
+    /// `fonts.family` (or `fonts.body.family`) and `fonts.heading.family`.
+    pub body_font: Option<String>,
+    pub heading_font: Option<String>,
+}
+
+impl Chrome {
+    /// Reads the frame settings of the navigation file `config`.
+    pub fn from_config(config: &Value) -> Self {
+        let text = |pointer: &str| {
+            config
+                .pointer(pointer)
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+        };
+        let primary_button = config.pointer("/navbar/primary").and_then(|primary| {
+            let href = primary.get("href")?.as_str()?.to_string();
+            let label = match primary.get("type").and_then(Value::as_str) {
+                Some("github") => "GitHub".to_string(),
+                _ => primary.get("label")?.as_str()?.to_string(),
+            };
+            Some((label, href))
+        });
+        let socials = config
+            .pointer("/footer/socials")
+            .and_then(Value::as_object)
+            .map(|socials| {
+                socials
+                    .iter()
+                    .filter_map(|(name, url)| Some((name.clone(), url.as_str()?.to_string())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let footer_columns = config
+            .pointer("/footer/links")
+            .and_then(Value::as_array)
+            .map(|columns| {
+                columns
+                    .iter()
+                    .map(|column| {
+                        let header = column
+                            .get("header")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default()
+                            .to_string();
+                        let items = column
+                            .get("items")
+                            .and_then(Value::as_array)
+                            .map(|items| items.iter().filter_map(labelled_link).collect())
+                            .unwrap_or_default();
+                        (header, items)
+                    })
+                    .filter(|(_, items): &(String, Vec<_>)| !items.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let metatags = config
+            .pointer("/seo/metatags")
+            .and_then(Value::as_object)
+            .map(|tags| {
+                tags.iter()
+                    .filter_map(|(name, content)| {
+                        Some((name.clone(), content.as_str()?.to_string()))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let font = |pointers: &[&str]| pointers.iter().find_map(|p| text(p));
+        Self {
+            primary_button,
+            socials,
+            footer_columns,
+            banner: text("/banner/content"),
+            metatags,
+            noindex: text("/seo/indexing").as_deref() == Some("none"),
+            logo_href: text("/logo/href"),
+            body_font: font(&["/fonts/family", "/fonts/body/family"]),
+            heading_font: font(&["/fonts/heading/family"]),
+        }
+    }
+
+    /// CSS that applies the font families (quoted, with the theme's fonts as fallback).
+    pub fn font_css(&self) -> String {
+        let quoted = |family: &str| {
+            let safe: String = family
+                .chars()
+                .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+                .collect();
+            format!("\"{safe}\"")
+        };
+        let mut css = String::new();
+        if let Some(body) = &self.body_font {
+            css.push_str(&format!(
+                "body {{ font-family: {}, var(--quire-font, system-ui, sans-serif); }}\n",
+                quoted(body)
+            ));
+        }
+        if let Some(heading) = &self.heading_font {
+            css.push_str(&format!(
+                "h1, h2, h3, h4, .page-title {{ font-family: {}, inherit; }}\n",
+                quoted(heading)
+            ));
+        }
+        css
+    }
+}
+
+/// A `{label, href}` link.
+fn labelled_link(item: &Value) -> Option<(String, String)> {
+    let label = item.get("label")?.as_str()?;
+    let href = item.get("href")?.as_str()?;
+    Some((label.to_string(), href.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_frame_settings() {
+        let config = serde_json::json!({
+            "navbar": {"primary": {"type": "button", "label": "Sign up", "href": "https://app.example"}},
+            "footer": {
+                "socials": {"github": "https://github.com/x", "x": "https://x.com/y"},
+                "links": [{"header": "Company", "items": [{"label": "Blog", "href": "/blog"}]}, {"header": "Empty", "items": []}]
+            },
+            "banner": {"content": "New: **v2** is out"},
+            "seo": {"metatags": {"og:site_name": "Acme"}, "indexing": "none"},
+            "logo": {"light": "/l.svg", "href": "https://acme.example"},
+            "fonts": {"family": "Inter\"; }", "heading": {"family": "Lora"}}
+        });
+        let chrome = Chrome::from_config(&config);
+        assert_eq!(
+            chrome.primary_button,
+            Some(("Sign up".into(), "https://app.example".into()))
+        );
+        assert_eq!(chrome.socials.len(), 2);
+        assert_eq!(chrome.footer_columns.len(), 1, "empty columns are left out");
+        assert_eq!(chrome.banner.as_deref(), Some("New: **v2** is out"));
+        assert_eq!(
+            chrome.metatags,
+            vec![("og:site_name".into(), "Acme".into())]
+        );
+        assert!(chrome.noindex);
+        assert_eq!(chrome.logo_href.as_deref(), Some("https://acme.example"));
+        let css = chrome.font_css();
+        assert!(
+            css.contains("\"Inter \"") && css.contains("\"Lora\""),
+            "{css}"
+        );
+        assert!(!css.contains("; }\""), "no way out of the string: {css}");
+        let github = Chrome::from_config(
+            &serde_json::json!({"navbar": {"primary": {"type": "github", "href": "https://github.com/x"}}}),
+        );
+        assert_eq!(github.primary_button.unwrap().0, "GitHub");
+    }
+}
