@@ -344,14 +344,6 @@ async fn publishing_over_http_refuses_broken_sites() {
             400,
             "docs.json: invalid JSON at line 1",
         ),
-        (
-            site(&[(
-                "docs.json",
-                r#"{"name": "A", "navigation": {"pages": ["gone"]}}"#,
-            )]),
-            400,
-            "gone.mdx",
-        ),
         (b"definitely not gzip".to_vec(), 400, "not a .tar.gz"),
         (Vec::new(), 400, ".tar.gz of the site folder"),
     ];
@@ -359,6 +351,37 @@ async fn publishing_over_http_refuses_broken_sites() {
         let (got, response) = api.publish("new.acme.test", "v1", body).await;
         assert_error(got, &response, status, needle);
     }
+    // A navigation page that is not in the folder: refused with ?strict=true, else published
+    // without it, with a warning.
+    let missing = site(&[
+        (
+            "docs.json",
+            r#"{"name": "A", "navigation": {"pages": ["gone", "here"]}}"#,
+        ),
+        ("here.md", "# Here"),
+    ]);
+    let response = reqwest::Client::new()
+        .post(format!(
+            "{}/v1/sites/new.acme.test/versions?version=s&strict=true",
+            w.server.base
+        ))
+        .bearer_auth(&w.admin)
+        .header("content-type", "application/gzip")
+        .body(missing.clone())
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let body: Value = response.json().await.unwrap();
+    assert_error(status, &body, 400, "gone.mdx");
+    let (status, body) = api.publish("new.acme.test", "v1", missing).await;
+    assert_eq!(status, 201, "{body}");
+    assert!(
+        body["warnings"][0].as_str().unwrap().contains("gone.mdx"),
+        "{body}"
+    );
+    assert_eq!(body["pageCount"], 1, "{body}");
+
     let example = tar_gz_dir(&common::example_site());
     let (status, body) = api.publish("docs.acme.test", "v1", example.clone()).await;
     assert_error(status, &body, 409, "already published");

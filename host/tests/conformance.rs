@@ -2,7 +2,10 @@
 //! public sites, text files only) is published with the real binary and exported over the API,
 //! and the bundle is read as a reader's browser reads it: every page the site's navigation
 //! names is exported and listed in the sidebar data its own page loads, under its section; no
-//! link between pages is broken; no script, style sheet or frame comes from off the bundle.
+//! link between pages is broken; no script, style sheet or frame comes from off the bundle. A
+//! sample of each site's pages is then served by an air-gapped docs server and opened in
+//! headless Chromium: each page's link is current in the sidebar it draws, and no request
+//! leaves the server.
 //! The figures are printed and written to `target/conformance.md`; BENCHMARKS.md keeps them.
 
 mod common;
@@ -107,9 +110,14 @@ async fn shared_corpora_publish_and_export_completely() {
         let (_, all) = api
             .get(&format!("/v1/static-export/jobs/{job_id}?warnings=all"))
             .await;
-        let (_, bytes) = api.download_bundle(&job_id).await;
+        let (view, bytes) = api.download_bundle(&job_id).await;
         let bundle = unpack(&bytes);
         let mut figures = check(name, root, &bundle, &all["warnings"]);
+        let url = view["bundleUrl"].as_str().expect("bundleUrl");
+        let data = instance.dir.path().join(format!("docs-{name}"));
+        let docs = common::docs_server(&data, &["--bundle-url", url, "--deployment", "air-gapped"]);
+        in_chromium(name, &docs.base, &sample(&bundle, &navigation_pages(root)));
+        drop(docs);
         figures.export_seconds = export_seconds;
         figures.pages = last["totalPages"].as_u64().unwrap_or_default() as usize;
         table.push(figures);
@@ -144,6 +152,51 @@ async fn shared_corpora_publish_and_export_completely() {
             &f.off_bundle[..f.off_bundle.len().min(5)]
         );
     }
+}
+
+/// About eight navigation pages spread over the site, among those that have a sidebar.
+fn sample(bundle: &BTreeMap<String, Vec<u8>>, pages: &[String]) -> Vec<String> {
+    let with_sidebar: Vec<&String> = pages
+        .iter()
+        .filter(|p| {
+            bundle
+                .get(&format!("{p}.html"))
+                .is_some_and(|html| String::from_utf8_lossy(html).contains("id=\"sidebar-tree\""))
+        })
+        .collect();
+    let step = (with_sidebar.len() / 8).max(1);
+    with_sidebar
+        .into_iter()
+        .step_by(step)
+        .take(8)
+        .cloned()
+        .collect()
+}
+
+/// Opens `pages` of the site served at `base` in headless Chromium (`tests/browser/sidebar.test.mjs`).
+fn in_chromium(name: &str, base: &str, pages: &[String]) {
+    let dir = common::workspace().join("host/tests/browser");
+    assert!(
+        dir.join("node_modules/playwright-core").is_dir(),
+        "playwright-core is not installed: run scripts/setup --test"
+    );
+    let artifacts = common::workspace()
+        .join("target/browser-artifacts/conformance")
+        .join(name);
+    let output = std::process::Command::new("node")
+        .args(["--test", "--test-concurrency=1", "sidebar.test.mjs"])
+        .current_dir(&dir)
+        .env("QUIRE_DOCS_BASE", base)
+        .env("QUIRE_PAGES", serde_json::to_string(pages).expect("json"))
+        .env("QUIRE_ARTIFACTS", &artifacts)
+        .output()
+        .expect("run node");
+    assert!(
+        output.status.success(),
+        "{name} in Chromium:\n{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 /// The pages the navigation file names that exist in the site and are not hidden: read here

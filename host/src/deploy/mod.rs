@@ -54,6 +54,9 @@ pub enum DocsServerError {
 pub struct DocsState {
     pub versions: Versions,
     pub features_script: String,
+    /// Air-gapped: the Content-Security-Policy every response carries, so that pages load
+    /// nothing from off this server.
+    pub content_security_policy: Option<axum::http::HeaderValue>,
     /// Why the startup install failed, if it did (what `/readyz` says when nothing is served).
     pub problem: Option<String>,
 }
@@ -176,6 +179,7 @@ pub async fn run(config: DocsServerConfig) -> Result<(), DocsServerError> {
     let state = Arc::new(DocsState {
         versions,
         features_script: features_script(&config, &features, domain.as_deref()),
+        content_security_policy: serve::content_security_policy(&features),
         problem,
     });
     let listener = tokio::net::TcpListener::bind(config.listen)

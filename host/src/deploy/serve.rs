@@ -4,7 +4,8 @@
 //! stable names are revalidated on each use (`no-cache`), files with a content hash in their name
 //! are cached for a year. `quire-features.js` is written by the server from its deployment type.
 //! A path the bundle's redirect table (docs.json `redirects`) names is answered with 308 (or
-//! 307 for a rule that is not permanent) before any file.
+//! 307 for a rule that is not permanent) before any file. An air-gapped server sends a
+//! Content-Security-Policy that keeps pages from loading anything from off the server.
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
@@ -18,13 +19,47 @@ use axum::routing::get;
 
 use super::DocsState;
 
+/// What an air-gapped docs server allows its pages: everything from itself (inline scripts and
+/// styles included, the theme uses them), images and fonts as data, nothing from elsewhere. The
+/// browser then makes no request off the bundle, whatever a page's content names.
+const SAME_ORIGIN_ONLY: &str = "default-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; media-src 'self' blob:; frame-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'";
+
+/// The policy for `features`: none but for air-gapped deployments, where pages may reach other
+/// hosts only through the API playground, when an operator switches it on (its "Try it" calls
+/// their API).
+pub fn content_security_policy(features: &crate::deployment::Features) -> Option<HeaderValue> {
+    if features.deployment != crate::deployment::DeploymentType::AirGapped {
+        return None;
+    }
+    let connect = if features.playground {
+        "connect-src *"
+    } else {
+        "connect-src 'self'"
+    };
+    HeaderValue::from_str(&format!("{SAME_ORIGIN_ONLY}; {connect}")).ok()
+}
+
 /// The docs server's routes.
 pub fn router(state: Arc<DocsState>) -> Router {
+    let policy = state.content_security_policy.clone();
     let router = Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
         .route("/metrics", get(|| async { crate::metrics::response() }))
         .fallback(get(serve_file))
+        .layer(axum::middleware::map_response(
+            move |mut response: Response| {
+                let policy = policy.clone();
+                async move {
+                    if let Some(policy) = policy {
+                        response
+                            .headers_mut()
+                            .insert(header::CONTENT_SECURITY_POLICY, policy);
+                    }
+                    response
+                }
+            },
+        ))
         .layer(tower_http::compression::CompressionLayer::new())
         .with_state(state);
     crate::request_log::observed(router)
