@@ -116,6 +116,7 @@ async fn shared_corpora_publish_and_export_completely() {
         let url = view["bundleUrl"].as_str().expect("bundleUrl");
         let data = instance.dir.path().join(format!("docs-{name}"));
         let docs = common::docs_server(&data, &["--bundle-url", url, "--deployment", "air-gapped"]);
+        wait_until_ready(&docs.base).await;
         in_chromium(name, &docs.base, &sample(&bundle, &navigation_pages(root)));
         drop(docs);
         figures.export_seconds = export_seconds;
@@ -171,6 +172,22 @@ fn sample(bundle: &BTreeMap<String, Vec<u8>>, pages: &[String]) -> Vec<String> {
         .take(8)
         .cloned()
         .collect()
+}
+
+/// Waits until the docs server at `base` has installed its bundle.
+async fn wait_until_ready(base: &str) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let ready = reqwest::get(format!("{base}/readyz")).await;
+        if ready.is_ok_and(|r| r.status() == 200) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the docs server at {base} did not become ready"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// Opens `pages` of the site served at `base` in headless Chromium (`tests/browser/sidebar.test.mjs`).

@@ -66,6 +66,9 @@ impl ApiDocuments {
             }
         };
         let method = method.to_ascii_lowercase();
+        if method == "webhook" {
+            return self.webhook(reference, file, path);
+        }
         if !METHODS.contains(&method.as_str()) {
             return Err(format!(
                 "openapi {reference:?}: {method:?} is not an HTTP method"
@@ -96,6 +99,41 @@ impl ApiDocuments {
         }
         Err(format!(
             "openapi {reference:?}: no such operation in the site's OpenAPI documents"
+        ))
+    }
+}
+
+impl ApiDocuments {
+    /// The webhook `name` (OpenAPI 3.1 `webhooks`), in the document `file` or in any: its
+    /// first operation, shown with the webhook's name in place of a path.
+    fn webhook(
+        &self,
+        reference: &str,
+        file: Option<&str>,
+        name: &str,
+    ) -> Result<Operation<'_>, String> {
+        for (doc_path, document) in &self.documents {
+            if file.is_some_and(|f| !names_document(f, doc_path)) {
+                continue;
+            }
+            let Some(path_item) = document.pointer(&format!("/webhooks/{}", pointer_escape(name)))
+            else {
+                continue;
+            };
+            if let Some((method, operation)) =
+                METHODS.iter().find_map(|m| Some((*m, path_item.get(*m)?)))
+            {
+                return Ok(Operation {
+                    document,
+                    method: method.to_ascii_uppercase(),
+                    path: name.to_string(),
+                    operation,
+                    path_item,
+                });
+            }
+        }
+        Err(format!(
+            "openapi {reference:?}: no such webhook in the site's OpenAPI documents"
         ))
     }
 }

@@ -308,6 +308,22 @@ mod tests {
     }
 
     #[test]
+    fn webhook_and_extensionless_document_names() {
+        let yaml = "openapi: 3.1.0\ninfo: {title: T, version: '1'}\nwebhooks:\n  order.created:\n    post:\n      summary: Order created\n      responses: {'200': {description: OK}}\npaths:\n  /a:\n    get: {summary: A, responses: {'200': {description: OK}}}\n";
+        let site = site().with_files(vec![], vec![("specs/v3.yaml".into(), yaml.into())]);
+        for (reference, title) in [
+            ("specs/v3 webhook order.created", "Order created"),
+            ("webhook order.created", "Order created"),
+            ("/specs/v3 GET /a", "A"),
+        ] {
+            let source = format!("---\nopenapi: \"{reference}\"\n---\n");
+            let out = render_page(&site, "quickstart", "quickstart.mdx", &source);
+            assert_eq!(out.title, title, "{reference}");
+            assert!(out.warnings.is_empty(), "{reference}: {:?}", out.warnings);
+        }
+    }
+
+    #[test]
     fn frontmatter_modes_and_noindex() {
         let out = render_page(
             &site(),
