@@ -81,10 +81,14 @@ pub fn files(redirects: &Redirects) -> Vec<OutputFile> {
     if redirects.is_empty() {
         return Vec::new();
     }
+    // One page per path, the first rule's; a source with a fragment names no page of its own
+    // (browsers never send the fragment).
+    let mut paths = HashSet::new();
     let mut files: Vec<OutputFile> = redirects
         .rules()
         .iter()
-        .filter(|r| is_plain(&r.source))
+        .filter(|r| is_plain(&r.source) && !r.source.contains('#'))
+        .filter(|r| page_of(&r.source).is_some_and(|page| paths.insert(page.to_string())))
         .filter_map(|rule| {
             let (destination, _) = redirects.resolve(&rule.source)?;
             let page = page_of(&rule.source)?;
@@ -158,6 +162,8 @@ mod tests {
         let config = serde_json::json!({"redirects": [
             {"source": "/guides/old", "destination": "/guides/new"},
             {"source": "/api/:op", "destination": "/reference/:op"},
+            {"source": "/guides/old#part", "destination": "/guides/other"},
+            {"source": "/guides/old/", "destination": "/guides/other"},
         ]});
         let (redirects, _) = Redirects::from_config(&config, &|_| false);
         let written = files(&redirects);

@@ -266,9 +266,16 @@ fn pack(
     let mut writer = runtime.block_on(context.operator.writer(&path))?;
     let mut size = 0u64;
     let mut manifest = ManifestBuilder::default();
+    // Each path goes in once: a later file at a path already written (a plugin naming two
+    // files alike, a site file where a page is) is left out, so the archive stays unambiguous.
+    let mut written = std::collections::HashSet::new();
     let result = (|| -> Result<(), ExportError> {
         for batch in receiver {
             for file in batch {
+                if !written.insert(file.path.clone()) {
+                    tracing::warn!(job = %job.id, path = %file.path, "a second file at this path is left out");
+                    continue;
+                }
                 manifest.add(&file.path, &file.contents);
                 let chunk = archive.add_file(&file.path, &file.contents)?;
                 if !chunk.is_empty() {
