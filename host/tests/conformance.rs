@@ -10,7 +10,7 @@
 
 mod common;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -302,18 +302,12 @@ fn check(name: &str, root: &Path, bundle: &BTreeMap<String, Vec<u8>>, warnings: 
     };
     let expected = navigation_pages(root);
     f.navigation_pages = expected.len();
-    let text = |path: &str| {
-        bundle
-            .get(path)
-            .map(|b| String::from_utf8_lossy(b).into_owned())
-    };
-    let mut navigation_scripts: HashMap<String, Value> = HashMap::new();
     for page in &expected {
-        let Some(html) = text(&format!("{page}.html")) else {
+        if !bundle.contains_key(&format!("{page}.html")) {
             continue;
-        };
+        }
         f.exported += 1;
-        if in_own_sidebar(page, &html, bundle, &mut navigation_scripts) {
+        if in_own_sidebar(page, bundle) {
             f.in_sidebar += 1;
         }
     }
@@ -386,52 +380,16 @@ fn check(name: &str, root: &Path, bundle: &BTreeMap<String, Vec<u8>>, warnings: 
     f
 }
 
-/// Whether `page`'s own navigation script lists it in the part of the sidebar its page shows
-/// (the subtree of its section, or everything outside sections when it has none).
-fn in_own_sidebar(
-    page: &str,
-    html: &str,
-    bundle: &BTreeMap<String, Vec<u8>>,
-    cache: &mut HashMap<String, Value>,
-) -> bool {
-    let Some(script) = links(html)
-        .into_iter()
-        .find(|l| l.contains("assets/nav/"))
-        .and_then(|l| resolve(&format!("{page}.html"), &l))
-    else {
+/// Whether `page`'s own navigation data lists it in the part of the sidebar its page shows
+/// (the subtree of its section, or everything when it has none).
+fn in_own_sidebar(page: &str, bundle: &BTreeMap<String, Vec<u8>>) -> bool {
+    let Some((_, shown)) = common::archive::sidebar_of(bundle, page) else {
         return false;
     };
-    let navigation = cache.entry(script.clone()).or_insert_with(|| {
-        let text = bundle
-            .get(&script)
-            .map(|b| String::from_utf8_lossy(b).into_owned())
-            .unwrap_or_default();
-        let start = text.find('{').unwrap_or(0);
-        let end = text.rfind('}').map_or(text.len(), |e| e + 1);
-        serde_json::from_str(&text[start..end]).unwrap_or(Value::Null)
-    });
-    let Some(items) = navigation["items"].as_array() else {
-        return false;
-    };
-    let section = html
-        .split("data-section=\"")
-        .nth(1)
-        .and_then(|rest| rest.split('"').next())
-        .and_then(|s| s.parse::<usize>().ok());
-    let lists = |item: &Value| {
+    shown.iter().any(|item| {
         item["target"].as_str() == Some(page)
             && matches!(item["kind"].as_str(), Some("page" | "group"))
-    };
-    match section {
-        Some(s) => {
-            let depth = items[s]["depth"].as_u64().unwrap_or(0);
-            items[s + 1..]
-                .iter()
-                .take_while(|i| i["depth"].as_u64().unwrap_or(0) > depth)
-                .any(lists)
-        }
-        None => items.iter().any(lists),
-    }
+    })
 }
 
 fn has_scheme(link: &str) -> bool {

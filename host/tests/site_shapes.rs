@@ -80,36 +80,8 @@ fn site(root: &Path) {
     );
 }
 
-/// The navigation data a page loads, and the part of it its sidebar shows.
 fn sidebar(bundle: &BTreeMap<String, Vec<u8>>, page: &str) -> (Vec<Value>, Vec<Value>) {
-    let html = String::from_utf8_lossy(&bundle[&format!("{page}.html")]).into_owned();
-    let script = common::archive::links(&html)
-        .into_iter()
-        .find(|l| l.contains("assets/nav/"))
-        .and_then(|l| common::archive::resolve(&format!("{page}.html"), &l))
-        .expect("a navigation script");
-    let text = String::from_utf8_lossy(&bundle[&script]).into_owned();
-    let json: Value =
-        serde_json::from_str(&text[text.find('{').unwrap()..=text.rfind('}').unwrap()])
-            .expect("navigation JSON");
-    let items = json["items"].as_array().expect("items").clone();
-    let section = html
-        .split("data-section=\"")
-        .nth(1)
-        .and_then(|rest| rest.split('"').next())
-        .and_then(|s| s.parse::<usize>().ok());
-    let shown = match section {
-        Some(s) => {
-            let depth = items[s]["depth"].as_u64().unwrap();
-            items[s + 1..]
-                .iter()
-                .take_while(|i| i["depth"].as_u64().unwrap() > depth)
-                .cloned()
-                .collect()
-        }
-        None => items.clone(),
-    };
-    (items, shown)
+    common::archive::sidebar_of(bundle, page).expect("the page's navigation data")
 }
 
 fn lists(items: &[Value], page: &str) -> bool {

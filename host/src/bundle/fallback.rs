@@ -7,7 +7,7 @@ use crate::plugins::{OutputFile, RenderedPage, Section};
 /// A self-contained page for `path` (no extension) with `title`, showing `source` (the page's
 /// Markdown or MDX, frontmatter removed) and why it could not be rendered.
 pub fn fallback_page(path: &str, title: &str, source: &str, reason: &str) -> RenderedPage {
-    let body = strip_frontmatter(source);
+    let body = super::llms::strip_frontmatter(source);
     let depth = path.matches('/').count();
     let home = format!("{}index.html", "../".repeat(depth));
     let html = format!(
@@ -40,23 +40,6 @@ pub fn fallback_page(path: &str, title: &str, source: &str, reason: &str) -> Ren
             text: body.to_string(),
         }],
         warnings: Vec::new(),
-    }
-}
-
-/// `source` without a leading `---` frontmatter block.
-fn strip_frontmatter(source: &str) -> &str {
-    let Some(rest) = source
-        .strip_prefix("---\n")
-        .or_else(|| source.strip_prefix("---\r\n"))
-    else {
-        return source;
-    };
-    match rest.find("\n---") {
-        Some(end) => {
-            let after = &rest[end + 4..];
-            after.split_once('\n').map_or("", |(_, body)| body)
-        }
-        None => source,
     }
 }
 

@@ -48,7 +48,8 @@ impl FullText {
     }
 }
 
-fn strip_frontmatter(source: &str) -> &str {
+/// `source` without a leading `---` frontmatter block.
+pub(super) fn strip_frontmatter(source: &str) -> &str {
     let Some(rest) = source
         .strip_prefix("---\n")
         .or_else(|| source.strip_prefix("---\r\n"))

@@ -65,3 +65,39 @@ pub fn resolve(from: &str, link: &str) -> Option<String> {
     }
     Some(parts.join("/"))
 }
+
+/// The navigation entries the page `page` (path without extension) of an unpacked bundle loads,
+/// and those of them its sidebar shows: the subtree of its section (`data-section`), or all of
+/// them when it has none.
+pub fn sidebar_of(
+    bundle: &BTreeMap<String, Vec<u8>>,
+    page: &str,
+) -> Option<(Vec<serde_json::Value>, Vec<serde_json::Value>)> {
+    let file = format!("{page}.html");
+    let html = String::from_utf8_lossy(bundle.get(&file)?).into_owned();
+    let script = links(&html)
+        .into_iter()
+        .find(|l| l.contains("assets/nav/"))
+        .and_then(|l| resolve(&file, &l))?;
+    let text = String::from_utf8_lossy(bundle.get(&script)?).into_owned();
+    let json: serde_json::Value =
+        serde_json::from_str(text.get(text.find('{')?..=text.rfind('}')?)?).ok()?;
+    let items = json["items"].as_array()?.clone();
+    let section = html
+        .split("data-section=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .and_then(|s| s.parse::<usize>().ok());
+    let shown = match section {
+        Some(s) => {
+            let depth = items.get(s)?["depth"].as_u64().unwrap_or(0);
+            items[s + 1..]
+                .iter()
+                .take_while(|i| i["depth"].as_u64().unwrap_or(0) > depth)
+                .cloned()
+                .collect()
+        }
+        None => items.clone(),
+    };
+    Some((items, shown))
+}
