@@ -3,6 +3,8 @@
 //! a moved page leads to where it went; the host builds a bundle's redirect pages and table from
 //! the same rules. Chains are followed to their end; loops are left out. Both are warnings.
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::Value;
 
 /// Rules followed one after another at most this often; a longer chain is taken for a loop.
@@ -237,6 +239,42 @@ fn substitute(destination: &str, bindings: &[(String, String)]) -> String {
         })
         .collect::<Vec<_>>()
         .join("/")
+}
+
+/// A site's pages, for where a link or a redirect lands: the page itself, its folder's
+/// `index`, or the folder's first page in reading order.
+#[derive(Debug, Clone, Default)]
+pub struct PageIndex {
+    pages: HashSet<String>,
+    folders: HashMap<String, String>,
+}
+
+impl PageIndex {
+    /// `pages` (paths without extension) in reading order: the first under a folder is its
+    /// first page.
+    pub fn new<'a>(pages: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut index = Self::default();
+        for page in pages {
+            index.pages.insert(page.to_string());
+            let mut folder = page;
+            while let Some((parent, _)) = folder.rsplit_once('/') {
+                index
+                    .folders
+                    .entry(parent.to_string())
+                    .or_insert_with(|| page.to_string());
+                folder = parent;
+            }
+        }
+        index
+    }
+
+    /// The page a link to `target` opens, if any.
+    pub fn page(&self, target: &str) -> Option<String> {
+        [target.to_string(), format!("{target}/index")]
+            .into_iter()
+            .find(|p| self.pages.contains(p))
+            .or_else(|| self.folders.get(target).cloned())
+    }
 }
 
 #[cfg(test)]

@@ -3,9 +3,9 @@
 //! sends the reader on with relative links (so it works from `file://` too), and
 //! `redirects.json`, the table a docs server answers 308 (or 307) from.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
-use quire_sdk::redirects::{Redirects, Rule, is_external, is_plain, page_of};
+use quire_sdk::redirects::{PageIndex, Redirects, Rule, is_external, is_plain, page_of};
 use serde_json::Value;
 
 use crate::plugins::OutputFile;
@@ -17,25 +17,7 @@ pub const TABLE_FILE: &str = "redirects.json";
 /// its folder's `index`, or the folder's first page (`pages` are in reading order). A rule
 /// that ends on no page leads nowhere and is left out, with a warning.
 pub fn settle(redirects: &Redirects, pages: &[&str]) -> (Redirects, Vec<String>) {
-    let set: HashSet<&str> = pages.iter().copied().collect();
-    let mut folders: HashMap<&str, &str> = HashMap::new();
-    for page in pages {
-        let mut folder = *page;
-        while let Some((parent, _)) = folder.rsplit_once('/') {
-            folders.entry(parent).or_insert(page);
-            folder = parent;
-        }
-    }
-    let page_at = |target: &str| -> Option<String> {
-        let index = format!("{target}/index");
-        if set.contains(target) {
-            Some(target.to_string())
-        } else if set.contains(index.as_str()) {
-            Some(index)
-        } else {
-            folders.get(target).map(|p| p.to_string())
-        }
-    };
+    let index = PageIndex::new(pages.iter().copied());
     let mut warnings = Vec::new();
     let mut rules = Vec::new();
     for rule in redirects.rules() {
@@ -60,7 +42,7 @@ pub fn settle(redirects: &Redirects, pages: &[&str]) -> (Redirects, Vec<String>)
         };
         let target = path.trim_matches('/');
         let target = if target.is_empty() { "index" } else { target };
-        match page_at(target) {
+        match index.page(target) {
             Some(page) => rules.push(Rule {
                 source: rule.source.clone(),
                 destination: format!("/{page}{suffix}"),

@@ -1,9 +1,7 @@
 //! Links between pages: site-absolute or relative page links in the source become relative
 //! `.html` links that work from any sub-path and from `file://`.
 
-use std::collections::{HashMap, HashSet};
-
-use quire_sdk::redirects::Redirects;
+use quire_sdk::redirects::{PageIndex, Redirects};
 
 /// The `../` prefix that leads from `page_path` back to the site root.
 pub fn root_prefix(page_path: &str) -> String {
@@ -21,43 +19,27 @@ pub struct Rewritten {
 
 /// Rewrites `href` found on the page at `page_path`. External links (with a scheme, or
 /// protocol-relative) and pure fragments stay as they are.
-/// What links can lead to: the site's pages, the first page of each folder of pages (in
-/// reading order, for links that name a folder), and the site's redirects.
+/// What links can lead to: the site's pages (and the first page of each folder, for links
+/// that name a folder) and the site's redirects.
 #[derive(Debug, Default)]
 pub struct Targets {
-    pub pages: HashSet<String>,
-    pub folders: HashMap<String, String>,
+    pub pages: PageIndex,
     pub redirects: Redirects,
 }
 
 impl Targets {
     /// `pages` in reading order first (they decide each folder's first page), then the rest.
     pub fn new<'a>(pages: impl IntoIterator<Item = &'a str>, redirects: Redirects) -> Self {
-        let mut targets = Self {
+        Self {
+            pages: PageIndex::new(pages),
             redirects,
-            ..Self::default()
-        };
-        for page in pages {
-            targets.pages.insert(page.to_string());
-            let mut folder = page;
-            while let Some((parent, _)) = folder.rsplit_once('/') {
-                targets
-                    .folders
-                    .entry(parent.to_string())
-                    .or_insert_with(|| page.to_string());
-                folder = parent;
-            }
         }
-        targets
     }
 
     /// The page a link to `page` opens: the page, its folder's `index`, or the folder's first
     /// page.
     pub fn page(&self, page: &str) -> Option<String> {
-        [page.to_string(), format!("{page}/index")]
-            .into_iter()
-            .find(|p| self.pages.contains(p))
-            .or_else(|| self.folders.get(page).cloned())
+        self.pages.page(page)
     }
 }
 
@@ -225,7 +207,7 @@ mod tests {
         assert_eq!(navigation_href("/", "../"), "../index.html");
     }
 
-    fn pages() -> HashSet<String> {
+    fn pages() -> std::collections::HashSet<String> {
         [
             "index",
             "quickstart",
