@@ -3,10 +3,17 @@
 #   docker build -t quire:0.1.0 .
 # Runs `quire serve` (the API host) or `quire docs-server` (what the Helm chart's docs pods run).
 
+# The npm packages the default renderer compiles in (icon sets, the Mermaid script).
+FROM node:20-bookworm AS vendor
+WORKDIR /vendor
+COPY plugins/renderer/vendor/package.json plugins/renderer/vendor/package-lock.json ./
+RUN npm ci --no-audit --no-fund
+
 FROM rust:1.95-bookworm AS build
 WORKDIR /src
 RUN rustup target add wasm32-wasip2
 COPY . .
+COPY --from=vendor /vendor/node_modules plugins/renderer/vendor/node_modules
 RUN scripts/build-plugins \
  && cargo build --release -p quire \
  && mkdir -p /out/plugins \

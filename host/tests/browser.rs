@@ -1,7 +1,8 @@
 //! The exported example site in a real browser: export it through the API, unpack the bundle
 //! and run `tests/browser/bundle.test.mjs` (headless Chromium from Debian's package, driven by
 //! playwright-core; `scripts/setup --test` installs both) over `file://` and over HTTP from a
-//! sub-path. Screenshots land in `target/browser-artifacts/`.
+//! sub-path; and `tests/browser/components.test.mjs` over each component page of the example site,
+//! in light and dark mode. Screenshots land in `target/browser-artifacts/`.
 
 mod common;
 
@@ -37,6 +38,16 @@ async fn export_example_site(server: &common::Server, key: &str, dir: &Path) -> 
 }
 
 fn run_browser(bundle: &Path, artifacts: &str, assistant: Option<(&str, &str)>) -> String {
+    run_node_test("bundle.test.mjs", bundle, artifacts, assistant)
+}
+
+/// Runs one of `tests/browser`'s node test files against the unpacked `bundle`.
+fn run_node_test(
+    script: &str,
+    bundle: &Path,
+    artifacts: &str,
+    assistant: Option<(&str, &str)>,
+) -> String {
     let dir = common::workspace().join("host/tests/browser");
     assert!(
         dir.join("node_modules/playwright-core").is_dir(),
@@ -53,7 +64,7 @@ fn run_browser(bundle: &Path, artifacts: &str, assistant: Option<(&str, &str)>) 
     command
         .arg("--test")
         .arg("--test-concurrency=1")
-        .arg("bundle.test.mjs")
+        .arg(script)
         .current_dir(&dir)
         .env("QUIRE_BUNDLE_DIR", bundle)
         .env("QUIRE_ARTIFACTS", &artifacts);
@@ -106,4 +117,27 @@ async fn the_exported_example_site_works_in_a_browser() {
         .unwrap_or_else(|| panic!("no analytics for guides/webhooks: {counts}"));
     assert!(webhooks["views"].as_u64().unwrap() >= 1, "{webhooks}");
     assert_eq!(webhooks["helpful"], 1, "{webhooks}");
+}
+
+#[tokio::test]
+async fn every_component_looks_right_in_light_and_dark_mode() {
+    let instance = Instance::new("");
+    let admin = instance.organization("acme", "enterprise");
+    let server = instance.start();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bundle = dir.path().join("bundle");
+    let warnings = export_example_site(&server, &admin, &bundle).await;
+    assert!(
+        warnings.as_array().is_none_or(Vec::is_empty),
+        "the component pages should export without warnings: {warnings}"
+    );
+    let report = run_node_test("components.test.mjs", &bundle, "components", None);
+    assert!(report.contains("# fail 0"), "{report}");
+    let passed: usize = report
+        .lines()
+        .find_map(|l| l.strip_prefix("# pass "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_default();
+    // Two modes per component page, and the count check.
+    assert!(passed >= 41, "{report}");
 }

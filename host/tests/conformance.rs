@@ -112,6 +112,16 @@ async fn shared_corpora_publish_and_export_completely() {
             .await;
         let (view, bytes) = api.download_bundle(&job_id).await;
         let bundle = unpack(&bytes);
+        // QUIRE_CONFORMANCE_KEEP=DIR keeps each export, unpacked, for a look in a browser.
+        if let Some(keep) = std::env::var_os("QUIRE_CONFORMANCE_KEEP") {
+            for (path, contents) in &bundle {
+                let target = Path::new(&keep).join(name).join(path);
+                if let Some(parent) = target.parent() {
+                    std::fs::create_dir_all(parent).expect("mkdir");
+                }
+                std::fs::write(target, contents).expect("keep the export");
+            }
+        }
         let mut figures = check(name, root, &bundle, &all["warnings"]);
         let url = view["bundleUrl"].as_str().expect("bundleUrl");
         let data = instance.dir.path().join(format!("docs-{name}"));
@@ -363,6 +373,24 @@ fn check(name: &str, root: &Path, bundle: &BTreeMap<String, Vec<u8>>, warnings: 
     }
 
     let mut files_with_warnings = HashSet::new();
+    // Every warning, for whoever works on what the table counts.
+    let listing: String = warnings
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|w| {
+            format!(
+                "{}:{} {}\n",
+                w["file"].as_str().unwrap_or("-"),
+                w["line"],
+                w["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    let _ = std::fs::write(
+        common::workspace().join(format!("target/conformance-{name}-warnings.txt")),
+        listing,
+    );
     for warning in warnings.as_array().into_iter().flatten() {
         let message = warning["message"].as_str().unwrap_or_default();
         let kind = kind(message);

@@ -170,8 +170,11 @@ impl SiteManifest {
         let mut api_documents = Vec::new();
         for file in &self.files {
             let name = file.path.rsplit('/').next().unwrap_or(&file.path);
+            // MDX snippets, and the JavaScript files whose exported components pages import.
             let is_snippet = file.path.starts_with("snippets/")
-                && (name.ends_with(".mdx") || name.ends_with(".md"));
+                && [".mdx", ".md", ".jsx", ".js", ".tsx", ".ts"]
+                    .iter()
+                    .any(|ext| name.ends_with(ext));
             let is_api_document = referenced.contains(&file.path)
                 || matches!(name, "openapi.json" | "openapi.yaml" | "openapi.yml");
             if !(is_snippet || is_api_document) {

@@ -47,6 +47,17 @@
   window.QUIRE_LOAD = load;
 
   // --- Sidebar -----------------------------------------------------------------------------
+  // An icon from the navigation data: an inline SVG, or an image in the site whose path is
+  // relative to the site root (data-root-src), so it needs this page's way back to the root.
+  function addIcon(holder, html) {
+    holder.insertAdjacentHTML("beforeend", html);
+    var image = holder.lastElementChild;
+    if (image && image.hasAttribute("data-root-src")) {
+      image.src = root + image.getAttribute("data-root-src");
+      image.removeAttribute("data-root-src");
+    }
+  }
+
   function drawSidebar() {
     var holder = document.getElementById("sidebar-tree");
     var nav = window.QUIRE_NAV;
@@ -79,7 +90,7 @@
       var icon = item.icon && icons[item.icon] ? icons[item.icon] : "";
       if (item.kind === "page" || item.kind === "link") {
         var a = el("a");
-        if (icon) a.insertAdjacentHTML("beforeend", icon);
+        if (icon) addIcon(a, icon);
         a.appendChild(document.createTextNode(item.label));
         if (item.kind === "page") {
           a.href = root + item.target + ".html";
@@ -95,7 +106,7 @@
       } else {
         var group = el("details", "nav-group");
         var summary = el("summary", "nav-label");
-        if (icon) summary.insertAdjacentHTML("beforeend", icon);
+        if (icon) addIcon(summary, icon);
         if (item.target) {
           // A group with a root page: its title opens that page.
           var rootLink = el("a", item.target === current ? "active" : "", item.label);
@@ -144,6 +155,7 @@
     button.addEventListener("click", function () {
       var dark = document.documentElement.classList.toggle("dark");
       store("quire-mode", dark ? "dark" : "light");
+      drawDiagrams();
     });
   }
 
@@ -221,6 +233,62 @@
     });
   }
 
+  // Prompts: copy the prompt's text, or open it in Cursor through its prompt deep link.
+  function setupPrompts() {
+    document.querySelectorAll(".prompt").forEach(function (prompt) {
+      var body = prompt.querySelector(".prompt-body");
+      if (!body) return;
+      var copy = prompt.querySelector(".prompt-copy");
+      if (copy) copy.addEventListener("click", function () {
+        var done = function () {
+          copy.textContent = "Copied";
+          setTimeout(function () { copy.textContent = "Copy prompt"; }, 1500);
+        };
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(body.innerText).then(done, function () { fallbackCopy(body.innerText, done); });
+        } else {
+          fallbackCopy(body.innerText, done);
+        }
+      });
+      var cursor = prompt.querySelector(".prompt-cursor");
+      if (cursor) cursor.href = "cursor://anysphere.cursor-deeplink/prompt?text=" + encodeURIComponent(body.innerText);
+    });
+  }
+
+  // --- Views -----------------------------------------------------------------------------------
+  // Sibling <View> sections become one choice: a selector above the first shows one at a time,
+  // and the reader's choice is remembered across pages. Without JavaScript all show, titled.
+  function setupViews() {
+    var views = document.querySelectorAll("section.view");
+    if (!views.length) return;
+    var titles = [];
+    views.forEach(function (view) {
+      var title = view.getAttribute("data-view");
+      if (titles.indexOf(title) < 0) titles.push(title);
+    });
+    var select = el("select", "view-select");
+    select.setAttribute("aria-label", "View");
+    titles.forEach(function (title) {
+      var option = el("option", "", title);
+      option.value = title;
+      select.appendChild(option);
+    });
+    var show = function (title) {
+      views.forEach(function (view) { view.hidden = view.getAttribute("data-view") !== title; });
+      select.value = title;
+    };
+    select.addEventListener("change", function () {
+      store("quire-view", select.value);
+      show(select.value);
+    });
+    var holder = el("div", "view-picker");
+    holder.appendChild(select);
+    views[0].parentNode.insertBefore(holder, views[0]);
+    document.body.classList.add("has-views");
+    var remembered = store("quire-view");
+    show(remembered && titles.indexOf(remembered) >= 0 ? remembered : titles[0]);
+  }
+
   function fallbackCopy(text, done) {
     var area = el("textarea");
     area.value = text;
@@ -234,17 +302,24 @@
   }
 
   // --- Diagrams --------------------------------------------------------------------------------
-  // Mermaid blocks stay readable as code; a site that ships Mermaid (window.mermaid) gets them
-  // drawn.
+  // Mermaid blocks stay readable as code without JavaScript. Pages with a diagram load the
+  // Mermaid script the bundle carries (before this one), which draws them in the current colour
+  // mode, again whenever the reader switches it.
+  var diagramRuns = 0;
   function drawDiagrams() {
     if (!window.mermaid || !window.mermaid.render) return;
+    var dark = document.documentElement.classList.contains("dark");
+    window.mermaid.initialize({ startOnLoad: false, securityLevel: "strict", theme: dark ? "dark" : "default" });
+    var run = ++diagramRuns;
     document.querySelectorAll(".mermaid-block").forEach(function (block, i) {
       var code = block.querySelector("code");
       if (!code) return;
-      window.mermaid.render("quire-diagram-" + i, code.textContent).then(function (out) {
-        var figure = el("div", "mermaid-diagram");
+      window.mermaid.render("quire-diagram-" + run + "-" + i, code.textContent).then(function (out) {
+        if (run !== diagramRuns) return;
+        var figure = block.querySelector(".mermaid-diagram") || el("div", "mermaid-diagram");
         figure.innerHTML = out.svg;
         block.insertBefore(figure, block.firstChild);
+        block.classList.add("drawn");
       }, function () { /* keep the code */ });
     });
   }
@@ -253,18 +328,21 @@
   // Frames from other sites carry their address in data-quire-embed: they load, lazily, where
   // the deployment allows requests off the bundle; an air-gapped copy shows a link instead.
   function setupEmbeds() {
-    var frames = document.querySelectorAll("iframe[data-quire-embed]");
-    for (var i = 0; i < frames.length; i++) {
-      var frame = frames[i];
-      var url = frame.getAttribute("data-quire-embed");
+    var embeds = document.querySelectorAll("[data-quire-embed]");
+    for (var i = 0; i < embeds.length; i++) {
+      var embed = embeds[i];
+      var url = embed.getAttribute("data-quire-embed");
+      var media = embed.tagName === "SOURCE" || embed.tagName === "TRACK" ? embed.parentNode : embed;
       if (features.deployment === "air-gapped") {
-        var link = el("a", "embed-link", frame.getAttribute("title") || url);
+        if (!media.parentNode) continue;
+        var link = el("a", "embed-link", embed.getAttribute("title") || media.getAttribute("title") || url);
         link.href = url;
         link.rel = "noopener";
-        frame.parentNode.replaceChild(link, frame);
+        media.parentNode.replaceChild(link, media);
       } else {
-        frame.setAttribute("loading", "lazy");
-        frame.src = url;
+        if (embed.tagName === "IFRAME") embed.setAttribute("loading", "lazy");
+        embed.src = url;
+        if (media !== embed && media.load) media.load();
       }
     }
   }
@@ -272,6 +350,8 @@
   // --- Optional features -----------------------------------------------------------------------
   function setupFeatures() {
     setupEmbeds();
+    setupPrompts();
+    setupViews();
     if (features.search) {
       var button = document.querySelector(".search-button");
       var open = function () { load("search", function () { window.QuireSearch.open(); }); };

@@ -68,10 +68,16 @@ impl GuestSiteRenderer for SiteRendererResource {
             title: out.title,
             description: out.description,
             indexable: out.indexable,
-            files: vec![OutputFile {
+            files: std::iter::once(OutputFile {
                 path: format!("{}.html", input.path),
                 contents: out.html.into_bytes(),
-            }],
+            })
+            .chain(
+                out.files
+                    .into_iter()
+                    .map(|(path, contents)| OutputFile { path, contents }),
+            )
+            .collect(),
             headings: out
                 .headings
                 .into_iter()

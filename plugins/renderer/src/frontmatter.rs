@@ -10,6 +10,8 @@ pub struct Frontmatter {
     pub description: Option<String>,
     /// An icon shown before the title.
     pub icon: Option<String>,
+    /// The Font Awesome style of `icon` (`solid`, `regular`, `brands`, ...).
+    pub icon_type: Option<String>,
     /// Left out of navigation, search and the sitemap (still rendered and linkable).
     #[serde(default)]
     pub hidden: bool,

@@ -1,184 +1,355 @@
-//! The embedded icon set: Lucide icons (from the `icondata_lu` crate) as inline SVG, named by
-//! their Lucide names and by the Font Awesome names documentation sites commonly use.
-
-use icondata_core::IconData;
+//! Icons as inline SVG: Font Awesome Free (solid, regular, brands) and Lucide, from their npm
+//! packages (compiled in by build.rs), plus icons given as an image URL or a path in the site.
+//! A page carries only the icons it uses; the theme's own chrome always draws from Lucide.
 
 use crate::escape::escaped;
 
-/// Icon names and their drawings, sorted by name for binary search.
-const ICONS: &[(&str, &IconData)] = &[
-    ("activity", icondata_lu::LuActivity),
-    ("arrow-right", icondata_lu::LuArrowRight),
-    ("arrow-up-right-from-square", icondata_lu::LuExternalLink),
-    ("bars", icondata_lu::LuMenu),
-    ("bell", icondata_lu::LuBell),
-    ("bolt", icondata_lu::LuZap),
-    ("book", icondata_lu::LuBook),
-    ("book-open", icondata_lu::LuBookOpen),
-    ("bot", icondata_lu::LuBot),
-    ("box", icondata_lu::LuBox),
-    ("boxes", icondata_lu::LuBoxes),
-    ("braces", icondata_lu::LuBraces),
-    ("brackets-curly", icondata_lu::LuBraces),
-    ("calendar", icondata_lu::LuCalendar),
-    ("chart", icondata_lu::LuChartBar),
-    ("chart-bar", icondata_lu::LuChartBar),
-    ("check", icondata_lu::LuCheck),
-    ("chevron-down", icondata_lu::LuChevronDown),
-    ("chevron-right", icondata_lu::LuChevronRight),
-    ("circle-alert", icondata_lu::LuCircleAlert),
-    ("circle-check", icondata_lu::LuCircleCheck),
-    ("circle-exclamation", icondata_lu::LuCircleAlert),
-    ("circle-info", icondata_lu::LuInfo),
-    ("circle-question", icondata_lu::LuCircleHelp),
-    ("circle-x", icondata_lu::LuCircleX),
-    ("circle-xmark", icondata_lu::LuCircleX),
-    ("clock", icondata_lu::LuClock),
-    ("cloud", icondata_lu::LuCloud),
-    ("code", icondata_lu::LuCode),
-    ("code-branch", icondata_lu::LuGitBranch),
-    ("cog", icondata_lu::LuSettings),
-    ("comment", icondata_lu::LuMessageSquare),
-    ("comments", icondata_lu::LuMessageCircle),
-    ("compass", icondata_lu::LuCompass),
-    ("container", icondata_lu::LuContainer),
-    ("copy", icondata_lu::LuCopy),
-    ("cpu", icondata_lu::LuCpu),
-    ("credit-card", icondata_lu::LuCreditCard),
-    ("cube", icondata_lu::LuBox),
-    ("database", icondata_lu::LuDatabase),
-    ("desktop", icondata_lu::LuMonitor),
-    ("diagram-project", icondata_lu::LuWorkflow),
-    ("docker", icondata_lu::LuContainer),
-    ("download", icondata_lu::LuDownload),
-    ("earth", icondata_lu::LuGlobe),
-    ("envelope", icondata_lu::LuMail),
-    ("external-link", icondata_lu::LuExternalLink),
-    ("eye", icondata_lu::LuEye),
-    ("file", icondata_lu::LuFile),
-    ("file-lines", icondata_lu::LuFileText),
-    ("file-text", icondata_lu::LuFileText),
-    ("flag", icondata_lu::LuFlag),
-    ("folder", icondata_lu::LuFolder),
-    ("folder-open", icondata_lu::LuFolderOpen),
-    ("gauge", icondata_lu::LuGauge),
-    ("gear", icondata_lu::LuSettings),
-    ("git-branch", icondata_lu::LuGitBranch),
-    ("github", icondata_lu::LuGithub),
-    ("globe", icondata_lu::LuGlobe),
-    ("grid", icondata_lu::LuLayoutGrid),
-    ("hammer", icondata_lu::LuHammer),
-    ("heart", icondata_lu::LuHeart),
-    ("help", icondata_lu::LuCircleHelp),
-    ("home", icondata_lu::LuHouse),
-    ("house", icondata_lu::LuHouse),
-    ("info", icondata_lu::LuInfo),
-    ("key", icondata_lu::LuKey),
-    ("language", icondata_lu::LuLanguages),
-    ("languages", icondata_lu::LuLanguages),
-    ("layer-group", icondata_lu::LuLayers),
-    ("layers", icondata_lu::LuLayers),
-    ("layout-grid", icondata_lu::LuLayoutGrid),
-    ("lightbulb", icondata_lu::LuLightbulb),
-    ("lightning", icondata_lu::LuZap),
-    ("link", icondata_lu::LuLink),
-    ("list", icondata_lu::LuList),
-    ("lock", icondata_lu::LuLock),
-    ("magnifying-glass", icondata_lu::LuSearch),
-    ("mail", icondata_lu::LuMail),
-    ("map", icondata_lu::LuMap),
-    ("menu", icondata_lu::LuMenu),
-    ("message", icondata_lu::LuMessageSquare),
-    ("message-circle", icondata_lu::LuMessageCircle),
-    ("message-square", icondata_lu::LuMessageSquare),
-    ("microchip", icondata_lu::LuCpu),
-    ("mobile", icondata_lu::LuSmartphone),
-    ("monitor", icondata_lu::LuMonitor),
-    ("moon", icondata_lu::LuMoon),
-    ("newspaper", icondata_lu::LuNewspaper),
-    ("octagon-alert", icondata_lu::LuOctagonAlert),
-    ("octagon-exclamation", icondata_lu::LuOctagonAlert),
-    ("package", icondata_lu::LuPackage),
-    ("paper-plane", icondata_lu::LuSend),
-    ("pen", icondata_lu::LuPencil),
-    ("pencil", icondata_lu::LuPencil),
-    ("play", icondata_lu::LuPlay),
-    ("plug", icondata_lu::LuPlug),
-    ("plus", icondata_lu::LuPlus),
-    ("puzzle", icondata_lu::LuPuzzle),
-    ("puzzle-piece", icondata_lu::LuPuzzle),
-    ("robot", icondata_lu::LuBot),
-    ("rocket", icondata_lu::LuRocket),
-    ("search", icondata_lu::LuSearch),
-    ("send", icondata_lu::LuSend),
-    ("server", icondata_lu::LuServer),
-    ("settings", icondata_lu::LuSettings),
-    ("shield", icondata_lu::LuShield),
-    ("shield-halved", icondata_lu::LuShield),
-    ("smartphone", icondata_lu::LuSmartphone),
-    ("sparkles", icondata_lu::LuSparkles),
-    ("star", icondata_lu::LuStar),
-    ("sun", icondata_lu::LuSun),
-    ("table-cells", icondata_lu::LuLayoutGrid),
-    ("tag", icondata_lu::LuTag),
-    ("terminal", icondata_lu::LuTerminal),
-    ("trash", icondata_lu::LuTrash2),
-    ("trash-can", icondata_lu::LuTrash2),
-    ("triangle-alert", icondata_lu::LuTriangleAlert),
-    ("triangle-exclamation", icondata_lu::LuTriangleAlert),
-    ("upload", icondata_lu::LuUpload),
-    ("user", icondata_lu::LuUser),
-    ("users", icondata_lu::LuUsers),
-    ("wand-magic-sparkles", icondata_lu::LuSparkles),
-    ("warning", icondata_lu::LuTriangleAlert),
-    ("wave-pulse", icondata_lu::LuActivity),
-    ("webhook", icondata_lu::LuWebhook),
-    ("workflow", icondata_lu::LuWorkflow),
-    ("wrench", icondata_lu::LuWrench),
-    ("x", icondata_lu::LuX),
-    ("xmark", icondata_lu::LuX),
-    ("zap", icondata_lu::LuZap),
-];
-
-fn lookup(name: &str) -> Option<&'static IconData> {
-    let name = name.trim().to_ascii_lowercase();
-    let name = name.strip_prefix("fa-").unwrap_or(&name);
-    ICONS
-        .binary_search_by(|(n, _)| n.cmp(&name))
-        .ok()
-        .map(|i| ICONS[i].1)
+mod sets {
+    include!(concat!(env!("OUT_DIR"), "/icon_sets.rs"));
 }
 
-/// The icon as an inline `<svg>` that takes the text colour, or `None` for an unknown name.
-/// `size` is in pixels.
-pub fn svg(name: &str, size: u32) -> Option<String> {
-    let icon = lookup(name)?;
+/// The icon library a site names in docs.json (`icons.library`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Library {
+    /// Font Awesome, docs.json's default.
+    #[default]
+    FontAwesome,
+    /// Lucide.
+    Lucide,
+}
+
+impl Library {
+    /// `icons.library` as docs.json spells it; anything else is the default.
+    pub fn parse(name: Option<&str>) -> Self {
+        match name.map(str::trim) {
+            Some(n) if n.eq_ignore_ascii_case("lucide") => Self::Lucide,
+            _ => Self::FontAwesome,
+        }
+    }
+}
+
+/// An icon as a page names it: a name (`rocket`, `fa-rocket`, `fa-solid fa-rocket`), a URL or
+/// a site path to an image, with the Font Awesome style (`iconType`) if given.
+#[derive(Debug, Clone, Copy)]
+pub struct IconRef<'a> {
+    pub name: &'a str,
+    pub style: Option<&'a str>,
+}
+
+impl<'a> IconRef<'a> {
+    pub fn named(name: &'a str) -> Self {
+        Self { name, style: None }
+    }
+}
+
+/// What an icon reference draws.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Drawn {
+    /// An inline `<svg>` that takes the text colour.
+    Svg(String),
+    /// An image: a URL, or a path in the site (the caller makes it relative to the page).
+    Image(String),
+}
+
+/// Draws `icon` from `library` at `size` pixels; `None` for a name neither set knows.
+pub fn draw(library: Library, icon: IconRef<'_>, size: u32) -> Option<Drawn> {
+    let name = icon.name.trim();
+    if name.is_empty() {
+        return None;
+    }
+    if name.starts_with("<svg") {
+        return inline_svg(name, size).map(Drawn::Svg);
+    }
+    if is_image_reference(name) {
+        return Some(Drawn::Image(name.to_string()));
+    }
+    let (style, name) = split_style(name, icon.style);
+    let exact = |name: &str| {
+        let lucide = || lucide_svg(name, size);
+        let font_awesome = || font_awesome_svg(name, style, size);
+        match library {
+            Library::Lucide => lucide().or_else(font_awesome),
+            Library::FontAwesome => font_awesome().or_else(lucide),
+        }
+    };
+    exact(name)
+        .or_else(|| pro_alias(name).and_then(exact))
+        .or_else(|| nearest_free(name).find_map(|candidate| exact(&candidate)))
+        .or_else(|| ending_with(name, size))
+        .map(|svg| Drawn::Svg(tagged(&svg, icon.name)))
+}
+
+/// Font Awesome Pro names whose nearest free drawing does not share their words.
+fn pro_alias(name: &str) -> Option<&'static str> {
+    const ALIASES: &[(&str, &str)] = &[
+        ("anthropic", "claude"),
+        ("browser", "window-maximize"),
+        ("diagram-subtask", "diagram-project"),
+        ("flow", "workflow"),
+        ("pipe", "grip-lines-vertical"),
+        ("snake", "worm"),
+        ("wave-pulse", "heart-pulse"),
+    ];
+    ALIASES
+        .binary_search_by(|(pro, _)| (*pro).cmp(name))
+        .ok()
+        .map(|i| ALIASES[i].1)
+}
+
+/// Names to try for an icon neither free set has, nearest first. Sites name Font Awesome Pro
+/// icons (`circle-1`, `books`, `phone-arrow-down-left`); the closest free drawing is the name
+/// in the singular, then with its trailing parts dropped (`phone-arrow-down`, ..., `phone`),
+/// then its last part (`arrows-repeat` → `repeat`).
+fn nearest_free(name: &str) -> impl Iterator<Item = String> + '_ {
+    let parts: Vec<&str> = name.split('-').filter(|p| !p.is_empty()).collect();
+    let singular = name
+        .strip_suffix('s')
+        .filter(|stem| stem.len() > 2)
+        .map(str::to_string);
+    let shorter = (1..parts.len()).rev().map(move |n| parts[..n].join("-"));
+    let last = name.rsplit_once('-').map(|(_, last)| last.to_string());
+    singular.into_iter().chain(shorter).chain(last)
+}
+
+/// The Lucide icon whose name ends with `-{name}` (`waveform` → `audio-waveform`), if any.
+fn ending_with(name: &str, size: u32) -> Option<String> {
+    let suffix = format!("-{}", name.to_ascii_lowercase());
+    let (found, _) = sets::LUCIDE_NAMES
+        .iter()
+        .find(|(n, _)| n.ends_with(&suffix))?;
+    lucide_svg(found, size)
+}
+
+/// One of the theme's own icons (search, sun, moon, ...), from Lucide. Empty for an unknown
+/// name, which a unit test rules out for the names the theme uses.
+pub fn ui(name: &str, size: u32) -> String {
+    lucide_svg(name, size)
+        .map(|svg| tagged(&svg, name))
+        .unwrap_or_default()
+}
+
+/// SVG code given as the icon (`icon={<svg ...>...</svg>}`), if it only draws: no script,
+/// event handler, link or foreign content. JSX's camelCase attribute names become SVG's.
+fn inline_svg(code: &str, size: u32) -> Option<String> {
+    let lower = code.to_ascii_lowercase();
+    let drawing_only = ![
+        "<script",
+        "javascript:",
+        "href",
+        "<foreignobject",
+        "<style",
+        "url(",
+    ]
+    .iter()
+    .any(|bad| lower.contains(bad))
+        && !lower
+            .split(|c: char| c.is_whitespace())
+            .any(|word| word.starts_with("on") && word.contains('='));
+    if !drawing_only || !code.trim_end().ends_with("</svg>") {
+        return None;
+    }
+    let mut svg = code.to_string();
+    for (jsx, attribute) in [
+        ("strokeWidth", "stroke-width"),
+        ("strokeLinecap", "stroke-linecap"),
+        ("strokeLinejoin", "stroke-linejoin"),
+        ("fillRule", "fill-rule"),
+        ("clipRule", "clip-rule"),
+        ("className", "class"),
+    ] {
+        svg = svg.replace(&format!("{jsx}="), &format!("{attribute}="));
+    }
+    let rest = svg.strip_prefix("<svg")?;
     Some(format!(
-        "<svg class=\"icon\" data-icon=\"{}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{size}\" height=\"{size}\" viewBox=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{}\" stroke-linecap=\"{}\" stroke-linejoin=\"{}\" aria-hidden=\"true\">{}</svg>",
-        escaped(name),
-        icon.view_box.unwrap_or("0 0 24 24"),
-        icon.fill.unwrap_or("none"),
-        icon.stroke.unwrap_or("currentColor"),
-        icon.stroke_width.unwrap_or("2"),
-        icon.stroke_linecap.unwrap_or("round"),
-        icon.stroke_linejoin.unwrap_or("round"),
-        icon.data
+        "<svg class=\"icon\" aria-hidden=\"true\" width=\"{size}\" height=\"{size}\"{rest}"
     ))
+}
+
+/// Whether an icon value is an image rather than a name: a URL, a site path or a file name.
+fn is_image_reference(name: &str) -> bool {
+    name.contains('/')
+        || name.contains(':')
+        || [".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp"]
+            .iter()
+            .any(|ext| name.to_ascii_lowercase().ends_with(ext))
+}
+
+/// The Font Awesome style and the bare name from `fa-solid fa-house`, `fa-house`, `house`.
+fn split_style<'a>(name: &'a str, style: Option<&'a str>) -> (Option<&'a str>, &'a str) {
+    let mut style = style.map(str::trim).filter(|s| !s.is_empty());
+    let mut bare = name;
+    for word in name.split_whitespace() {
+        let word = word.strip_prefix("fa-").unwrap_or(word);
+        match word {
+            "fa" | "fas" => style = style.or(Some("solid")),
+            "far" => style = style.or(Some("regular")),
+            "fab" => style = style.or(Some("brands")),
+            "solid" | "regular" | "brands" | "light" | "thin" | "duotone" | "sharp-solid" => {
+                style = style.or(Some(word));
+            }
+            _ => bare = word,
+        }
+    }
+    (style, bare)
+}
+
+fn lookup(names: &[(&str, u16)], key: &str) -> Option<usize> {
+    names
+        .binary_search_by(|(n, _)| (*n).cmp(key))
+        .ok()
+        .map(|i| usize::from(names[i].1))
+}
+
+/// A Font Awesome icon in the asked style, else the free style that has it: regular, solid,
+/// brands. The Pro styles (light, thin, duotone, sharp) fall back the same way.
+fn font_awesome_svg(name: &str, style: Option<&str>, size: u32) -> Option<String> {
+    let name = name.to_ascii_lowercase();
+    let asked = style.map(|s| match s {
+        "brands" => "brands",
+        "solid" | "sharp-solid" | "duotone" => "solid",
+        _ => "regular",
+    });
+    let index = asked
+        .into_iter()
+        .chain(["regular", "solid", "brands"])
+        .find_map(|style| lookup(sets::FONT_AWESOME_NAMES, &format!("{style}/{name}")))?;
+    let (view_box, path) = sets::FONT_AWESOME[index];
+    Some(format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size}\" height=\"{size}\" viewBox=\"{view_box}\" fill=\"currentColor\"><path d=\"{path}\"/></svg>"
+    ))
+}
+
+fn lucide_svg(name: &str, size: u32) -> Option<String> {
+    let name = name.to_ascii_lowercase();
+    let name = name.strip_prefix("lucide-").unwrap_or(&name);
+    let body = sets::LUCIDE[lookup(sets::LUCIDE_NAMES, name)?];
+    Some(format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size}\" height=\"{size}\" viewBox=\"0 0 24 24\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\" stroke-linecap=\"round\" stroke-linejoin=\"round\">{body}</svg>"
+    ))
+}
+
+/// Adds the classes and attributes every icon carries to a bare `<svg ...>`.
+fn tagged(svg: &str, name: &str) -> String {
+    let rest = svg.strip_prefix("<svg").unwrap_or(svg);
+    format!(
+        "<svg class=\"icon\" data-icon=\"{}\" aria-hidden=\"true\"{rest}",
+        escaped(name)
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn svg(library: Library, name: &str, style: Option<&str>) -> Option<String> {
+        match draw(library, IconRef { name, style }, 16)? {
+            Drawn::Svg(svg) => Some(svg),
+            Drawn::Image(_) => None,
+        }
+    }
+
     #[test]
-    fn the_table_is_sorted_and_names_resolve() {
+    fn the_tables_are_sorted() {
+        assert!(sets::FONT_AWESOME_NAMES.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(sets::LUCIDE_NAMES.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(sets::FONT_AWESOME.len() > 2000, "solid, regular and brands");
+        assert!(sets::LUCIDE_NAMES.len() > 1500);
+    }
+
+    #[test]
+    fn font_awesome_names_styles_and_aliases_resolve() {
+        let house = svg(Library::FontAwesome, "house", None).unwrap();
+        assert!(house.contains("fill=\"currentColor\"") && house.contains("<path d=\""));
+        // `home` is Font Awesome's alias of `house`.
+        let home = svg(Library::FontAwesome, "home", None).unwrap();
+        assert_eq!(home.replace("\"home\"", "\"house\""), house);
+        // Regular is the default style; solid when asked, or when regular has no such icon.
+        let solid = svg(Library::FontAwesome, "house", Some("solid")).unwrap();
+        assert_ne!(house, solid);
+        assert!(svg(Library::FontAwesome, "rocket", None).is_some());
         assert!(
-            ICONS.windows(2).all(|w| w[0].0 < w[1].0),
-            "ICONS must be sorted and unique"
+            svg(Library::FontAwesome, "github", None).is_some(),
+            "brands"
         );
-        let rocket = svg("rocket", 16).unwrap();
-        assert!(rocket.starts_with("<svg") && rocket.contains("<path"));
-        assert!(svg("fa-house", 16).is_some());
-        assert!(svg("no-such-icon", 16).is_none());
+        assert!(svg(Library::FontAwesome, "fa-solid fa-rocket", None).is_some());
+        assert!(svg(Library::FontAwesome, "zzqx", None).is_none());
+    }
+
+    #[test]
+    fn lucide_is_used_when_the_site_picks_it_and_as_the_fallback() {
+        let lucide = svg(Library::Lucide, "house", None).unwrap();
+        assert!(lucide.contains("stroke=\"currentColor\""));
+        // A Lucide-only name still draws on a Font Awesome site.
+        assert!(svg(Library::FontAwesome, "square-dashed-bottom-code", None).is_some());
+    }
+
+    #[test]
+    fn pro_names_draw_the_nearest_free_icon() {
+        let phone = svg(Library::FontAwesome, "phone", None).unwrap();
+        let pro = svg(Library::FontAwesome, "phone-arrow-down-left", None).unwrap();
+        assert_eq!(pro.replace("phone-arrow-down-left", "phone"), phone);
+        assert!(svg(Library::FontAwesome, "books", None).is_some());
+        assert!(svg(Library::FontAwesome, "arrows-repeat", None).is_some());
+        assert!(svg(Library::FontAwesome, "waveform", None).is_some());
+        assert!(svg(Library::FontAwesome, "browser", None).is_some());
+    }
+
+    #[test]
+    fn svg_code_is_inlined_when_it_only_draws() {
+        let code = "<svg viewBox=\"0 0 10 10\"><path strokeWidth=\"2\" d=\"M0 0L10 10\"/></svg>";
+        let Some(Drawn::Svg(svg)) = draw(Library::FontAwesome, IconRef::named(code), 16) else {
+            panic!("inline SVG")
+        };
+        assert!(svg.contains("stroke-width=\"2\"") && svg.contains("class=\"icon\""));
+        for bad in [
+            "<svg><script>alert(1)</script></svg>",
+            "<svg onload=\"x()\"><path/></svg>",
+            "<svg><a href=\"javascript:x\"><path/></a></svg>",
+        ] {
+            assert_eq!(
+                draw(Library::FontAwesome, IconRef::named(bad), 16),
+                None,
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn urls_and_paths_are_images() {
+        assert_eq!(
+            draw(Library::FontAwesome, IconRef::named("/icons/x.svg"), 16),
+            Some(Drawn::Image("/icons/x.svg".into()))
+        );
+        assert_eq!(
+            draw(
+                Library::FontAwesome,
+                IconRef::named("https://e.com/i.png"),
+                16
+            ),
+            Some(Drawn::Image("https://e.com/i.png".into()))
+        );
+    }
+
+    #[test]
+    fn the_themes_own_icons_exist() {
+        for name in [
+            "search",
+            "sun",
+            "moon",
+            "folder",
+            "file",
+            "info",
+            "lightbulb",
+            "triangle-alert",
+            "circle-check",
+            "octagon-alert",
+            "external-link",
+            "chevron-right",
+            "copy",
+            "check",
+            "link",
+        ] {
+            assert!(!ui(name, 16).is_empty(), "{name}");
+        }
     }
 }

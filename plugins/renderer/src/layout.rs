@@ -9,6 +9,7 @@ use crate::icons;
 use crate::links::root_prefix;
 use crate::markup::PageHeading;
 use crate::navigation::{Destination, NavContext, NavItemKind, Site, SwitchChoice, language_name};
+use crate::settings::Settings;
 
 /// What the layout needs of a rendered page.
 pub struct PageView<'a> {
@@ -17,6 +18,8 @@ pub struct PageView<'a> {
     pub frontmatter: &'a Frontmatter,
     pub body: &'a str,
     pub headings: &'a [PageHeading],
+    /// Whether the page loads the Mermaid script (it has a diagram).
+    pub has_diagram: bool,
 }
 
 /// Sets the colour mode before the page paints (no flash of the wrong theme): the reader's
@@ -78,13 +81,22 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
         .get(context_index)
         .map(String::as_str)
         .unwrap_or_default();
+    // Deferred scripts run in order: Mermaid is there when quire.js draws the diagrams.
+    let diagrams = if view.has_diagram {
+        format!(
+            "<script defer src=\"{root}{}\"></script>\n",
+            crate::diagrams::MERMAID_PATH
+        )
+    } else {
+        String::new()
+    };
     html.push_str(&format!(
         "<link rel=\"stylesheet\" href=\"{root}{}\">\n\
          <link rel=\"stylesheet\" href=\"{root}{}\">\n\
          <script>{MODE_SCRIPT}</script>\n\
          <script defer src=\"{root}quire-features.js\"></script>\n\
          <script defer src=\"{root}{navigation}\"></script>\n\
-         <script defer src=\"{root}{}\" data-search=\"{}\" data-playground=\"{}\" data-assistant=\"{}\"></script>\n</head>\n",
+         {diagrams}<script defer src=\"{root}{}\" data-search=\"{}\" data-playground=\"{}\" data-assistant=\"{}\"></script>\n</head>\n",
         theme.stylesheet, theme.highlight, theme.script, theme.search, theme.playground, theme.assistant
     ));
     let section = context.and_then(|c| c.section_of(path));
@@ -110,21 +122,20 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     if let Some(context) = context
         && mode != "custom"
     {
-        tabs_bar(&mut html, context, path, &root);
+        tabs_bar(&mut html, &site.settings, context, path, &root);
     }
     html.push_str("<div class=\"layout\">\n");
     if mode == "default" || mode == "wide" {
-        sidebar(&mut html, context, path, &root);
+        sidebar(&mut html, &site.settings, context, path, &root);
     }
     html.push_str("<main class=\"content\" id=\"content\">\n");
     breadcrumbs(&mut html, site.trail(path));
     html.push_str("<article>\n<h1 class=\"page-title\">");
-    if let Some(svg) = view
-        .frontmatter
-        .icon
-        .as_deref()
-        .and_then(|i| icons::svg(i, 28))
-    {
+    if let Some(svg) = view.frontmatter.icon.as_deref().and_then(|i| {
+        let style = view.frontmatter.icon_type.as_deref();
+        site.settings
+            .icon_html(icons::IconRef { name: i, style }, 28, &root)
+    }) {
         html.push_str(&svg);
     }
     push_escaped(&mut html, view.title);
@@ -178,7 +189,19 @@ fn footer(html: &mut String, site: &Site, root: &str) {
     if !chrome.socials.is_empty() {
         html.push_str("<span class=\"footer-socials\">");
         for (network, url) in &chrome.socials {
-            let icon = icons::svg(network, 16).unwrap_or_default();
+            let icon = icons::draw(
+                icons::Library::FontAwesome,
+                icons::IconRef {
+                    name: network,
+                    style: Some("brands"),
+                },
+                16,
+            )
+            .and_then(|drawn| match drawn {
+                icons::Drawn::Svg(svg) => Some(svg),
+                icons::Drawn::Image(_) => None,
+            })
+            .unwrap_or_default();
             html.push_str(&format!(
                 "<a href=\"{}\" aria-label=\"{}\" rel=\"noopener\">{icon}{}</a>",
                 escaped(url),
@@ -240,7 +263,7 @@ fn topbar(html: &mut String, site: &Site, path: &str, root: &str) {
     html.push_str("<div class=\"topbar-spacer\"></div>");
     html.push_str(&format!(
         "<button type=\"button\" class=\"search-button\" hidden aria-label=\"Search\">{}<span>Search</span><kbd>/</kbd></button>",
-        icons::svg("search", 16).unwrap_or_default()
+        icons::ui("search", 16)
     ));
     for (label, href) in &settings.navbar_links {
         let href = crate::links::navigation_href(href, root);
@@ -259,8 +282,8 @@ fn topbar(html: &mut String, site: &Site, path: &str, root: &str) {
     }
     html.push_str(&format!(
         "<button type=\"button\" class=\"theme-toggle\" hidden aria-label=\"Switch between light and dark mode\">{}{}</button>",
-        icons::svg("sun", 18).unwrap_or_default(),
-        icons::svg("moon", 18).unwrap_or_default()
+        icons::ui("sun", 18),
+        icons::ui("moon", 18)
     ));
     html.push_str("</header>\n");
 }
@@ -300,7 +323,7 @@ fn switcher(
 }
 
 /// The tabs a reader on `path` chooses between, each leading to its first page (or its link).
-fn tabs_bar(html: &mut String, context: &NavContext, path: &str, root: &str) {
+fn tabs_bar(html: &mut String, settings: &Settings, context: &NavContext, path: &str, root: &str) {
     let tabs: Vec<usize> = context
         .sections_of_kind(path, &[NavItemKind::Tab])
         .collect();
@@ -309,13 +332,20 @@ fn tabs_bar(html: &mut String, context: &NavContext, path: &str, root: &str) {
     }
     html.push_str("<nav class=\"tabs-bar\" aria-label=\"Sections\">");
     for i in tabs {
-        section_link(html, context, i, path, root);
+        section_link(html, settings, context, i, path, root);
     }
     html.push_str("</nav>\n");
 }
 
 /// A link to the section at `index`, marked current when it holds `path`.
-fn section_link(html: &mut String, context: &NavContext, index: usize, path: &str, root: &str) {
+fn section_link(
+    html: &mut String,
+    settings: &Settings,
+    context: &NavContext,
+    index: usize,
+    path: &str,
+    root: &str,
+) {
     let item = &context.items[index];
     let href = match context.destination(index) {
         Some(Destination::Page(first)) => format!("{root}{first}.html"),
@@ -333,7 +363,7 @@ fn section_link(html: &mut String, context: &NavContext, index: usize, path: &st
     let icon = item
         .icon
         .as_deref()
-        .and_then(|i| icons::svg(i, 16))
+        .and_then(|i| settings.icon_html(icons::IconRef::named(i), 16, root))
         .unwrap_or_default();
     html.push_str(&format!(
         "<a href=\"{}\"{active}>{icon}{}</a>",
@@ -353,7 +383,13 @@ fn holds(context: &NavContext, outer: usize, inner: usize) -> bool {
 }
 
 /// The sidebar: anchors and dropdown sections as plain links, and a place for the page tree.
-fn sidebar(html: &mut String, context: Option<&NavContext>, path: &str, root: &str) {
+fn sidebar(
+    html: &mut String,
+    settings: &Settings,
+    context: Option<&NavContext>,
+    path: &str,
+    root: &str,
+) {
     html.push_str("<nav class=\"sidebar\" id=\"sidebar\" aria-label=\"Site navigation\">");
     if let Some(context) = context {
         let anchors: Vec<usize> = context
@@ -362,7 +398,7 @@ fn sidebar(html: &mut String, context: Option<&NavContext>, path: &str, root: &s
         if !anchors.is_empty() {
             html.push_str("<div class=\"sidebar-anchors\">");
             for i in anchors {
-                section_link(html, context, i, path, root);
+                section_link(html, settings, context, i, path, root);
             }
             html.push_str("</div>");
         }
@@ -381,7 +417,7 @@ fn sidebar(html: &mut String, context: Option<&NavContext>, path: &str, root: &s
                 escaped(current)
             ));
             for i in menus {
-                section_link(html, context, i, path, root);
+                section_link(html, settings, context, i, path, root);
             }
             html.push_str("</div></details>");
         }

@@ -6,18 +6,22 @@
 mod chrome;
 mod code;
 mod components;
+mod diagrams;
 mod escape;
 mod frontmatter;
 mod icons;
+mod jsx;
 mod layout;
 mod links;
 mod markup;
+mod math;
 mod mdx;
 mod navigation;
 mod openapi;
 mod page;
 mod settings;
 mod snippets;
+mod tailwind;
 mod theme;
 
 #[cfg(target_arch = "wasm32")]

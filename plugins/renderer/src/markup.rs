@@ -7,9 +7,14 @@ use markdown::mdast::{AlignKind, Node};
 
 use crate::components;
 use crate::escape::{escaped, push_escaped};
+use crate::icons::IconRef;
 use crate::links;
 use crate::navigation::Site;
 use crate::snippets::{self, Import};
+
+/// The variable holding a component element's rendered children (not a valid JS name, so no
+/// prop can shadow it).
+const CHILDREN: &str = "\u{0}children";
 
 /// Deepest chain of snippets rendering snippets; deeper is taken for a cycle.
 const MAX_SNIPPET_DEPTH: usize = 8;
@@ -52,9 +57,13 @@ pub struct Markup<'a> {
     definitions: HashMap<String, (String, Option<String>)>,
     /// Names the page imported from snippets.
     imports: HashMap<String, Import>,
+    /// Components the page defines itself (`export const Name = (props) => (...)`).
+    local_components: HashMap<String, crate::jsx::JsxComponent>,
     /// Values of `{name}` expressions: snippet props, innermost last.
     variables: Vec<HashMap<String, String>>,
     snippet_depth: usize,
+    /// Whether the page has a Mermaid diagram, so it loads the script that draws them.
+    pub has_diagram: bool,
 }
 
 impl<'a> Markup<'a> {
@@ -75,8 +84,10 @@ impl<'a> Markup<'a> {
             slugs: HashMap::new(),
             definitions: HashMap::new(),
             imports: HashMap::new(),
+            local_components: HashMap::new(),
             variables: Vec::new(),
             snippet_depth: 0,
+            has_diagram: false,
         }
     }
 
@@ -92,6 +103,8 @@ impl<'a> Markup<'a> {
     fn collect_imports(&mut self, root: &Node) {
         for node in root.children().into_iter().flatten() {
             if let Node::MdxjsEsm(esm) = node {
+                self.local_components
+                    .extend(crate::jsx::components(&esm.value));
                 let (imports, foreign) = snippets::parse_imports(&esm.value);
                 self.imports.extend(imports);
                 for source in foreign {
@@ -107,8 +120,30 @@ impl<'a> Markup<'a> {
     /// Renders `<Name ... />` if `Name` is an imported snippet: the snippet's content with the
     /// element's attributes as its variables. False if `Name` is not a snippet.
     pub fn snippet(&mut self, node: &Node, name: &str, props: HashMap<String, String>) -> bool {
-        let Some(Import::Snippet(path)) = self.imports.get(name).cloned() else {
-            return false;
+        if let Some(component) = self.local_components.get(name) {
+            let (params, tree) = (component.params.clone(), component.tree.clone());
+            self.jsx_component(node, name, &params, tree, props);
+            return true;
+        }
+        let path = match self.imports.get(name).cloned() {
+            Some(Import::Snippet(path)) => path,
+            Some(Import::Constant {
+                path,
+                name: exported,
+            }) => {
+                let site = self.site;
+                let Some(component) = site
+                    .snippets
+                    .get(&path)
+                    .and_then(|s| s.components.get(&exported))
+                else {
+                    return false;
+                };
+                let tree = component.tree.clone();
+                self.jsx_component(node, name, &component.params, tree, props);
+                return true;
+            }
+            None => return false,
         };
         let site = self.site;
         let Some(snippet) = site.snippets.get(&path) else {
@@ -145,8 +180,63 @@ impl<'a> Markup<'a> {
         true
     }
 
+    /// Renders a JavaScript-defined component: its markup with the element's props (and the
+    /// props' defaults) as variables and the element's children where it says `{children}`.
+    fn jsx_component(
+        &mut self,
+        node: &Node,
+        name: &str,
+        params: &[(String, Option<String>)],
+        tree: Result<Node, String>,
+        props: HashMap<String, String>,
+    ) {
+        let tree = match tree {
+            Ok(tree) if self.snippet_depth < MAX_SNIPPET_DEPTH => tree,
+            Ok(_) => {
+                self.warn(
+                    node,
+                    format!("components nest too deeply at <{name}> (a cycle?)"),
+                );
+                return;
+            }
+            Err(reason) => {
+                self.warn(
+                    node,
+                    format!("the component <{name}> needs a JavaScript runtime ({reason}); its children are rendered"),
+                );
+                self.children(node);
+                return;
+            }
+        };
+        let mut scope: HashMap<String, String> = params
+            .iter()
+            .filter_map(|(param, default)| Some((param.clone(), default.clone()?)))
+            .collect();
+        scope.extend(props.into_iter().map(|(k, v)| (k.clone(), v.clone())));
+        scope.extend(
+            scope
+                .iter()
+                .map(|(k, v)| (format!("props.{k}"), v.clone()))
+                .collect::<Vec<_>>(),
+        );
+        let outer = std::mem::take(&mut self.html);
+        self.children(node);
+        let children = std::mem::replace(&mut self.html, outer);
+        scope.insert(CHILDREN.to_string(), children);
+        self.variables.push(scope);
+        self.snippet_depth += 1;
+        self.children(&tree);
+        self.snippet_depth -= 1;
+        self.variables.pop();
+    }
+
+    /// Whether a snippet or component is being rendered (its props are in scope).
+    pub fn in_component(&self) -> bool {
+        !self.variables.is_empty()
+    }
+
     /// The value of a `{name}` expression: a snippet prop, else an imported constant.
-    fn variable(&self, name: &str) -> Option<String> {
+    pub(crate) fn variable(&self, name: &str) -> Option<String> {
         if let Some(value) = self.variables.iter().rev().find_map(|v| v.get(name)) {
             return Some(value.clone());
         }
@@ -226,6 +316,16 @@ impl<'a> Markup<'a> {
         (!rewritten.missing_page).then_some(rewritten.href)
     }
 
+    /// An icon of the site's library as HTML; an unknown name is a warning and draws nothing.
+    pub fn icon(&mut self, node: &Node, icon: IconRef<'_>, size: u32) -> Option<String> {
+        let root = links::root_prefix(self.page_path);
+        let html = self.site.settings.icon_html(icon, size, &root);
+        if html.is_none() {
+            self.warn(node, format!("unknown icon {:?}", icon.name));
+        }
+        html
+    }
+
     pub fn render(&mut self, node: &Node) {
         match node {
             Node::Root(_) => self.children(node),
@@ -250,16 +350,12 @@ impl<'a> Markup<'a> {
                 self.text(&c.value);
                 self.html.push_str("</code>");
             }
-            Node::InlineMath(m) => {
-                self.html.push_str("<code class=\"math\">");
-                self.text(&m.value);
-                self.html.push_str("</code>");
+            // Prices in prose ("$5 and $10", "$0.10 per minute (...) or $2") are dollar signs.
+            Node::InlineMath(m) if !crate::math::looks_like_math(&m.value) => {
+                self.text(&format!("${}$", m.value));
             }
-            Node::Math(m) => {
-                self.html.push_str("<pre class=\"math\"><code>");
-                self.text(&m.value);
-                self.html.push_str("</code></pre>\n");
-            }
+            Node::InlineMath(m) => self.math(node, &m.value, false),
+            Node::Math(m) => self.math(node, &m.value, true),
             Node::Code(code) => {
                 self.code_block(code.lang.as_deref(), code.meta.as_deref(), &code.value)
             }
@@ -413,14 +509,50 @@ impl<'a> Markup<'a> {
         }
     }
 
+    /// A heading; `{#custom-id}` at its end (an MDX expression, or text in Markdown) names
+    /// its anchor instead of the slug of its text.
     fn heading(&mut self, node: &Node, depth: u8) {
-        self.heading_text(depth, &plain_text(node));
+        let custom = node.children().and_then(|c| match c.last() {
+            Some(Node::MdxTextExpression(e)) => {
+                e.value.trim().strip_prefix('#').map(str::to_string)
+            }
+            _ => None,
+        });
+        let text = plain_text(node);
+        let (text, custom) = match custom {
+            Some(id) => (text, Some(id)),
+            None => match text
+                .trim_end()
+                .strip_suffix('}')
+                .and_then(|t| t.rsplit_once("{#"))
+            {
+                Some((before, id)) => (before.trim_end().to_string(), Some(id.to_string())),
+                None => (text, None),
+            },
+        };
+        let custom = custom.filter(|id| {
+            !id.is_empty()
+                && id
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "-_.:".contains(c))
+        });
+        self.heading_with_anchor(depth, &text, custom);
     }
 
     /// A heading with an anchor, in the table of contents and starting a search section.
     pub fn heading_text(&mut self, depth: u8, text: &str) {
+        self.heading_with_anchor(depth, text, None);
+    }
+
+    fn heading_with_anchor(&mut self, depth: u8, text: &str, anchor: Option<String>) {
         let text = text.to_string();
-        let anchor = self.unique_slug(&text);
+        let anchor = match anchor {
+            Some(id) => {
+                *self.slugs.entry(id.clone()).or_insert(0) += 1;
+                id
+            }
+            None => self.unique_slug(&text),
+        };
         let level = depth.clamp(1, 6);
         self.html.push_str(&format!(
             "<h{level} id=\"{anchor}\"><a class=\"anchor\" href=\"#{anchor}\" aria-hidden=\"true\">#</a>"
@@ -446,8 +578,26 @@ impl<'a> Markup<'a> {
         });
     }
 
+    /// A formula as MathML; its TeX goes into the search text.
+    pub fn math(&mut self, node: &Node, latex: &str, display: bool) {
+        let (mathml, problem) = crate::math::mathml(latex, display);
+        if let Some(problem) = problem {
+            let problem = problem.lines().next().unwrap_or_default().to_string();
+            self.warn(node, format!("math {latex:?}: {problem}"));
+        }
+        if display {
+            self.html.push_str("<div class=\"math-block\">");
+            self.html.push_str(&mathml);
+            self.html.push_str("</div>\n");
+        } else {
+            self.html.push_str(&mathml);
+        }
+        self.search_text(latex);
+    }
+
     /// A fenced code block, highlighted (see `code`).
     pub fn code_block(&mut self, lang: Option<&str>, meta: Option<&str>, code: &str) {
+        self.has_diagram |= lang == Some("mermaid");
         self.html.push_str(&crate::code::block(lang, meta, code));
         self.search_text(code);
     }
@@ -498,6 +648,17 @@ impl<'a> Markup<'a> {
     /// (`{name}`) is replaced by its value, comments vanish, anything else is reported.
     fn expression(&mut self, node: &Node, value: &str) {
         let trimmed = value.trim();
+        if matches!(trimmed, "children" | "props.children") {
+            if let Some(html) = self.variables.iter().rev().find_map(|v| v.get(CHILDREN)) {
+                let html = html.clone();
+                self.html.push_str(&html);
+            }
+            return;
+        }
+        if crate::jsx::is_string_literal(trimmed) {
+            self.text(&trimmed[1..trimmed.len() - 1]);
+            return;
+        }
         if let Some(value) = self.variable(trimmed) {
             self.text(&value);
             return;
@@ -545,7 +706,7 @@ pub fn plain_text(node: &Node) -> String {
     out.trim().to_string()
 }
 
-fn collect_text(node: &Node, out: &mut String) {
+pub(crate) fn collect_text(node: &Node, out: &mut String) {
     match node {
         Node::Text(t) => out.push_str(&t.value),
         Node::InlineCode(c) => out.push_str(&c.value),

@@ -222,6 +222,8 @@ pub struct Site {
     pub theme: crate::theme::ThemeFiles,
     /// Where links lead: pages, folders' first pages, and docs.json `redirects`.
     pub links: crate::links::Targets,
+    /// Whether a page has already carried the Mermaid script into the bundle.
+    pub mermaid_given: std::cell::Cell<bool>,
 }
 
 impl Site {
@@ -294,6 +296,7 @@ impl Site {
             api_problems: Vec::new(),
             theme,
             links,
+            mermaid_given: std::cell::Cell::new(false),
         })
     }
 
@@ -307,7 +310,7 @@ impl Site {
         self.snippets = snippets
             .into_iter()
             .map(|(path, source)| {
-                let snippet = crate::snippets::Snippet::parse(&source);
+                let snippet = crate::snippets::Snippet::parse(&path, &source);
                 (path, snippet)
             })
             .collect();

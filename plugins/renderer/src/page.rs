@@ -18,6 +18,9 @@ pub struct PageOutput {
     pub headings: Vec<PageHeading>,
     pub sections: Vec<PageSection>,
     pub warnings: Vec<PageWarning>,
+    /// Files besides the page that it needs in the bundle (the Mermaid script), as (path,
+    /// contents); each is given with the first page of the site that needs it.
+    pub files: Vec<(String, Vec<u8>)>,
 }
 
 /// Renders the page at `path` (no extension) from `source` (read from `file`).
@@ -71,7 +74,15 @@ pub fn render_page(site: &Site, path: &str, file: &str, source: &str) -> PageOut
     let body = std::mem::take(&mut markup.html);
     let headings = std::mem::take(&mut markup.headings);
     warnings.append(&mut markup.warnings);
+    let has_diagram = markup.has_diagram;
     let sections = markup.into_sections();
+    let mut files = Vec::new();
+    if has_diagram && !site.mermaid_given.replace(true) {
+        files.push((
+            crate::diagrams::MERMAID_PATH.to_string(),
+            crate::diagrams::MERMAID_SCRIPT.to_vec(),
+        ));
+    }
 
     let html = layout::page(
         site,
@@ -81,6 +92,7 @@ pub fn render_page(site: &Site, path: &str, file: &str, source: &str) -> PageOut
             frontmatter: &frontmatter,
             body: &body,
             headings: &headings,
+            has_diagram,
         },
     );
     PageOutput {
@@ -91,6 +103,7 @@ pub fn render_page(site: &Site, path: &str, file: &str, source: &str) -> PageOut
         headings,
         sections,
         warnings,
+        files,
     }
 }
 

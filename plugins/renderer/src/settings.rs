@@ -26,6 +26,8 @@ pub struct Settings {
     pub navbar_links: Vec<(String, String)>,
     /// The frame around pages: navbar button, footer, banner, meta tags, fonts.
     pub chrome: crate::chrome::Chrome,
+    /// The library icon names are looked up in first (`icons.library`).
+    pub icon_library: crate::icons::Library,
 }
 
 const DEFAULT_PRIMARY: &str = "#2563eb";
@@ -102,6 +104,35 @@ impl Settings {
             default_mode,
             navbar_links: links,
             chrome: crate::chrome::Chrome::from_config(&config),
+            icon_library: crate::icons::Library::parse(
+                config.pointer("/icons/library").and_then(Value::as_str),
+            ),
+        })
+    }
+}
+
+impl Settings {
+    /// An icon of the site's library as HTML, or `None` for an unknown name. `root` leads from
+    /// the page to the bundle's root, for icons that are images in the site.
+    pub fn icon_html(
+        &self,
+        icon: crate::icons::IconRef<'_>,
+        size: u32,
+        root: &str,
+    ) -> Option<String> {
+        Some(match crate::icons::draw(self.icon_library, icon, size)? {
+            crate::icons::Drawn::Svg(svg) => svg,
+            crate::icons::Drawn::Image(src) => {
+                let src = if src.contains(':') || src.starts_with("//") {
+                    src
+                } else {
+                    format!("{root}{}", src.trim_start_matches('/'))
+                };
+                format!(
+                    "<img class=\"icon\" src=\"{}\" width=\"{size}\" height=\"{size}\" alt=\"\">",
+                    crate::escape::escaped(&src)
+                )
+            }
         })
     }
 }

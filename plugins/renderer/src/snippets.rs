@@ -14,15 +14,30 @@ pub struct Snippet {
     /// The content without its `export const` lines, or why it is not valid MDX.
     pub tree: Result<Node, String>,
     pub constants: HashMap<String, String>,
+    /// The components it exports (`export const Name = (props) => (...)`).
+    pub components: HashMap<String, crate::jsx::JsxComponent>,
 }
 
 impl Snippet {
-    pub fn parse(source: &str) -> Self {
+    /// Reads the snippet at `path`: MDX content, or a JavaScript file that only exports.
+    pub fn parse(path: &str, source: &str) -> Self {
+        let tree = if is_script(path) {
+            Err("it is a JavaScript file, not content".to_string())
+        } else {
+            crate::mdx::parse(&content(source)).map_err(|e| e.reason.to_string())
+        };
         Self {
-            tree: crate::mdx::parse(&content(source)).map_err(|e| e.reason.to_string()),
+            tree,
             constants: constants(source),
+            components: crate::jsx::components(source),
         }
     }
+}
+
+fn is_script(path: &str) -> bool {
+    [".jsx", ".js", ".tsx", ".ts"]
+        .iter()
+        .any(|ext| path.ends_with(ext))
 }
 
 /// What a name a page imported stands for.
@@ -83,8 +98,9 @@ pub fn parse_imports(esm: &str) -> (HashMap<String, Import>, Vec<String>) {
 /// `/snippets/a.mdx` or `snippets/a.mdx` to `snippets/a.mdx`; anything else is not a snippet.
 fn snippet_path(source: &str) -> Option<String> {
     let path = source.trim_start_matches("./").trim_start_matches('/');
-    (path.starts_with("snippets/") && (path.ends_with(".mdx") || path.ends_with(".md")))
-        .then(|| path.to_string())
+    (path.starts_with("snippets/")
+        && (path.ends_with(".mdx") || path.ends_with(".md") || is_script(path)))
+    .then(|| path.to_string())
 }
 
 /// The `export const NAME = VALUE` constants of a snippet whose value is a string (single,
@@ -116,16 +132,36 @@ pub fn constants(source: &str) -> HashMap<String, String> {
     out
 }
 
-/// The snippet's source without its `export const` lines (they are definitions, not content).
+/// The snippet's source without its `export` statements (definitions, not content). A
+/// statement runs from its `export` line until its brackets close (a component's markup spans
+/// many lines), or to a blank line.
 fn content(source: &str) -> String {
+    let mut depth: i32 = 0;
+    let mut in_export = false;
     source
         .lines()
         .map(|l| {
-            if l.trim_start().starts_with("export const ") {
-                ""
-            } else {
-                l
+            if l.starts_with("export ") {
+                in_export = true;
+                depth = 0;
+            } else if l.trim().is_empty() {
+                in_export = false;
             }
+            if !in_export {
+                return l;
+            }
+            for c in l.chars() {
+                match c {
+                    '(' | '{' | '[' => depth += 1,
+                    ')' | '}' | ']' => depth -= 1,
+                    _ => {}
+                }
+            }
+            let open = l.trim_end().ends_with("=>") || l.trim_end().ends_with('=');
+            if depth <= 0 && !open {
+                in_export = false;
+            }
+            ""
         })
         .collect::<Vec<_>>()
         .join("\n")
@@ -165,5 +201,9 @@ mod tests {
         assert_eq!(c["n"], "3");
         assert!(!c.contains_key("t") && !c.contains_key("o"));
         assert_eq!(content("export const a = 1\nHi"), "\nHi");
+        assert_eq!(
+            content("export const C = ({ a }) => (\n  <b>{a}</b>\n);\nHi"),
+            "\n\n\nHi"
+        );
     }
 }

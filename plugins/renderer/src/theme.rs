@@ -58,7 +58,8 @@ impl ThemeFiles {
                 "--quire-button: #2563eb",
                 &format!("--quire-button: {}", settings.dark),
             )
-            + &settings.chrome.font_css();
+            + &settings.chrome.font_css()
+            + &crate::tailwind::stylesheet();
         let mut files = Vec::new();
         let mut add = |stem: &str, ext: &str, contents: Vec<u8>| -> String {
             let hash = hex::encode(&Sha256::digest(&contents)[..5]);
@@ -81,7 +82,15 @@ impl ThemeFiles {
                     .iter()
                     .filter_map(|item| {
                         let name = item.icon.as_deref()?;
-                        Some((name, icons::svg(name, 16)?))
+                        let html = settings.icon_html(icons::IconRef::named(name), 16, "")?;
+                        // quire.js puts the page's way back to the root before a site image.
+                        let html = match html.strip_prefix("<img class=\"icon\" src=\"") {
+                            Some(rest) if !rest.split('"').next().unwrap_or("").contains(':') => {
+                                format!("<img class=\"icon\" data-root-src=\"{rest}")
+                            }
+                            _ => html,
+                        };
+                        Some((name, html))
                     })
                     .collect();
                 let navigation = serde_json::json!({ "items": context.items, "icons": icons });

@@ -31,6 +31,13 @@ const SEEDS: &[&str] = &[
     "~~~\n<Card title=\"A&B\">\n~~~\n",
     "[//]: # (a comment)\n[ref]: /guides/a \"Title\"\n\nSee [the guide][ref].\n",
     "<Frame caption=\"A & B\">\n  <iframe src=\"https://example.com\" />\n</Frame>\n",
+    "$$\n\\int_0^1 x^2 \\, dx = \\frac{1}{3}\n$$\n\nCosts $5 and $10, or $\\alpha_{i}$.\n",
+    "<Latex>\\sum_{i=1}^{n} i</Latex> and <Latex>{'\\frac{1}{2}'}</Latex>\n",
+    "export const Box = ({ title, children }) => (\n  <div className=\"p-4 rounded-xl\">\n    <strong>{title}</strong>\n    {children}\n  </div>\n);\n\n<Box title=\"T\">Body</Box>\n",
+    "<Icon icon={<svg viewBox=\"0 0 1 1\"><path d=\"M0 0\"/></svg>} iconType=\"solid\" />\n",
+    "<View title=\"JS\" icon=\"js\">a</View>\n<Visibility for=\"agents\">b</Visibility>\n<Prompt actions={[\"copy\"]}>c</Prompt>\n",
+    "<Color variant=\"table\">\n  <Color.Row title=\"P\">\n    <Color.Item name=\"a\" value=\"#fff\" />\n  </Color.Row>\n</Color>\n",
+    "<p style={{ marginLeft: 8, fontFamily: \"A, B\" }}>x</p>\n\n```mermaid\ngraph LR\n  A --> B\n```\n",
 ];
 
 /// Characters the mutations insert: markup, entity and expression syntax, and other scripts.

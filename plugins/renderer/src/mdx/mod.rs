@@ -25,6 +25,8 @@ pub fn options() -> ParseOptions {
             gfm_label_start_footnote: true,
             gfm_strikethrough: true,
             gfm_table: true,
+            math_flow: true,
+            math_text: true,
             gfm_task_list_item: true,
             ..Constructs::mdx()
         },
@@ -49,6 +51,8 @@ pub fn parse_markdown(source: &str) -> Node {
     let options = ParseOptions {
         constructs: Constructs {
             frontmatter: true,
+            math_flow: true,
+            math_text: true,
             ..Constructs::gfm()
         },
         ..ParseOptions::gfm()

@@ -4,8 +4,12 @@
 
 use markdown::mdast::{AttributeContent, AttributeValue, Node};
 
-use crate::escape::{escaped, push_escaped};
-use crate::icons;
+mod cards;
+mod html;
+mod reference;
+
+use crate::escape::escaped;
+use crate::icons::{self, IconRef};
 use crate::markup::Markup;
 
 /// Renders one JSX element. `flow` is true for block-level elements.
@@ -16,6 +20,14 @@ pub fn render(
     attributes: &[AttributeContent],
     flow: bool,
 ) {
+    // Inside a snippet or a component, `href={url}` takes the value of the prop `url`.
+    let resolved;
+    let attributes = if m.in_component() {
+        resolved = resolve_props(m, attributes);
+        &resolved[..]
+    } else {
+        attributes
+    };
     let attrs = Attrs(attributes);
     let Some(name) = name else {
         // A fragment: `<>...</>`.
@@ -26,52 +38,27 @@ pub fn render(
         "Note" | "Info" | "Tip" | "Warning" | "Check" | "Danger" | "Callout" => {
             let kind = if name == "Callout" { "Info" } else { name };
             let class = kind.to_lowercase();
-            let icon = attrs.string("icon").unwrap_or_else(|| {
-                match kind {
-                    "Tip" => "lightbulb",
-                    "Warning" => "triangle-alert",
-                    "Check" => "circle-check",
-                    "Danger" => "octagon-alert",
-                    _ => "info",
-                }
-                .to_string()
-            });
-            let icon = icons::svg(&icon, 16).unwrap_or_default();
+            let icon = match attrs.string("icon") {
+                Some(icon) => icon_or_warn(m, node, &attrs, &icon, 16).unwrap_or_default(),
+                None => icons::ui(
+                    match kind {
+                        "Tip" => "lightbulb",
+                        "Warning" => "triangle-alert",
+                        "Check" => "circle-check",
+                        "Danger" => "octagon-alert",
+                        _ => "info",
+                    },
+                    16,
+                ),
+            };
             m.html.push_str(&format!(
                 "<div class=\"callout callout-{class}\" role=\"note\"><div class=\"callout-label\">{icon}{kind}</div><div class=\"callout-body\">"
             ));
             m.children(node);
             m.html.push_str("</div></div>\n");
         }
-        "Card" | "Tile" => {
-            let title = attrs.string("title");
-            let icon = attrs.string("icon").and_then(|i| icon_or_warn(m, node, &i));
-            let title = match (icon, title) {
-                (Some(icon), Some(title)) => Some((icon, title)),
-                (None, Some(title)) => Some((String::new(), title)),
-                (Some(icon), None) => Some((icon, String::new())),
-                (None, None) => None,
-            };
-            let class = if name == "Tile" { "card tile" } else { "card" };
-            match attrs
-                .string("href")
-                .and_then(|href| m.link_target(node, &href))
-            {
-                Some(href) => {
-                    m.html.push_str(&format!(
-                        "<a class=\"{class}\" href=\"{}\">",
-                        escaped(&href)
-                    ));
-                    card_body(m, node, title.as_ref(), attrs.string("description"));
-                    m.html.push_str("</a>\n");
-                }
-                None => {
-                    m.html.push_str(&format!("<div class=\"{class}\">"));
-                    card_body(m, node, title.as_ref(), attrs.string("description"));
-                    m.html.push_str("</div>\n");
-                }
-            }
-        }
+        "Card" => cards::card(m, node, &attrs),
+        "Tile" => cards::tile(m, node, &attrs),
         "CardGroup" | "Columns" => {
             let cols = attrs
                 .string("cols")
@@ -86,14 +73,7 @@ pub fn render(
             );
         }
         "Steps" => wrap(m, node, "<ol class=\"steps\">", "</ol>\n"),
-        "Step" => titled(
-            m,
-            node,
-            &attrs,
-            "<li class=\"step\">",
-            "step-title",
-            "</li>\n",
-        ),
+        "Step" => reference::step(m, node, &attrs),
         "Accordion" | "Expandable" => {
             let open = if attrs.flag("defaultOpen") {
                 " open"
@@ -103,7 +83,10 @@ pub fn render(
             let class = name.to_lowercase();
             m.html
                 .push_str(&format!("<details class=\"{class}\"{open}><summary>"));
-            if let Some(icon) = attrs.string("icon").and_then(|i| icon_or_warn(m, node, &i)) {
+            if let Some(icon) = attrs
+                .string("icon")
+                .and_then(|i| icon_or_warn(m, node, &attrs, &i, 16))
+            {
                 m.html.push_str(&icon);
             }
             let title = attrs.string("title").unwrap_or_else(|| name.to_string());
@@ -114,14 +97,21 @@ pub fn render(
         }
         "AccordionGroup" => wrap(m, node, "<div class=\"accordion-group\">", "</div>\n"),
         "Tabs" => wrap(m, node, "<div class=\"tabs\">", "</div>\n"),
-        "Tab" => titled(
-            m,
-            node,
-            &attrs,
-            "<section class=\"tab\">",
-            "tab-title",
-            "</section>\n",
-        ),
+        "Tab" => {
+            m.html.push_str("<section class=\"tab\">");
+            let icon = attrs
+                .string("icon")
+                .and_then(|i| icon_or_warn(m, node, &attrs, &i, 16))
+                .unwrap_or_default();
+            if let Some(title) = attrs.string("title") {
+                m.html.push_str("<div class=\"tab-title\">");
+                m.html.push_str(&icon);
+                m.label(&title);
+                m.html.push_str("</div>");
+            }
+            m.children(node);
+            m.html.push_str("</section>\n");
+        }
         "CodeGroup" => wrap(m, node, "<div class=\"code-group\">", "</div>\n"),
         "RequestExample" => wrap(
             m,
@@ -146,16 +136,8 @@ pub fn render(
             m.html.push_str("</figure>\n");
         }
         "ParamField" | "ResponseField" => field(m, node, &attrs, name == "ParamField"),
-        "Badge" => wrap(m, node, "<span class=\"badge\">", "</span>"),
-        "Tooltip" => {
-            let tip = attrs.string("tip").unwrap_or_default();
-            wrap(
-                m,
-                node,
-                &format!("<span class=\"tooltip\" title=\"{}\">", escaped(&tip)),
-                "</span>",
-            );
-        }
+        "Badge" => reference::badge(m, node, &attrs),
+        "Tooltip" => reference::tooltip(m, node, &attrs),
         "Icon" => {
             let icon = attrs.string("icon").unwrap_or_default();
             let size = attrs
@@ -163,15 +145,13 @@ pub fn render(
                 .and_then(|s| s.parse::<u32>().ok())
                 .unwrap_or(16)
                 .clamp(8, 128);
-            if let Some(svg) = icons::svg(&icon, size) {
+            if let Some(svg) = icon_or_warn(m, node, &attrs, &icon, size) {
                 match attrs.string("color").filter(|c| is_css_color(c)) {
                     Some(color) => m.html.push_str(&format!(
                         "<span class=\"icon-wrap\" style=\"color:{color}\">{svg}</span>"
                     )),
                     None => m.html.push_str(&svg),
                 }
-            } else {
-                m.warn(node, format!("unknown icon {icon:?}"));
             }
         }
         "Panel" => wrap(m, node, "<aside class=\"panel\">", "</aside>\n"),
@@ -185,7 +165,7 @@ pub fn render(
             };
             m.html.push_str(&format!(
                 "<li class=\"tree-folder\"><details{open}><summary>{}",
-                icons::svg("folder", 14).unwrap_or_default()
+                icons::ui("folder", 14)
             ));
             m.label(&folder);
             m.html.push_str("</summary><ul>");
@@ -196,21 +176,35 @@ pub fn render(
             let file = attrs.string("name").unwrap_or_default();
             m.html.push_str(&format!(
                 "<li class=\"tree-file\">{}",
-                icons::svg("file", 14).unwrap_or_default()
+                icons::ui("file", 14)
             ));
             m.label(&file);
             m.html.push_str("</li>\n");
         }
-        "Update" => {
-            let label = attrs.string("label").unwrap_or_default();
-            m.html
-                .push_str("<section class=\"update\"><div class=\"update-label\">");
-            m.label(&label);
-            m.html.push_str("</div><div class=\"update-body\">");
-            m.children(node);
-            m.html.push_str("</div></section>\n");
+        "Update" => reference::update(m, node, &attrs),
+        "View" => reference::view(m, node, &attrs),
+        "Visibility" => {
+            // Agents read the page's Markdown; the HTML page is for people.
+            if attrs.string("for").as_deref() != Some("agents") {
+                m.children(node);
+            }
         }
-        _ if is_html_element(name) => html_element(m, node, name, &attrs),
+        "Prompt" => reference::prompt(m, node, &attrs),
+        "Color" => reference::colors(m, node, &attrs),
+        "Color.Row" => reference::color_row(m, node, &attrs),
+        "Color.Item" => reference::color_item(m, &attrs),
+        "Link" => {
+            let href = attrs.string("href").unwrap_or_default();
+            match m.link_target(node, &href) {
+                Some(href) => wrap(m, node, &format!("<a href=\"{}\">", escaped(&href)), "</a>"),
+                None => m.children(node),
+            }
+        }
+        "Latex" => {
+            let tex = latex_source(node);
+            m.math(node, &tex, flow);
+        }
+        _ if html::is_html_element(name) => html::element(m, node, name, &attrs),
         _ if m.snippet(node, name, attrs.all()) => {}
         _ => {
             m.warn(
@@ -228,8 +222,55 @@ pub fn render(
     }
 }
 
+/// The TeX inside `<Latex>`: MDX reads its braces as expressions, so they are put back
+/// (`\\frac{1}{2}`), and a string expression (`{'\\frac{1}{2}'}`) is taken as written.
+fn latex_source(node: &Node) -> String {
+    let mut tex = String::new();
+    for child in node.children().into_iter().flatten() {
+        let expression = match child {
+            Node::MdxTextExpression(e) => Some(e.value.trim()),
+            Node::MdxFlowExpression(e) => Some(e.value.trim()),
+            _ => None,
+        };
+        match (child, expression) {
+            (Node::Text(t), _) => tex.push_str(&t.value),
+            (_, Some(v)) if crate::jsx::is_string_literal(v) => {
+                tex.push_str(&v[1..v.len() - 1].replace("\\\\", "\\"));
+            }
+            (_, Some(v)) => {
+                tex.push('{');
+                tex.push_str(v);
+                tex.push('}');
+            }
+            (other, None) => tex.push_str(&latex_source(other)),
+        }
+    }
+    tex
+}
+
+/// The attributes with every `{name}` that names a prop in scope replaced by its value.
+fn resolve_props(m: &Markup<'_>, attributes: &[AttributeContent]) -> Vec<AttributeContent> {
+    attributes
+        .iter()
+        .map(|a| match a {
+            AttributeContent::Property(p) => match &p.value {
+                Some(AttributeValue::Expression(e)) => match m.variable(e.value.trim()) {
+                    Some(value) => {
+                        let mut p = p.clone();
+                        p.value = Some(AttributeValue::Literal(value));
+                        AttributeContent::Property(p)
+                    }
+                    None => a.clone(),
+                },
+                _ => a.clone(),
+            },
+            _ => a.clone(),
+        })
+        .collect()
+}
+
 /// The string attributes of a JSX element.
-struct Attrs<'a>(&'a [AttributeContent]);
+pub(crate) struct Attrs<'a>(&'a [AttributeContent]);
 
 impl Attrs<'_> {
     /// A literal string attribute (`title="x"`), or a simple literal in braces (`cols={3}`).
@@ -242,6 +283,35 @@ impl Attrs<'_> {
                     Some(v.to_string())
                 }
                 None => Some(String::new()),
+            },
+            _ => None,
+        })
+    }
+
+    /// A list of strings (`tags={["a", "b"]}`), or one string as a list of one.
+    fn list(&self, key: &str) -> Vec<String> {
+        let Some(raw) = self.raw_expression(key) else {
+            return self
+                .string(key)
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect();
+        };
+        raw.trim()
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .split(',')
+            .map(|item| item.trim().trim_matches(['"', '\'', '`']).to_string())
+            .filter(|item| !item.is_empty())
+            .collect()
+    }
+
+    /// The source of an attribute written as an expression (`cols={3}` gives `3`).
+    fn raw_expression(&self, key: &str) -> Option<&str> {
+        self.0.iter().find_map(|a| match a {
+            AttributeContent::Property(p) if p.name == key => match &p.value {
+                Some(AttributeValue::Expression(e)) => Some(e.value.as_str()),
+                _ => None,
             },
             _ => None,
         })
@@ -265,67 +335,37 @@ impl Attrs<'_> {
     }
 }
 
-fn wrap(m: &mut Markup<'_>, node: &Node, open: &str, close: &str) {
+pub(crate) fn wrap(m: &mut Markup<'_>, node: &Node, open: &str, close: &str) {
     m.html.push_str(open);
     m.children(node);
     m.html.push_str(close);
 }
 
-fn titled(
+/// An icon named by a component (with its `iconType`), or a warning naming the unknown icon.
+pub(crate) fn icon_or_warn(
     m: &mut Markup<'_>,
     node: &Node,
     attrs: &Attrs<'_>,
-    open: &str,
-    title_class: &str,
-    close: &str,
-) {
-    m.html.push_str(open);
-    if let Some(title) = attrs.string("title") {
-        m.html.push_str(&format!("<div class=\"{title_class}\">"));
-        m.label(&title);
-        m.html.push_str("</div>");
-    }
-    m.children(node);
-    m.html.push_str(close);
-}
-
-/// An icon's SVG, or a warning naming the unknown icon.
-fn icon_or_warn(m: &mut Markup<'_>, node: &Node, name: &str) -> Option<String> {
-    let svg = icons::svg(name, 18);
-    if svg.is_none() {
-        m.warn(node, format!("unknown icon {name:?}"));
-    }
-    svg
+    name: &str,
+    size: u32,
+) -> Option<String> {
+    let style = attrs.string("iconType");
+    m.icon(
+        node,
+        IconRef {
+            name,
+            style: style.as_deref(),
+        },
+        size,
+    )
 }
 
 /// `#abc`, `#aabbcc` or a plain colour name: nothing that could leave a `style` attribute.
-fn is_css_color(c: &str) -> bool {
+pub(crate) fn is_css_color(c: &str) -> bool {
     match c.strip_prefix('#') {
         Some(hex) => matches!(hex.len(), 3 | 6 | 8) && hex.chars().all(|ch| ch.is_ascii_hexdigit()),
         None => !c.is_empty() && c.chars().all(|ch| ch.is_ascii_alphabetic()),
     }
-}
-
-fn card_body(
-    m: &mut Markup<'_>,
-    node: &Node,
-    title: Option<&(String, String)>,
-    description: Option<String>,
-) {
-    if let Some((icon, title)) = title {
-        m.html.push_str("<div class=\"card-title\">");
-        m.html.push_str(icon);
-        m.label(title);
-        m.html.push_str("</div>");
-    }
-    if let Some(description) = description {
-        m.html.push_str("<p class=\"card-description\">");
-        m.label(&description);
-        m.html.push_str("</p>");
-    }
-    m.html.push_str("<div class=\"card-body\">");
-    m.children(node);
-    m.html.push_str("</div>");
 }
 
 /// `<ParamField query="limit" type="integer" required>` and `<ResponseField name="id" ...>`.
@@ -356,6 +396,10 @@ fn field(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>, is_param: bool) {
         m.html
             .push_str(" <span class=\"field-required\">required</span>");
     }
+    if attrs.flag("deprecated") {
+        m.html
+            .push_str(" <span class=\"field-deprecated\">deprecated</span>");
+    }
     if let Some(default) = attrs.string("default") {
         m.html.push_str(" <span class=\"field-default\">default: ");
         m.label(&default);
@@ -364,113 +408,4 @@ fn field(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>, is_param: bool) {
     m.html.push_str("</div><div class=\"field-body\">");
     m.children(node);
     m.html.push_str("</div></div>\n");
-}
-
-const HTML_ELEMENTS: &[&str] = &[
-    "a",
-    "abbr",
-    "b",
-    "blockquote",
-    "br",
-    "caption",
-    "code",
-    "dd",
-    "del",
-    "details",
-    "div",
-    "dl",
-    "dt",
-    "em",
-    "figcaption",
-    "figure",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "hr",
-    "i",
-    "img",
-    "kbd",
-    "li",
-    "mark",
-    "ol",
-    "p",
-    "pre",
-    "s",
-    "small",
-    "span",
-    "strong",
-    "sub",
-    "summary",
-    "sup",
-    "table",
-    "tbody",
-    "td",
-    "th",
-    "thead",
-    "tr",
-    "u",
-    "ul",
-    "video",
-    "source",
-    "picture",
-];
-const VOID_ELEMENTS: &[&str] = &["br", "hr", "img", "source"];
-const SAFE_ATTRIBUTES: &[&str] = &[
-    "id", "title", "alt", "width", "height", "colspan", "rowspan", "align", "target", "rel",
-    "controls", "loop", "muted", "autoplay", "type", "open",
-];
-
-fn is_html_element(name: &str) -> bool {
-    HTML_ELEMENTS.contains(&name)
-}
-
-/// A lowercase JSX element written as HTML. Only inert attributes pass: no event handlers, no
-/// inline styles (JSX styles are objects anyway); `href`/`src` are rewritten like page links.
-fn html_element(m: &mut Markup<'_>, node: &Node, name: &str, attrs: &Attrs<'_>) {
-    m.html.push('<');
-    m.html.push_str(name);
-    for content in attrs.0 {
-        let AttributeContent::Property(p) = content else {
-            continue;
-        };
-        let key = if p.name == "className" {
-            "class"
-        } else {
-            p.name.as_str()
-        };
-        let value = attrs.string(&p.name).unwrap_or_default();
-        let value = match key {
-            "href" | "src" => {
-                if value.trim_start().to_lowercase().starts_with("javascript:") {
-                    continue;
-                }
-                match m.link_target(node, &value) {
-                    Some(target) => target,
-                    None => continue, // a page the site does not have: no link to it
-                }
-            }
-            "class" => value,
-            k if SAFE_ATTRIBUTES.contains(&k)
-                || k.starts_with("data-")
-                || k.starts_with("aria-") =>
-            {
-                value
-            }
-            _ => continue,
-        };
-        m.html.push(' ');
-        m.html.push_str(key);
-        m.html.push_str("=\"");
-        push_escaped(&mut m.html, &value);
-        m.html.push('"');
-    }
-    m.html.push('>');
-    if VOID_ELEMENTS.contains(&name) {
-        return;
-    }
-    m.children(node);
-    m.html.push_str(&format!("</{name}>"));
 }

@@ -1,0 +1,137 @@
+// Opens each component page of the exported example site (components/*.html) from file:// in
+// headless Chromium, in light and in dark mode, and checks that each component is drawn as its
+// author meant: icons, Mermaid diagrams, MathML, views, light/dark image pairs, inline styles,
+// embeds (loaded lazily; requests off the bundle are answered by a stub and recorded), with no
+// console error and no component left unknown. A screenshot of each page and mode goes to
+// $QUIRE_ARTIFACTS.
+//
+// Environment: QUIRE_BUNDLE_DIR (the unpacked bundle), QUIRE_ARTIFACTS (screenshot folder).
+
+import { test, after, before } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { launch } from "./chromium.mjs";
+
+const bundle = process.env.QUIRE_BUNDLE_DIR;
+const artifacts = process.env.QUIRE_ARTIFACTS || path.join(bundle, "..", "screenshots");
+fs.mkdirSync(artifacts, { recursive: true });
+const pages = fs.readdirSync(path.join(bundle, "components"))
+  .filter((f) => f.endsWith(".html"))
+  .map((f) => f.replace(/\.html$/, ""))
+  .sort();
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** Opens a component page in `mode`; returns the page, its problems and off-bundle requests. */
+async function open(slug, mode) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: mode });
+  const page = await context.newPage();
+  const problems = [];
+  const outside = [];
+  page.on("console", (msg) => { if (msg.type() === "error") problems.push(`console error: ${msg.text()}`); });
+  page.on("pageerror", (error) => problems.push(`script error: ${error.message}`));
+  await context.route(/^https?:/, (route) => {
+    outside.push(route.request().url());
+    route.fulfill({ status: 204, body: "" });
+  });
+  await page.goto(pathToFileURL(path.join(bundle, "components", `${slug}.html`)).href);
+  await page.waitForLoadState("load");
+  return { context, page, problems, outside };
+}
+
+const visible = (page, selector) => page.locator(selector).first().isVisible();
+const luminance = (rgb) => {
+  const [r, g, b] = (rgb.match(/\d+(\.\d+)?/g) || [0, 0, 0]).map(Number);
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+};
+
+/** What each page must show, beyond what every page must. */
+const checks = {
+  async icons({ page }) {
+    assert.ok(await page.locator("article svg.icon").count() >= 5, "icons drawn as SVG");
+    assert.ok(await page.locator("article img.icon").count() >= 1, "an icon from a site path");
+  },
+  async mermaid({ page }) {
+    await page.waitForFunction(() => document.querySelectorAll(".mermaid-diagram svg").length === 2, null, { timeout: 20000 });
+    assert.equal(await visible(page, ".mermaid-block pre"), false, "the source hides once drawn");
+  },
+  async latex({ page }) {
+    assert.ok(await page.locator("article math").count() >= 3, "MathML");
+    const box = await page.locator("article math").first().boundingBox();
+    assert.ok(box && box.width > 10 && box.height > 5, "the formula takes space");
+    assert.match(await page.textContent("article"), /\$5 and \$10/, "prices stay text");
+  },
+  async views({ page }) {
+    assert.equal(await page.locator(".view-select option").count(), 2);
+    assert.equal(await page.locator("section.view:visible").count(), 1, "one view at a time");
+    await page.selectOption(".view-select", "Python");
+    assert.ok(await visible(page, "section.view[data-view=Python]"));
+    assert.equal(await visible(page, "section.view[data-view=JavaScript]"), false);
+  },
+  async visibility({ page }) {
+    const text = await page.textContent("article");
+    assert.match(text, /You are reading the web page/);
+    assert.doesNotMatch(text, /Agents reading the Markdown/);
+  },
+  async "html-and-styles"({ page, outside }, mode) {
+    const light = await visible(page, "img[alt='Logo for light mode']");
+    const dark = await visible(page, "img[alt='Logo for dark mode']");
+    assert.deepEqual([light, dark], mode === "light" ? [true, false] : [false, true], "one logo per mode");
+    const color = await page.locator("article p[style]").evaluate((p) => getComputedStyle(p).color);
+    assert.equal(color, "rgb(13, 147, 115)", "the style object applies");
+    assert.equal(await page.locator("article [class~='flex']").evaluate((d) => getComputedStyle(d).display), "flex");
+    assert.equal(await page.locator("#custom-anchor").count(), 1, "{#custom-anchor}");
+    const frame = page.locator("article iframe");
+    assert.equal(await frame.getAttribute("loading"), "lazy");
+    assert.ok((await frame.getAttribute("title")).length > 0, "the frame has a title");
+    assert.match(await frame.getAttribute("src"), /^https:\/\/www\.youtube\.com\/embed\//);
+    await page.waitForTimeout(300);
+    assert.ok(outside.some((u) => u.startsWith("https://www.youtube.com/")), "the embed loads where allowed");
+  },
+  async colors({ page }) {
+    const swatches = await page.locator(".swatch").evaluateAll((s) => s.map((e) => getComputedStyle(e).backgroundColor));
+    assert.equal(swatches.length, 6);
+    assert.ok(swatches.every((c) => c !== "rgba(0, 0, 0, 0)"), `${swatches}`);
+  },
+  async prompts({ page }) {
+    assert.match(await page.locator(".prompt-cursor").getAttribute("href"), /^cursor:\/\/anysphere\.cursor-deeplink\/prompt\?text=You%20are/);
+    assert.ok(await visible(page, ".prompt-copy"));
+  },
+  async cards({ page }) {
+    assert.ok(await page.locator(".card-horizontal").count() === 1);
+    assert.ok(await visible(page, ".card-image"));
+    assert.match(await page.textContent(".card-cta"), /Read the guide/);
+  },
+  async badges({ page }, mode) {
+    const bg = await page.locator(".badge-blue").evaluate((b) => getComputedStyle(b).backgroundColor);
+    assert.ok(mode === "light" ? luminance(bg) > 180 : luminance(bg) < 100, `blue badge in ${mode}: ${bg}`);
+  },
+};
+
+for (const slug of pages) {
+  for (const mode of ["light", "dark"]) {
+    test(`components/${slug} in ${mode} mode`, async () => {
+      const opened = await open(slug, mode);
+      const { page, problems, context } = opened;
+      try {
+        const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        assert.ok(mode === "light" ? luminance(background) > 200 : luminance(background) < 60, `${mode} background: ${background}`);
+        assert.equal(await page.locator("[data-component]").count(), 0, "no unknown component");
+        assert.ok((await page.locator("article").innerText()).trim().length > 0, "the page has content");
+        if (checks[slug]) await checks[slug](opened, mode);
+        await page.screenshot({ path: path.join(artifacts, `${slug}-${mode}.png`), fullPage: true });
+        assert.deepEqual(problems, []);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+}
+
+test("every component page was checked", () => {
+  assert.ok(pages.length >= 20, `component pages: ${pages}`);
+});

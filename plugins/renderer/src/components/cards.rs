@@ -1,0 +1,105 @@
+//! Cards and tiles: `<Card>` with its title, icon, image, horizontal layout and call to action,
+//! and `<Tile>`, a preview (its children, usually an image) above a title.
+
+use markdown::mdast::Node;
+
+use super::{Attrs, icon_or_warn, is_css_color};
+use crate::escape::escaped;
+use crate::markup::Markup;
+
+/// `<Card title icon iconType color href horizontal img cta arrow>`.
+pub fn card(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
+    let icon = attrs
+        .string("icon")
+        .and_then(|i| icon_or_warn(m, node, attrs, &i, 20));
+    let icon = match (icon, attrs.string("color").filter(|c| is_css_color(c))) {
+        (Some(icon), Some(color)) => {
+            format!("<span class=\"card-icon\" style=\"color:{color}\">{icon}</span>")
+        }
+        (Some(icon), None) => format!("<span class=\"card-icon\">{icon}</span>"),
+        (None, _) => String::new(),
+    };
+    let mut class = String::from("card");
+    if attrs.flag("horizontal") {
+        class.push_str(" card-horizontal");
+    }
+    let href = attrs
+        .string("href")
+        .and_then(|href| m.link_target(node, &href));
+    let external = href.as_deref().is_some_and(|h| h.contains("://"));
+    match &href {
+        Some(href) => m.html.push_str(&format!(
+            "<a class=\"{class}\" href=\"{}\"{}>",
+            escaped(href),
+            if external { " rel=\"noopener\"" } else { "" }
+        )),
+        None => m.html.push_str(&format!("<div class=\"{class}\">")),
+    }
+    if let Some(img) = attrs.string("img") {
+        let src = m.link_target(node, &img).unwrap_or_default();
+        m.html.push_str(&format!(
+            "<img class=\"card-image\" src=\"{}\" alt=\"\" loading=\"lazy\">",
+            escaped(&src)
+        ));
+    }
+    m.html.push_str("<div class=\"card-content\">");
+    if !icon.is_empty() || attrs.string("title").is_some() {
+        m.html.push_str("<div class=\"card-title\">");
+        m.html.push_str(&icon);
+        if let Some(title) = attrs.string("title") {
+            m.label(&title);
+        }
+        m.html.push_str("</div>");
+    }
+    if let Some(description) = attrs.string("description") {
+        m.html.push_str("<p class=\"card-description\">");
+        m.label(&description);
+        m.html.push_str("</p>");
+    }
+    m.html.push_str("<div class=\"card-body\">");
+    m.children(node);
+    m.html.push_str("</div>");
+    let arrow = attrs.string("arrow").map_or(external, |a| a != "false");
+    match attrs.string("cta") {
+        Some(cta) => {
+            m.html.push_str("<span class=\"card-cta\">");
+            m.label(&cta);
+            m.html.push_str(" →</span>");
+        }
+        None if arrow && href.is_some() => m
+            .html
+            .push_str("<span class=\"card-arrow\" aria-hidden=\"true\">↗</span>"),
+        None => {}
+    }
+    m.html.push_str("</div>");
+    m.html
+        .push_str(if href.is_some() { "</a>\n" } else { "</div>\n" });
+}
+
+/// `<Tile href title description>preview</Tile>`.
+pub fn tile(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
+    let href = attrs
+        .string("href")
+        .and_then(|href| m.link_target(node, &href));
+    match &href {
+        Some(href) => m
+            .html
+            .push_str(&format!("<a class=\"tile\" href=\"{}\">", escaped(href))),
+        None => m.html.push_str("<div class=\"tile\">"),
+    }
+    m.html.push_str("<div class=\"tile-preview\">");
+    m.children(node);
+    m.html.push_str("</div>");
+    if let Some(title) = attrs.string("title") {
+        m.html.push_str("<div class=\"tile-title\">");
+        m.label(&title);
+        m.html.push_str("</div>");
+    }
+    if let Some(description) = attrs.string("description") {
+        m.html.push_str("<p class=\"tile-description\">");
+        m.label(&description);
+        m.html.push_str("</p>");
+    }
+    m.html
+        .push_str(if href.is_some() { "</a>\n" } else { "</div>\n" });
+}
