@@ -1,0 +1,192 @@
+//! What a page's expressions and components can refer to: the page's imports, snippets
+//! rendered as components with their props, components defined in JavaScript (in a snippet or
+//! the page), and the values `{name}` expressions stand for.
+
+use std::collections::HashMap;
+
+use markdown::mdast::Node;
+
+use super::{CHILDREN, MAX_SNIPPET_DEPTH, Markup};
+use crate::snippets::{self, Import};
+
+impl Markup<'_> {
+    /// Reads the page's `import` statements; imports of anything but snippets are reported,
+    /// since their components cannot run in a static export.
+    pub(super) fn collect_imports(&mut self, root: &Node) {
+        for node in root.children().into_iter().flatten() {
+            if let Node::MdxjsEsm(esm) = node {
+                self.local_components
+                    .extend(crate::jsx::components(&esm.value));
+                let (imports, foreign) = snippets::parse_imports(&esm.value);
+                self.imports.extend(imports);
+                for source in foreign {
+                    self.warn(
+                        node,
+                        format!("the import of {source:?} needs a JavaScript runtime; its components render their children"),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Renders `<Name ... />` if `Name` is an imported snippet: the snippet's content with the
+    /// element's attributes as its variables. False if `Name` is not a snippet.
+    pub fn snippet(&mut self, node: &Node, name: &str, props: HashMap<String, String>) -> bool {
+        if let Some(component) = self.local_components.get(name) {
+            let (params, tree) = (component.params.clone(), component.tree.clone());
+            self.jsx_component(node, name, &params, tree, props);
+            return true;
+        }
+        let path = match self.imports.get(name).cloned() {
+            Some(Import::Snippet(path)) => path,
+            Some(Import::Constant {
+                path,
+                name: exported,
+            }) => {
+                let site = self.site;
+                let Some(component) = site
+                    .snippets
+                    .get(&path)
+                    .and_then(|s| s.components.get(&exported))
+                else {
+                    return false;
+                };
+                let tree = component.tree.clone();
+                self.jsx_component(node, name, &component.params, tree, props);
+                return true;
+            }
+            None => return false,
+        };
+        let site = self.site;
+        let Some(snippet) = site.snippets.get(&path) else {
+            self.warn(node, format!("the snippet {path} does not exist"));
+            return true;
+        };
+        if self.snippet_depth >= MAX_SNIPPET_DEPTH {
+            self.warn(
+                node,
+                format!("snippets nest too deeply at {path} (a cycle?)"),
+            );
+            return true;
+        }
+        let tree = match &snippet.tree {
+            Ok(tree) => tree,
+            Err(reason) => {
+                self.warn(
+                    node,
+                    format!("the snippet {path} is not valid MDX: {reason}"),
+                );
+                return true;
+            }
+        };
+        let mut scope = snippet.constants.clone();
+        scope.extend(props);
+        let saved_imports = self.imports.clone();
+        self.collect_imports(tree);
+        self.variables.push(scope);
+        self.snippet_depth += 1;
+        self.children(tree);
+        self.snippet_depth -= 1;
+        self.variables.pop();
+        self.imports = saved_imports;
+        true
+    }
+
+    /// Renders a JavaScript-defined component: its markup with the element's props (and the
+    /// props' defaults) as variables and the element's children where it says `{children}`.
+    fn jsx_component(
+        &mut self,
+        node: &Node,
+        name: &str,
+        params: &[(String, Option<String>)],
+        tree: Result<Node, String>,
+        props: HashMap<String, String>,
+    ) {
+        let tree = match tree {
+            Ok(tree) if self.snippet_depth < MAX_SNIPPET_DEPTH => tree,
+            Ok(_) => {
+                self.warn(
+                    node,
+                    format!("components nest too deeply at <{name}> (a cycle?)"),
+                );
+                return;
+            }
+            Err(reason) => {
+                self.warn(
+                    node,
+                    format!("the component <{name}> needs a JavaScript runtime ({reason}); its children are rendered"),
+                );
+                self.children(node);
+                return;
+            }
+        };
+        let mut scope: HashMap<String, String> = params
+            .iter()
+            .filter_map(|(param, default)| Some((param.clone(), default.clone()?)))
+            .collect();
+        scope.extend(props.into_iter().map(|(k, v)| (k.clone(), v.clone())));
+        scope.extend(
+            scope
+                .iter()
+                .map(|(k, v)| (format!("props.{k}"), v.clone()))
+                .collect::<Vec<_>>(),
+        );
+        let outer = std::mem::take(&mut self.html);
+        self.children(node);
+        let children = std::mem::replace(&mut self.html, outer);
+        scope.insert(CHILDREN.to_string(), children);
+        self.variables.push(scope);
+        self.snippet_depth += 1;
+        self.children(&tree);
+        self.snippet_depth -= 1;
+        self.variables.pop();
+    }
+
+    /// Whether a snippet or component is being rendered (its props are in scope).
+    pub fn in_component(&self) -> bool {
+        !self.variables.is_empty()
+    }
+
+    /// The value of a `{name}` expression: a snippet prop, else an imported constant.
+    pub(crate) fn variable(&self, name: &str) -> Option<String> {
+        if let Some(value) = self.variables.iter().rev().find_map(|v| v.get(name)) {
+            return Some(value.clone());
+        }
+        match self.imports.get(name)? {
+            Import::Constant { path, name } => {
+                self.site.snippets.get(path)?.constants.get(name).cloned()
+            }
+            Import::Snippet(_) => None,
+        }
+    }
+
+    /// JavaScript expressions are not evaluated: a snippet variable or imported constant
+    /// (`{name}`) is replaced by its value, comments vanish, anything else is reported.
+    pub(super) fn expression(&mut self, node: &Node, value: &str) {
+        let trimmed = value.trim();
+        if matches!(trimmed, "children" | "props.children") {
+            if let Some(html) = self.variables.iter().rev().find_map(|v| v.get(CHILDREN)) {
+                let html = html.clone();
+                self.html.push_str(&html);
+            }
+            return;
+        }
+        if crate::jsx::is_string_literal(trimmed) {
+            self.text(&trimmed[1..trimmed.len() - 1]);
+            return;
+        }
+        if let Some(value) = self.variable(trimmed) {
+            self.text(&value);
+            return;
+        }
+        let is_comment = trimmed.is_empty()
+            || (trimmed.starts_with("/*") && trimmed.ends_with("*/"))
+            || trimmed.lines().all(|l| l.trim_start().starts_with("//"));
+        if !is_comment {
+            self.warn(
+                node,
+                format!("the expression {{{trimmed}}} is not evaluated in a static export"),
+            );
+        }
+    }
+}
