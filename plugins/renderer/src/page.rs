@@ -295,6 +295,49 @@ mod tests {
     }
 
     #[test]
+    fn components_exported_by_snippets_and_pages_render_with_their_props() {
+        let site = site().with_files(
+            vec![
+                (
+                    "snippets/maintained.mdx".into(),
+                    "export const Maintained = ({ who, url, note = \"thanks\" }) => (\n  <Note>\n    By{\" \"}\n    <a href={url}>{who}</a>, {note}.\n  </Note>\n);\n".into(),
+                ),
+                (
+                    "snippets/table.jsx".into(),
+                    "export const Table = ({ rows }) => (\n  <table>{rows.map((r) => <tr>{r}</tr>)}</table>\n);\n".into(),
+                ),
+            ],
+            vec![],
+        );
+        let source = "import { Maintained } from '/snippets/maintained.mdx';\nimport { Table } from '/snippets/table.jsx';\n\nexport const Box = ({ title, children }) => (\n  <div className=\"box\"><strong>{title}</strong>{children}</div>\n);\n\n<Maintained who=\"Ada\" url=\"https://example.com/ada\" />\n\n<Box title=\"T\">Inside *the* box.</Box>\n\n<Table rows={[1]}>Fallback</Table>\n";
+        let out = render_page(&site, "quickstart", "quickstart.mdx", source);
+        assert!(
+            out.html
+                .contains("<a href=\"https://example.com/ada\">Ada</a>, thanks."),
+            "{}",
+            out.html
+        );
+        assert!(out.html.contains("callout-note"));
+        assert!(
+            out.html.contains("<div class=\"box\"><strong>T</strong>"),
+            "{}",
+            out.html
+        );
+        assert!(out.html.contains("Inside <em>the</em> box."));
+        assert!(
+            out.html.contains("Fallback"),
+            "a computing component renders its children"
+        );
+        assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
+        assert!(
+            out.warnings[0]
+                .message
+                .contains("<Table> needs a JavaScript runtime")
+        );
+        assert!(out.warnings[0].message.contains("rows.map"));
+    }
+
+    #[test]
     fn openapi_pages_document_their_operation() {
         let yaml = "openapi: 3.0.0\ninfo: {title: T, version: '1'}\nservers: [{url: 'https://api.test'}]\npaths:\n  /things/{id}:\n    get:\n      summary: Get a thing\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: OK, content: {application/json: {schema: {type: object, properties: {id: {type: string}}}}}}}\n";
         let site = site().with_files(vec![], vec![("openapi.yaml".into(), yaml.into())]);

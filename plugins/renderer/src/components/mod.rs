@@ -204,6 +204,10 @@ pub fn render(
             let tex = latex_source(node);
             m.math(node, &tex, flow);
         }
+        "script" | "style" => m.warn(
+            node,
+            format!("the <{name}> element is left out: exported pages run no code of their own"),
+        ),
         _ if html::is_html_element(name) => html::element(m, node, name, &attrs),
         _ if m.snippet(node, name, attrs.all()) => {}
         _ => {
