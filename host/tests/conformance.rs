@@ -176,12 +176,24 @@ fn sample(bundle: &BTreeMap<String, Vec<u8>>, pages: &[String]) -> Vec<String> {
         })
         .collect();
     let step = (with_sidebar.len() / 8).max(1);
-    with_sidebar
-        .into_iter()
+    let mut sample: Vec<String> = with_sidebar
+        .iter()
         .step_by(step)
         .take(8)
-        .cloned()
-        .collect()
+        .map(|p| (*p).clone())
+        .collect();
+    // And two pages with a Mermaid diagram, which must be drawn with no request off the server.
+    let diagrams = with_sidebar.iter().filter(|p| {
+        bundle
+            .get(&format!("{p}.html"))
+            .is_some_and(|html| String::from_utf8_lossy(html).contains("mermaid-block"))
+    });
+    for page in diagrams.take(2) {
+        if !sample.contains(page) {
+            sample.push((*page).clone());
+        }
+    }
+    sample
 }
 
 /// Waits until the docs server at `base` has installed its bundle.

@@ -1,7 +1,8 @@
 // Opens sample pages of an exported site, served by an air-gapped docs server, in headless
 // Chromium (Debian's package, driven by playwright-core): each page's own link must be marked
-// current in the sidebar the page script draws, and no request may leave the docs server.
-// A screenshot of the first page goes to $QUIRE_ARTIFACTS.
+// current in the sidebar the page script draws, its Mermaid diagrams (if any) must be drawn, and
+// no request may leave the docs server. A screenshot of the first page, and of each page with a
+// diagram, goes to $QUIRE_ARTIFACTS.
 //
 // Environment: QUIRE_DOCS_BASE (the docs server's URL), QUIRE_PAGES (JSON list of page paths
 // without extension), QUIRE_ARTIFACTS (screenshot folder).
@@ -43,9 +44,19 @@ test("sample pages are in their sidebar and load nothing from elsewhere", async 
     await page.waitForSelector("#sidebar-tree ul", { timeout: 10000 });
     const current = await page.locator('#sidebar-tree a[aria-current="page"]').count();
     if (current < 1) failures.push(`${path_}: its own link is not in its sidebar`);
-    if (i === 0 && artifacts) {
+    const diagrams = await page.locator(".mermaid-block").count();
+    if (diagrams > 0) {
+      try {
+        await page.waitForFunction((n) => document.querySelectorAll(".mermaid-diagram svg").length === n, diagrams, { timeout: 20000 });
+      } catch {
+        failures.push(`${path_}: ${diagrams} Mermaid diagrams, ${await page.locator(".mermaid-diagram svg").count()} drawn`);
+      }
+    }
+    if (artifacts && (i === 0 || diagrams > 0)) {
       fs.mkdirSync(artifacts, { recursive: true });
-      await page.screenshot({ path: path.join(artifacts, "sidebar.png"), fullPage: false });
+      const name = i === 0 ? "sidebar" : `diagram-${path_.replaceAll("/", "_")}`;
+      if (i > 0) await page.locator(".mermaid-diagram").first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: false });
     }
   }
   await context.close();
