@@ -83,8 +83,20 @@ fn run_node_test(
     report
 }
 
-#[tokio::test]
-async fn the_exported_example_site_works_in_a_browser() {
+/// A running host with the example site exported and unpacked into a temporary folder, which
+/// must export without a warning.
+struct Exported {
+    /// Kept alive: its folder holds the server's data.
+    _instance: Instance,
+    server: common::Server,
+    admin: String,
+    /// A public assistant key of the same organization.
+    assistant: String,
+    bundle: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+async fn exported_example_site() -> Exported {
     let instance = Instance::new("");
     let admin = instance.organization("acme", "enterprise");
     let assistant = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
@@ -96,16 +108,36 @@ async fn the_exported_example_site_works_in_a_browser() {
         warnings.as_array().is_none_or(Vec::is_empty),
         "the example site should export without warnings: {warnings}"
     );
+    Exported {
+        _instance: instance,
+        server,
+        admin,
+        assistant,
+        bundle,
+        _dir: dir,
+    }
+}
+
+#[tokio::test]
+async fn the_exported_example_site_works_in_a_browser() {
+    // Bound whole: its temporary folder holds the bundle until the test ends.
+    let exported = exported_example_site().await;
+    let (server, admin, assistant, bundle) = (
+        &exported.server,
+        &exported.admin,
+        &exported.assistant,
+        &exported.bundle,
+    );
     let endpoint = format!(
         "{}/discovery/v1/assistant/docs.acme.test/message",
         server.base
     );
-    let report = run_browser(&bundle, "example-site", Some((&endpoint, &assistant)));
+    let report = run_browser(bundle, "example-site", Some((&endpoint, assistant)));
     assert!(report.contains("# pass 5"), "{report}");
     assert!(report.contains("# fail 0"), "{report}");
 
     // The beacon's page view and the feedback answer reached the API host.
-    let api = Api::new(&server.base, &admin);
+    let api = Api::new(&server.base, admin);
     let (status, counts) = api.get("/v1/analytics/docs.acme.test/pages").await;
     assert_eq!(status, 200, "{counts}");
     let webhooks = counts["pages"]
@@ -121,17 +153,9 @@ async fn the_exported_example_site_works_in_a_browser() {
 
 #[tokio::test]
 async fn every_component_looks_right_in_light_and_dark_mode() {
-    let instance = Instance::new("");
-    let admin = instance.organization("acme", "enterprise");
-    let server = instance.start();
-    let dir = tempfile::tempdir().expect("tempdir");
-    let bundle = dir.path().join("bundle");
-    let warnings = export_example_site(&server, &admin, &bundle).await;
-    assert!(
-        warnings.as_array().is_none_or(Vec::is_empty),
-        "the component pages should export without warnings: {warnings}"
-    );
-    let report = run_node_test("components.test.mjs", &bundle, "components", None);
+    let exported = exported_example_site().await;
+    let bundle = &exported.bundle;
+    let report = run_node_test("components.test.mjs", bundle, "components", None);
     assert!(report.contains("# fail 0"), "{report}");
     let passed: usize = report
         .lines()

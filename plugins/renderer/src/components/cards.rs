@@ -52,9 +52,7 @@ pub fn card(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
         m.html.push_str("</div>");
     }
     if let Some(description) = attrs.string("description") {
-        m.html.push_str("<p class=\"card-description\">");
-        m.label(&description);
-        m.html.push_str("</p>");
+        m.labelled("<p class=\"card-description\">", &description, "</p>");
     }
     m.html.push_str("<div class=\"card-body\">");
     m.children(node);
@@ -62,9 +60,7 @@ pub fn card(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
     let arrow = attrs.string("arrow").map_or(external, |a| a != "false");
     match attrs.string("cta") {
         Some(cta) => {
-            m.html.push_str("<span class=\"card-cta\">");
-            m.label(&cta);
-            m.html.push_str(" →</span>");
+            m.labelled("<span class=\"card-cta\">", &cta, " →</span>");
         }
         None if arrow && href.is_some() => m
             .html
@@ -91,14 +87,10 @@ pub fn tile(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
     m.children(node);
     m.html.push_str("</div>");
     if let Some(title) = attrs.string("title") {
-        m.html.push_str("<div class=\"tile-title\">");
-        m.label(&title);
-        m.html.push_str("</div>");
+        m.labelled("<div class=\"tile-title\">", &title, "</div>");
     }
     if let Some(description) = attrs.string("description") {
-        m.html.push_str("<p class=\"tile-description\">");
-        m.label(&description);
-        m.html.push_str("</p>");
+        m.labelled("<p class=\"tile-description\">", &description, "</p>");
     }
     m.html
         .push_str(if href.is_some() { "</a>\n" } else { "</div>\n" });

@@ -129,9 +129,7 @@ pub fn render(
             m.html.push_str("<figure class=\"frame\">");
             m.children(node);
             if let Some(caption) = attrs.string("caption") {
-                m.html.push_str("<figcaption>");
-                m.label(&caption);
-                m.html.push_str("</figcaption>");
+                m.labelled("<figcaption>", &caption, "</figcaption>");
             }
             m.html.push_str("</figure>\n");
         }
@@ -392,9 +390,7 @@ fn field(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>, is_param: bool) {
         ));
     }
     if let Some(kind) = attrs.string("type") {
-        m.html.push_str(" <span class=\"field-type\">");
-        m.label(&kind);
-        m.html.push_str("</span>");
+        m.labelled(" <span class=\"field-type\">", &kind, "</span>");
     }
     if attrs.flag("required") {
         m.html
@@ -405,9 +401,11 @@ fn field(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>, is_param: bool) {
             .push_str(" <span class=\"field-deprecated\">deprecated</span>");
     }
     if let Some(default) = attrs.string("default") {
-        m.html.push_str(" <span class=\"field-default\">default: ");
-        m.label(&default);
-        m.html.push_str("</span>");
+        m.labelled(
+            " <span class=\"field-default\">default: ",
+            &default,
+            "</span>",
+        );
     }
     m.html.push_str("</div><div class=\"field-body\">");
     m.children(node);

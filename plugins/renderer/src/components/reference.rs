@@ -126,9 +126,7 @@ pub fn update(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
     m.label(&label);
     m.html.push_str("</div>");
     if let Some(description) = attrs.string("description") {
-        m.html.push_str("<div class=\"update-description\">");
-        m.label(&description);
-        m.html.push_str("</div>");
+        m.labelled("<div class=\"update-description\">", &description, "</div>");
     }
     let tags = attrs.list("tags");
     if !tags.is_empty() {
@@ -178,9 +176,11 @@ pub fn prompt(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
         m.html.push_str(&icon);
     }
     if let Some(description) = attrs.string("description") {
-        m.html.push_str("<span class=\"prompt-description\">");
-        m.label(&description);
-        m.html.push_str("</span>");
+        m.labelled(
+            "<span class=\"prompt-description\">",
+            &description,
+            "</span>",
+        );
     }
     m.html.push_str("<span class=\"prompt-actions\">");
     for action in actions {
@@ -236,9 +236,7 @@ pub fn color_item(m: &mut Markup<'_>, attrs: &Attrs<'_>) {
         ));
     }
     if let Some(name) = attrs.string("name") {
-        m.html.push_str("<span class=\"color-name\">");
-        m.label(&name);
-        m.html.push_str("</span>");
+        m.labelled("<span class=\"color-name\">", &name, "</span>");
     }
     m.html.push_str("<code class=\"color-value\">");
     m.text(&value);

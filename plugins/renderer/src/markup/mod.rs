@@ -134,6 +134,14 @@ impl<'a> Markup<'a> {
         self.block_break();
     }
 
+    /// A component's labelled part: `open`, the label `text`, `close` (`<div class="x">`,
+    /// the title, `</div>`).
+    pub fn labelled(&mut self, open: &str, text: &str, close: &str) {
+        self.html.push_str(open);
+        self.label(text);
+        self.html.push_str(close);
+    }
+
     /// Adds text to the current search section only (its HTML was written another way).
     pub fn search_text(&mut self, text: &str) {
         if let Some(section) = self.sections.last_mut() {
