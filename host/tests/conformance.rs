@@ -410,8 +410,10 @@ fn check(name: &str, root: &Path, bundle: &BTreeMap<String, Vec<u8>>, warnings: 
             println!("{name}: {}: {message}", warning["file"]);
         }
         *f.warnings.entry(kind).or_default() += 1;
+        // Pages only: a problem in a snippet is reported once, against the snippet.
         if let Some(file) = warning["file"].as_str()
             && (file.ends_with(".mdx") || file.ends_with(".md"))
+            && !file.starts_with("snippets/")
         {
             files_with_warnings.insert(file.to_string());
         }

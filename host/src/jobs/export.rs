@@ -2,6 +2,7 @@
 //! stream the files through the packager plugin into object storage. Runs on a blocking thread;
 //! the packager runs on a second one so rendering and compression overlap.
 
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{SyncSender, sync_channel};
 use std::time::{Duration, Instant};
@@ -180,13 +181,13 @@ pub fn run_export(
                     page.language.as_deref(),
                 );
                 output.files.push(source_file);
-                progress
-                    .warnings
-                    .extend(output.warnings.into_iter().map(|w| JobWarning {
+                for w in output.warnings {
+                    progress.warn(JobWarning {
                         file: w.file,
                         line: w.line,
                         message: w.message,
-                    }));
+                    });
+                }
                 let started = Instant::now();
                 send(&sender, output.files)?;
                 timings.waiting_for_packer += started.elapsed();
@@ -350,6 +351,9 @@ struct Progress<'a> {
     total: u64,
     last: Instant,
     warnings: Vec<JobWarning>,
+    /// Warnings already given, as (file, line, message): a problem in a snippet comes back
+    /// from every page that uses it, and is reported once.
+    given: HashSet<(String, Option<u32>, String)>,
 }
 
 impl<'a> Progress<'a> {
@@ -360,6 +364,14 @@ impl<'a> Progress<'a> {
             total,
             last: Instant::now(),
             warnings: Vec::new(),
+            given: HashSet::new(),
+        }
+    }
+
+    fn warn(&mut self, warning: JobWarning) {
+        let key = (warning.file.clone(), warning.line, warning.message.clone());
+        if self.given.insert(key) {
+            self.warnings.push(warning);
         }
     }
 

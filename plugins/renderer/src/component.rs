@@ -100,7 +100,7 @@ impl GuestSiteRenderer for SiteRendererResource {
                 .warnings
                 .into_iter()
                 .map(|w| Warning {
-                    file: input.file.clone(),
+                    file: w.file.unwrap_or_else(|| input.file.clone()),
                     line: w.line,
                     message: w.message,
                 })

@@ -31,6 +31,7 @@ pub fn render_page(site: &Site, path: &str, file: &str, source: &str) -> PageOut
     let frontmatter = match frontmatter_block(&tree) {
         Some(yaml) => frontmatter::parse(yaml).unwrap_or_else(|message| {
             warnings.push(PageWarning {
+                file: None,
                 line: Some(1),
                 message,
             });
@@ -47,6 +48,7 @@ pub fn render_page(site: &Site, path: &str, file: &str, source: &str) -> PageOut
                 message.push_str(problem);
             }
             warnings.push(PageWarning {
+                file: None,
                 line: Some(1),
                 message,
             });
@@ -124,6 +126,7 @@ fn parse(file: &str, source: &str, warnings: &mut Vec<PageWarning>) -> Node {
                     markdown::message::Place::Point(p) => p.line,
                 });
                 warnings.push(PageWarning {
+                    file: None,
                     line: line.and_then(|l| u32::try_from(l).ok()),
                     message: format!(
                         "MDX syntax error: {}; the page is rendered as plain Markdown",
@@ -335,6 +338,8 @@ mod tests {
                 .contains("<Table> needs a JavaScript runtime")
         );
         assert!(out.warnings[0].message.contains("rows.map"));
+        // The problem is the snippet's: reported against it, not the page.
+        assert_eq!(out.warnings[0].file.as_deref(), Some("snippets/table.jsx"));
     }
 
     #[test]

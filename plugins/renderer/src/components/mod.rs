@@ -51,8 +51,14 @@ pub fn render(
                     16,
                 ),
             };
+            // A custom callout's colour tints its border, label and background (quire.css).
+            let color = attrs
+                .string("color")
+                .filter(|c| is_css_color(c))
+                .map(|c| format!(" style=\"--callout-color:{c}\""))
+                .unwrap_or_default();
             m.html.push_str(&format!(
-                "<div class=\"callout callout-{class}\" role=\"note\"><div class=\"callout-label\">{icon}{kind}</div><div class=\"callout-body\">"
+                "<div class=\"callout callout-{class}\" role=\"note\"{color}><div class=\"callout-label\">{icon}{kind}</div><div class=\"callout-body\">"
             ));
             m.children(node);
             m.html.push_str("</div></div>\n");
@@ -72,7 +78,14 @@ pub fn render(
                 "</div>\n",
             );
         }
-        "Steps" => wrap(m, node, "<ol class=\"steps\">", "</ol>\n"),
+        "Steps" => {
+            let size = match attrs.string("titleSize").as_deref() {
+                Some("h2") => " steps-title-h2",
+                Some("h3") => " steps-title-h3",
+                _ => "",
+            };
+            wrap(m, node, &format!("<ol class=\"steps{size}\">"), "</ol>\n");
+        }
         "Step" => reference::step(m, node, &attrs),
         "Accordion" | "Expandable" => {
             let open = if attrs.flag("defaultOpen") {
@@ -90,7 +103,14 @@ pub fn render(
                 m.html.push_str(&icon);
             }
             let title = attrs.string("title").unwrap_or_else(|| name.to_string());
-            m.label(&title);
+            m.labelled("<span class=\"details-title\">", &title, "</span>");
+            if let Some(description) = attrs.string("description") {
+                m.labelled(
+                    "<span class=\"details-description\">",
+                    &description,
+                    "</span>",
+                );
+            }
             m.html.push_str("</summary><div class=\"details-body\">");
             m.children(node);
             m.html.push_str("</div></details>\n");
@@ -126,6 +146,9 @@ pub fn render(
             "</div>\n",
         ),
         "Frame" => {
+            if let Some(hint) = attrs.string("hint") {
+                m.labelled("<p class=\"frame-hint\">", &hint, "</p>");
+            }
             m.html.push_str("<figure class=\"frame\">");
             m.children(node);
             if let Some(caption) = attrs.string("caption") {
@@ -144,12 +167,15 @@ pub fn render(
                 .unwrap_or(16)
                 .clamp(8, 128);
             if let Some(svg) = icon_or_warn(m, node, &attrs, &icon, size) {
-                match attrs.string("color").filter(|c| is_css_color(c)) {
-                    Some(color) => m.html.push_str(&format!(
-                        "<span class=\"icon-wrap\" style=\"color:{color}\">{svg}</span>"
-                    )),
-                    None => m.html.push_str(&svg),
-                }
+                let style = attrs
+                    .string("color")
+                    .filter(|c| is_css_color(c))
+                    .map(|c| format!(" style=\"color:{c}\""))
+                    .unwrap_or_default();
+                m.html.push_str(&format!(
+                    "<span class=\"icon-wrap{}\"{style}>{svg}</span>",
+                    attrs.class_names()
+                ));
             }
         }
         "Panel" => wrap(m, node, "<aside class=\"panel\">", "</aside>\n"),
@@ -161,14 +187,25 @@ pub fn render(
             } else {
                 ""
             };
-            m.html.push_str(&format!(
-                "<li class=\"tree-folder\"><details{open}><summary>{}",
-                icons::ui("folder", 14)
-            ));
-            m.label(&folder);
-            m.html.push_str("</summary><ul>");
-            m.children(node);
-            m.html.push_str("</ul></details></li>\n");
+            let folder_icon = icons::ui("folder", 14);
+            if attrs.string("openable").as_deref() == Some("false") {
+                // A folder shown open, with no control to close it.
+                m.html.push_str(&format!(
+                    "<li class=\"tree-folder\"><div class=\"tree-label\">{folder_icon}"
+                ));
+                m.label(&folder);
+                m.html.push_str("</div><ul>");
+                m.children(node);
+                m.html.push_str("</ul></li>\n");
+            } else {
+                m.html.push_str(&format!(
+                    "<li class=\"tree-folder\"><details{open}><summary>{folder_icon}"
+                ));
+                m.label(&folder);
+                m.html.push_str("</summary><ul>");
+                m.children(node);
+                m.html.push_str("</ul></details></li>\n");
+            }
         }
         "Tree.File" => {
             let file = attrs.string("name").unwrap_or_default();
@@ -319,6 +356,25 @@ impl Attrs<'_> {
         })
     }
 
+    /// `className` as extra classes (a leading space included), keeping only characters class
+    /// names are made of, so nothing can leave the attribute.
+    fn class_names(&self) -> String {
+        self.string("className")
+            .map(|c| {
+                c.split_whitespace()
+                    .filter(|w| {
+                        w.chars()
+                            .all(|ch| ch.is_ascii_alphanumeric() || "-_:/.[]#%".contains(ch))
+                    })
+                    .fold(String::new(), |mut out, w| {
+                        out.push(' ');
+                        out.push_str(w);
+                        out
+                    })
+            })
+            .unwrap_or_default()
+    }
+
     /// Every attribute with a string value, for a snippet's variables.
     fn all(&self) -> std::collections::HashMap<String, String> {
         self.0
@@ -389,6 +445,9 @@ fn field(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>, is_param: bool) {
             " <span class=\"field-location\">{location}</span>"
         ));
     }
+    for label in attrs.list("pre") {
+        m.labelled(" <span class=\"field-pre\">", &label, "</span>");
+    }
     if let Some(kind) = attrs.string("type") {
         m.labelled(" <span class=\"field-type\">", &kind, "</span>");
     }
@@ -399,6 +458,9 @@ fn field(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>, is_param: bool) {
     if attrs.flag("deprecated") {
         m.html
             .push_str(" <span class=\"field-deprecated\">deprecated</span>");
+    }
+    for label in attrs.list("post") {
+        m.labelled(" <span class=\"field-post\">", &label, "</span>");
     }
     if let Some(default) = attrs.string("default") {
         m.labelled(

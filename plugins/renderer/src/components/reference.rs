@@ -36,7 +36,10 @@ pub fn badge(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
     } else {
         "rounded"
     };
-    let mut class = format!("badge badge-{color} badge-{size} badge-{shape}");
+    let mut class = format!(
+        "badge badge-{color} badge-{size} badge-{shape}{}",
+        attrs.class_names()
+    );
     if attrs.flag("stroke") {
         class.push_str(" badge-stroke");
     }

@@ -40,6 +40,9 @@ pub struct PageSection {
 /// A problem in the page's source, with the line it is on.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageWarning {
+    /// The snippet the problem is in, when it is in one rather than in the page: reported
+    /// against the snippet, once, however many pages use it.
+    pub file: Option<String>,
     pub line: Option<u32>,
     pub message: String,
 }
@@ -64,6 +67,9 @@ pub struct Markup<'a> {
     /// Values of `{name}` expressions: snippet props, innermost last.
     variables: Vec<HashMap<String, String>>,
     snippet_depth: usize,
+    /// The snippet files being rendered, innermost last (their problems are theirs), and
+    /// whether node lines are lines of that file.
+    snippet_files: Vec<(String, bool)>,
     /// Whether the page has a Mermaid diagram, so it loads the script that draws them.
     pub has_diagram: bool,
 }
@@ -89,6 +95,7 @@ impl<'a> Markup<'a> {
             local_components: HashMap::new(),
             variables: Vec::new(),
             snippet_depth: 0,
+            snippet_files: Vec::new(),
             has_diagram: false,
         }
     }
@@ -116,7 +123,15 @@ impl<'a> Markup<'a> {
         let line = node
             .position()
             .and_then(|p| u32::try_from(p.start.line).ok());
-        self.warnings.push(PageWarning { line, message });
+        let (file, line) = match self.snippet_files.last() {
+            Some((file, lines_known)) => (Some(file.clone()), line.filter(|_| *lines_known)),
+            None => (None, line),
+        };
+        self.warnings.push(PageWarning {
+            file,
+            line,
+            message,
+        });
     }
 
     /// Adds text to the page and to the current search section.

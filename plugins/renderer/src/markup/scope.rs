@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use markdown::mdast::Node;
 
-use super::{CHILDREN, MAX_SNIPPET_DEPTH, Markup};
+use super::{CHILDREN, MAX_SNIPPET_DEPTH, Markup, PageWarning};
 use crate::snippets::{self, Import};
 
 impl Markup<'_> {
@@ -34,7 +34,7 @@ impl Markup<'_> {
     pub fn snippet(&mut self, node: &Node, name: &str, props: HashMap<String, String>) -> bool {
         if let Some(component) = self.local_components.get(name) {
             let (params, tree) = (component.params.clone(), component.tree.clone());
-            self.jsx_component(node, name, &params, tree, props);
+            self.jsx_component(node, name, None, &params, tree, props);
             return true;
         }
         let path = match self.imports.get(name).cloned() {
@@ -52,7 +52,7 @@ impl Markup<'_> {
                     return false;
                 };
                 let tree = component.tree.clone();
-                self.jsx_component(node, name, &component.params, tree, props);
+                self.jsx_component(node, name, Some(&path), &component.params, tree, props);
                 return true;
             }
             None => return false,
@@ -85,7 +85,9 @@ impl Markup<'_> {
         self.collect_imports(tree);
         self.variables.push(scope);
         self.snippet_depth += 1;
+        self.snippet_files.push((path.clone(), true));
         self.children(tree);
+        self.snippet_files.pop();
         self.snippet_depth -= 1;
         self.variables.pop();
         self.imports = saved_imports;
@@ -94,10 +96,13 @@ impl Markup<'_> {
 
     /// Renders a JavaScript-defined component: its markup with the element's props (and the
     /// props' defaults) as variables and the element's children where it says `{children}`.
+    /// `file` is the snippet that defines it (`None`: the page itself); problems in its
+    /// definition are that file's.
     fn jsx_component(
         &mut self,
         node: &Node,
         name: &str,
+        file: Option<&str>,
         params: &[(String, Option<String>)],
         tree: Result<Node, String>,
         props: HashMap<String, String>,
@@ -112,10 +117,17 @@ impl Markup<'_> {
                 return;
             }
             Err(reason) => {
-                self.warn(
-                    node,
-                    format!("the component <{name}> needs a JavaScript runtime ({reason}); its children are rendered"),
+                let message = format!(
+                    "the component <{name}> needs a JavaScript runtime ({reason}); its children are rendered"
                 );
+                match file {
+                    Some(file) => self.warnings.push(PageWarning {
+                        file: Some(file.to_string()),
+                        line: None,
+                        message,
+                    }),
+                    None => self.warn(node, message),
+                }
                 self.children(node);
                 return;
             }
@@ -137,7 +149,14 @@ impl Markup<'_> {
         scope.insert(CHILDREN.to_string(), children);
         self.variables.push(scope);
         self.snippet_depth += 1;
+        // Lines in the markup count from the component's body, not from its file.
+        if let Some(file) = file {
+            self.snippet_files.push((file.to_string(), false));
+        }
         self.children(&tree);
+        if file.is_some() {
+            self.snippet_files.pop();
+        }
         self.snippet_depth -= 1;
         self.variables.pop();
     }
