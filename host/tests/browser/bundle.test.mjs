@@ -177,6 +177,14 @@ for (const mode of ["file", "http"]) {
     assert.equal(await page.locator("#sidebar-tree a.active").count(), 1);
     await shot(page, `${mode}-home`);
 
+    // The contextual menu offers assistants only where the page has a web address.
+    const assistants = await page.locator(".contextual a[data-contextual=chatgpt]").count();
+    if (mode === "http") {
+      assert.match(await page.locator(".contextual a[data-contextual=chatgpt]").getAttribute("href"), /^https:\/\/chatgpt\.com\/\?hints=search&q=Read%20http/);
+    } else {
+      assert.equal(assistants, 0, "no assistant links from file://");
+    }
+
     // Sidebar, then previous/next.
     await page.click("#sidebar-tree >> text=Quickstart");
     at("quickstart.html");

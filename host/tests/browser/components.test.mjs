@@ -122,6 +122,12 @@ for (const slug of pages) {
         assert.ok(mode === "light" ? luminance(background) > 200 : luminance(background) < 60, `${mode} background: ${background}`);
         assert.equal(await page.locator("[data-component]").count(), 0, "no unknown component");
         assert.ok((await page.locator("article").innerText()).trim().length > 0, "the page has content");
+        // The contextual menu (docs.json `contextual`): the Markdown beside the page, and no
+        // assistant links on a page opened from file:// (they need the page's web address).
+        const markdown = await page.locator(".contextual [data-contextual=view]").getAttribute("href");
+        assert.ok(fs.existsSync(path.join(bundle, "components", markdown)), `${markdown} is in the bundle`);
+        assert.equal(await page.locator(".contextual [data-contextual=chatgpt]").count(), 0);
+        assert.match(await page.textContent(".search-button span"), /Search the Acme docs/);
         if (checks[slug]) await checks[slug](opened, mode);
         await page.screenshot({ path: path.join(artifacts, `${slug}-${mode}.png`), fullPage: true });
         assert.deepEqual(problems, []);

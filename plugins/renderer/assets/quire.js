@@ -255,6 +255,50 @@
     });
   }
 
+  // --- Contextual menu -------------------------------------------------------------------------
+  // "Copy page" copies the page's Markdown (the .md beside it; its text where a browser will not
+  // read files, as from file://); assistants get the page's address, so they are offered only
+  // on pages served over HTTP(S) by a deployment that lets pages reach other sites.
+  function setupContextual() {
+    var menu = document.querySelector(".contextual");
+    if (!menu) return;
+    var view = menu.querySelector("[data-contextual=view]");
+    var markdown = view ? view.href : location.href.replace(/\.html?(#.*)?$/, ".md");
+    var copy = menu.querySelector("[data-contextual=copy]");
+    if (copy) copy.addEventListener("click", function () {
+      var done = function () {
+        copy.textContent = "Copied";
+        setTimeout(function () { copy.textContent = "Copy page"; }, 1500);
+      };
+      var fromText = function () {
+        var article = document.querySelector("article");
+        fallbackCopy(article ? article.innerText : document.title, done);
+      };
+      if (!/^https?:/.test(location.protocol) || !window.fetch) return fromText();
+      fetch(markdown).then(function (r) { return r.ok ? r.text() : Promise.reject(); }).then(function (text) {
+        if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, function () { fallbackCopy(text, done); });
+        else fallbackCopy(text, done);
+      }, fromText);
+    });
+    var online = /^https?:$/.test(location.protocol) && features.deployment !== "air-gapped";
+    var ask = "Read " + location.href.split("#")[0] + " so I can ask questions about it.";
+    var targets = {
+      chatgpt: "https://chatgpt.com/?hints=search&q=",
+      claude: "https://claude.ai/new?q=",
+      perplexity: "https://www.perplexity.ai/search/new?q=",
+    };
+    menu.querySelectorAll("a[data-contextual]").forEach(function (link) {
+      var base = targets[link.getAttribute("data-contextual")];
+      if (!base) return;
+      if (online) {
+        link.href = base + encodeURIComponent(ask);
+        link.hidden = false;
+      } else {
+        link.parentNode.removeChild(link);
+      }
+    });
+  }
+
   // --- Views -----------------------------------------------------------------------------------
   // Sibling <View> sections become one choice: a selector above the first shows one at a time,
   // and the reader's choice is remembered across pages. Without JavaScript all show, titled.
@@ -352,6 +396,7 @@
     setupEmbeds();
     setupPrompts();
     setupViews();
+    setupContextual();
     if (features.search) {
       var button = document.querySelector(".search-button");
       var open = function () { load("search", function () { window.QuireSearch.open(); }); };

@@ -107,7 +107,8 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
         context.and_then(|c| c.language.as_deref()).unwrap_or("")
     );
     html.push_str(&format!(
-        "<body class=\"mode-{mode}\" data-root=\"{root}\" data-page=\"{}\" data-section=\"{}\" data-scope=\"{}\">\n",
+        "<body class=\"mode-{mode}{}\" data-root=\"{root}\" data-page=\"{}\" data-section=\"{}\" data-scope=\"{}\">\n",
+        site.settings.appearance.body_classes(),
         escaped(path),
         section.map(|s| s.to_string()).unwrap_or_default(),
         escaped(&scope)
@@ -129,7 +130,14 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
         sidebar(&mut html, &site.settings, context, path, &root);
     }
     html.push_str("<main class=\"content\" id=\"content\">\n");
-    breadcrumbs(&mut html, site.trail(path));
+    let trail = site.trail(path);
+    // `styling.eyebrows: "section"`: only the section the page is in.
+    let trail = if site.settings.appearance.section_eyebrow {
+        &trail[trail.len().saturating_sub(1)..]
+    } else {
+        trail
+    };
+    breadcrumbs(&mut html, trail);
     html.push_str("<article>\n<h1 class=\"page-title\">");
     if let Some(svg) = view.frontmatter.icon.as_deref().and_then(|i| {
         let style = view.frontmatter.icon_type.as_deref();
@@ -140,6 +148,13 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     }
     push_escaped(&mut html, view.title);
     html.push_str("</h1>\n");
+    let page_name = path.rsplit('/').next().unwrap_or(path);
+    html.push_str(
+        &site
+            .settings
+            .appearance
+            .contextual_menu(&format!("{page_name}.md")),
+    );
     if let Some(description) = &view.frontmatter.description {
         html.push_str("<p class=\"page-description\">");
         push_escaped(&mut html, description);
@@ -261,9 +276,15 @@ fn topbar(html: &mut String, site: &Site, path: &str, root: &str) {
         language_name(l).to_string()
     });
     html.push_str("<div class=\"topbar-spacer\"></div>");
+    let prompt = settings
+        .appearance
+        .search_prompt
+        .as_deref()
+        .unwrap_or("Search");
     html.push_str(&format!(
-        "<button type=\"button\" class=\"search-button\" hidden aria-label=\"Search\">{}<span>Search</span><kbd>/</kbd></button>",
-        icons::ui("search", 16)
+        "<button type=\"button\" class=\"search-button\" hidden aria-label=\"Search\">{}<span>{}</span><kbd>/</kbd></button>",
+        icons::ui("search", 16),
+        escaped(prompt)
     ));
     for (label, href) in &settings.navbar_links {
         let href = crate::links::navigation_href(href, root);

@@ -3,6 +3,7 @@
 //! The work lives in plain-Rust modules that know nothing of the component model, so they are
 //! tested natively; `component` is the WIT glue, compiled only for WebAssembly.
 
+mod appearance;
 mod chrome;
 mod code;
 mod components;

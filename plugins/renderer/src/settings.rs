@@ -28,6 +28,8 @@ pub struct Settings {
     pub chrome: crate::chrome::Chrome,
     /// The library icon names are looked up in first (`icons.library`).
     pub icon_library: crate::icons::Library,
+    /// Background, eyebrows, search prompt, not-found page and contextual menu.
+    pub appearance: crate::appearance::Appearance,
 }
 
 const DEFAULT_PRIMARY: &str = "#2563eb";
@@ -104,6 +106,7 @@ impl Settings {
             default_mode,
             navbar_links: links,
             chrome: crate::chrome::Chrome::from_config(&config),
+            appearance: crate::appearance::Appearance::from_config(&config),
             icon_library: crate::icons::Library::parse(
                 config.pointer("/icons/library").and_then(Value::as_str),
             ),

@@ -59,7 +59,8 @@ impl ThemeFiles {
                 &format!("--quire-button: {}", settings.dark),
             )
             + &settings.chrome.font_css()
-            + &crate::tailwind::stylesheet();
+            + &crate::tailwind::stylesheet()
+            + &settings.appearance.css();
         let mut files = Vec::new();
         let mut add = |stem: &str, ext: &str, contents: Vec<u8>| -> String {
             let hash = hex::encode(&Sha256::digest(&contents)[..5]);
@@ -165,9 +166,20 @@ fn not_found(site: &Site) -> String {
          <meta name=\"robots\" content=\"noindex\"><title>Page not found · {name}</title>\
          <style>:root{{color-scheme:light dark}}body{{font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;line-height:1.6}}\
          h1{{font-size:2rem}}a{{color:{color}}}</style>\
-         </head><body><p>404</p><h1>Page not found</h1><p>This page does not exist in {name}.</p>\
+         </head><body><p>404</p><h1>{title}</h1><p>{description}</p>\
          <p><a href=\"{home}.html\" id=\"home\">Back to the documentation</a></p></body></html>\n",
         name = escaped(&site.name),
+        title = escaped(
+            site.settings
+                .appearance
+                .not_found_title
+                .as_deref()
+                .unwrap_or("Page not found")
+        ),
+        description = match &site.settings.appearance.not_found_description {
+            Some(description) => escaped(description),
+            None => format!("This page does not exist in {}.", escaped(&site.name)),
+        },
         color = site.settings.primary,
         home = escaped(home),
     )

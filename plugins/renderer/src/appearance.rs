@@ -1,0 +1,153 @@
+//! docs.json settings about how pages look and what they offer readers, beyond the frame
+//! (`chrome.rs`): `background` (colours and decoration), `styling.eyebrows`, `search.prompt`,
+//! `errors.404` and the `contextual` menu (copy the page, view it as Markdown, ask an assistant
+//! about it: the last only where the deployment lets pages reach other sites, decided by
+//! quire.js from the bundle's feature file).
+
+use serde_json::Value;
+
+/// The options of the contextual menu this renderer offers, in docs.json's spelling.
+const CONTEXTUAL: &[&str] = &["copy", "view", "chatgpt", "claude", "perplexity"];
+
+/// Page appearance settings.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Appearance {
+    /// `background.color.light` / `.dark`: page background colours.
+    pub background_light: Option<String>,
+    pub background_dark: Option<String>,
+    /// `background.decoration`: `gradient`, `grid` or `windows`.
+    pub decoration: Option<String>,
+    /// `styling.eyebrows: "section"`: above the title, only the page's section, not the trail.
+    pub section_eyebrow: bool,
+    /// `search.prompt`: the search box's placeholder.
+    pub search_prompt: Option<String>,
+    /// `errors.404.title` and `.description`.
+    pub not_found_title: Option<String>,
+    pub not_found_description: Option<String>,
+    /// `contextual.options` this renderer offers, in the file's order.
+    pub contextual: Vec<String>,
+}
+
+impl Appearance {
+    pub fn from_config(config: &Value) -> Self {
+        let text = |pointer: &str| {
+            config
+                .pointer(pointer)
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+        };
+        let color = |pointer: &str| text(pointer).filter(|c| is_hex_color(c));
+        let contextual = config
+            .pointer("/contextual/options")
+            .and_then(Value::as_array)
+            .map(|options| {
+                options
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .filter(|o| CONTEXTUAL.contains(o))
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default();
+        Self {
+            background_light: color("/background/color/light"),
+            background_dark: color("/background/color/dark"),
+            decoration: text("/background/decoration")
+                .filter(|d| matches!(d.as_str(), "gradient" | "grid" | "windows")),
+            section_eyebrow: text("/styling/eyebrows").as_deref() == Some("section"),
+            search_prompt: text("/search/prompt"),
+            not_found_title: text("/errors/404/title"),
+            not_found_description: text("/errors/404/description"),
+            contextual,
+        }
+    }
+
+    /// CSS for the background settings, appended to the theme's stylesheet.
+    pub fn css(&self) -> String {
+        let mut css = String::new();
+        if let Some(light) = &self.background_light {
+            css.push_str(&format!(":root {{ --quire-background: {light}; }}\n"));
+        }
+        if let Some(dark) = &self.background_dark {
+            css.push_str(&format!("html.dark {{ --quire-background: {dark}; }}\n"));
+        }
+        css
+    }
+
+    /// The `<body>` classes these settings add (a leading space included).
+    pub fn body_classes(&self) -> String {
+        self.decoration
+            .as_deref()
+            .map(|d| format!(" background-{d}"))
+            .unwrap_or_default()
+    }
+
+    /// The contextual menu's markup: quire.js wires the buttons and drops the assistants
+    /// where the deployment keeps pages on the bundle.
+    pub fn contextual_menu(&self, markdown_href: &str) -> String {
+        if self.contextual.is_empty() {
+            return String::new();
+        }
+        let mut html =
+            String::from("<div class=\"contextual\" role=\"group\" aria-label=\"This page\">");
+        for option in &self.contextual {
+            html.push_str(&match option.as_str() {
+                "copy" => "<button type=\"button\" data-contextual=\"copy\">Copy page</button>"
+                    .to_string(),
+                "view" => format!(
+                    "<a data-contextual=\"view\" href=\"{}\">View as Markdown</a>",
+                    crate::escape::escaped(markdown_href)
+                ),
+                assistant => format!(
+                    "<a data-contextual=\"{assistant}\" hidden rel=\"noopener\">Open in {}</a>",
+                    match assistant {
+                        "chatgpt" => "ChatGPT",
+                        "claude" => "Claude",
+                        _ => "Perplexity",
+                    }
+                ),
+            });
+        }
+        html.push_str("</div>\n");
+        html
+    }
+}
+
+fn is_hex_color(c: &str) -> bool {
+    let hex = c.strip_prefix('#').unwrap_or("");
+    matches!(hex.len(), 3 | 6 | 8) && hex.chars().all(|ch| ch.is_ascii_hexdigit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_are_read_and_checked() {
+        let config: Value = serde_json::from_str(
+            r##"{"background":{"color":{"light":"#fafafa","dark":"red;}"},"decoration":"grid"},
+                "styling":{"eyebrows":"section"},"search":{"prompt":"Ask or search"},
+                "errors":{"404":{"title":"Lost?","description":"Try the search."}},
+                "contextual":{"options":["copy","view","chatgpt","mcp"]}}"##,
+        )
+        .unwrap();
+        let a = Appearance::from_config(&config);
+        assert_eq!(a.background_light.as_deref(), Some("#fafafa"));
+        assert_eq!(a.background_dark, None, "not a colour");
+        assert_eq!(a.body_classes(), " background-grid");
+        assert!(a.section_eyebrow);
+        assert_eq!(a.search_prompt.as_deref(), Some("Ask or search"));
+        assert_eq!(a.not_found_title.as_deref(), Some("Lost?"));
+        assert_eq!(
+            a.contextual,
+            ["copy", "view", "chatgpt"],
+            "options it offers, in order"
+        );
+        let menu = a.contextual_menu("guides/a.md");
+        assert!(menu.contains("href=\"guides/a.md\"") && menu.contains("Open in ChatGPT"));
+        assert!(a.css().contains("--quire-background: #fafafa"));
+        assert_eq!(Appearance::from_config(&Value::Null), Appearance::default());
+    }
+}
