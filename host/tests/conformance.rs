@@ -182,15 +182,18 @@ fn sample(bundle: &BTreeMap<String, Vec<u8>>, pages: &[String]) -> Vec<String> {
         .take(8)
         .map(|p| (*p).clone())
         .collect();
-    // And two pages with a Mermaid diagram, which must be drawn with no request off the server.
-    let diagrams = with_sidebar.iter().filter(|p| {
-        bundle
-            .get(&format!("{p}.html"))
-            .is_some_and(|html| String::from_utf8_lossy(html).contains("mermaid-block"))
-    });
-    for page in diagrams.take(2) {
-        if !sample.contains(page) {
-            sample.push((*page).clone());
+    // And two pages with a Mermaid diagram, which must be drawn with no request off the server,
+    // and one with an embed from another site, which must become a link card.
+    for (marker, count) in [("mermaid-block", 2), ("data-quire-embed", 1)] {
+        let pages = with_sidebar.iter().filter(|p| {
+            bundle
+                .get(&format!("{p}.html"))
+                .is_some_and(|html| String::from_utf8_lossy(html).contains(marker))
+        });
+        for page in pages.take(count) {
+            if !sample.contains(page) {
+                sample.push((*page).clone());
+            }
         }
     }
     sample

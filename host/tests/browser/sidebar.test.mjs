@@ -1,6 +1,7 @@
 // Opens sample pages of an exported site, served by an air-gapped docs server, in headless
 // Chromium (Debian's package, driven by playwright-core): each page's own link must be marked
-// current in the sidebar the page script draws, its Mermaid diagrams (if any) must be drawn, and
+// current in the sidebar the page script draws, its Mermaid diagrams (if any) must be drawn, its
+// embeds from other sites shown as link cards (the server is air-gapped), and
 // no request may leave the docs server. A screenshot of the first page, and of each page with a
 // diagram, goes to $QUIRE_ARTIFACTS.
 //
@@ -44,6 +45,15 @@ test("sample pages are in their sidebar and load nothing from elsewhere", async 
     await page.waitForSelector("#sidebar-tree ul", { timeout: 10000 });
     const current = await page.locator('#sidebar-tree a[aria-current="page"]').count();
     if (current < 1) failures.push(`${path_}: its own link is not in its sidebar`);
+    // Embeds from other sites become link cards on an air-gapped server.
+    const frames = await page.locator("[data-quire-embed]").count();
+    const cards = await page.locator("a.embed-link").count();
+    if (frames > 0) failures.push(`${path_}: ${frames} embeds left in the page on an air-gapped server`);
+    if (cards > 0 && artifacts) {
+      fs.mkdirSync(artifacts, { recursive: true });
+      await page.locator("a.embed-link").first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(artifacts, `embed-${path_.replaceAll("/", "_")}.png`), fullPage: false });
+    }
     const diagrams = await page.locator(".mermaid-block").count();
     if (diagrams > 0) {
       try {
