@@ -74,20 +74,11 @@ async fn shared_corpora_publish_and_export_completely() {
             std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
             std::fs::write(target, contents).expect("write");
         }
-        let out = instance.cli(&[
-            "site",
-            "publish",
+        instance.publish_folder(
             &format!("{name}.test"),
             root.to_str().expect("utf-8"),
-            "--org",
             "acme",
-            "--version",
-            "v1",
-        ]);
-        assert!(
-            out.status.success(),
-            "publishing {name} failed: {}",
-            String::from_utf8_lossy(&out.stderr)
+            Some("v1"),
         );
         roots.push(root);
     }

@@ -6,6 +6,8 @@
 
 use serde_json::Value;
 
+use crate::settings::{is_hex_color, text_at};
+
 /// The options of the contextual menu this renderer offers, in docs.json's spelling.
 const CONTEXTUAL: &[&str] = &["copy", "view", "chatgpt", "claude", "perplexity"];
 
@@ -30,14 +32,7 @@ pub struct Appearance {
 
 impl Appearance {
     pub fn from_config(config: &Value) -> Self {
-        let text = |pointer: &str| {
-            config
-                .pointer(pointer)
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(String::from)
-        };
+        let text = |pointer: &str| text_at(config, pointer);
         let color = |pointer: &str| text(pointer).filter(|c| is_hex_color(c));
         let contextual = config
             .pointer("/contextual/options")
@@ -113,11 +108,6 @@ impl Appearance {
         html.push_str("</div>\n");
         html
     }
-}
-
-fn is_hex_color(c: &str) -> bool {
-    let hex = c.strip_prefix('#').unwrap_or("");
-    matches!(hex.len(), 3 | 6 | 8) && hex.chars().all(|ch| ch.is_ascii_hexdigit())
 }
 
 #[cfg(test)]

@@ -5,6 +5,8 @@
 
 use serde_json::Value;
 
+use crate::settings::text_at;
+
 /// The frame settings of a site.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Chrome {
@@ -31,14 +33,7 @@ pub struct Chrome {
 impl Chrome {
     /// Reads the frame settings of the navigation file `config`.
     pub fn from_config(config: &Value) -> Self {
-        let text = |pointer: &str| {
-            config
-                .pointer(pointer)
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(String::from)
-        };
+        let text = |pointer: &str| text_at(config, pointer);
         let primary_button = config.pointer("/navbar/primary").and_then(|primary| {
             let href = primary.get("href")?.as_str()?.to_string();
             let label = match primary.get("type").and_then(Value::as_str) {

@@ -142,7 +142,7 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     if let Some(svg) = view.frontmatter.icon.as_deref().and_then(|i| {
         let style = view.frontmatter.icon_type.as_deref();
         site.settings
-            .icon_html(icons::IconRef { name: i, style }, 28, &root)
+            .icon_html(icons::IconRef { name: i, style }, 28, Some(&root))
     }) {
         html.push_str(&svg);
     }
@@ -384,7 +384,7 @@ fn section_link(
     let icon = item
         .icon
         .as_deref()
-        .and_then(|i| settings.icon_html(icons::IconRef::named(i), 16, root))
+        .and_then(|i| settings.icon_html(icons::IconRef::named(i), 16, Some(root)))
         .unwrap_or_default();
     html.push_str(&format!(
         "<a href=\"{}\"{active}>{icon}{}</a>",

@@ -116,23 +116,26 @@ impl Settings {
 
 impl Settings {
     /// An icon of the site's library as HTML, or `None` for an unknown name. `root` leads from
-    /// the page to the bundle's root, for icons that are images in the site.
+    /// the page to the bundle's root, for icons that are images in the site; `None` (the shared
+    /// navigation file, which no single page owns) leaves the path in `data-root-src` for
+    /// quire.js to complete on the page that shows it.
     pub fn icon_html(
         &self,
         icon: crate::icons::IconRef<'_>,
         size: u32,
-        root: &str,
+        root: Option<&str>,
     ) -> Option<String> {
         Some(match crate::icons::draw(self.icon_library, icon, size)? {
             crate::icons::Drawn::Svg(svg) => svg,
             crate::icons::Drawn::Image(src) => {
-                let src = if src.contains(':') || src.starts_with("//") {
-                    src
-                } else {
-                    format!("{root}{}", src.trim_start_matches('/'))
+                let external = src.contains(':') || src.starts_with("//");
+                let (attribute, src) = match root {
+                    _ if external => ("src", src),
+                    Some(root) => ("src", format!("{root}{}", src.trim_start_matches('/'))),
+                    None => ("data-root-src", src.trim_start_matches('/').to_string()),
                 };
                 format!(
-                    "<img class=\"icon\" src=\"{}\" width=\"{size}\" height=\"{size}\" alt=\"\">",
+                    "<img class=\"icon\" {attribute}=\"{}\" width=\"{size}\" height=\"{size}\" alt=\"\">",
                     crate::escape::escaped(&src)
                 )
             }
@@ -140,7 +143,18 @@ impl Settings {
     }
 }
 
-fn is_hex_color(c: &str) -> bool {
+/// The trimmed, non-empty string at `pointer` in the navigation file, if any.
+pub(crate) fn text_at(config: &Value, pointer: &str) -> Option<String> {
+    config
+        .pointer(pointer)
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+}
+
+/// `#rgb`, `#rrggbb` or `#rrggbbaa`: a colour that cannot leave its place in the CSS.
+pub(crate) fn is_hex_color(c: &str) -> bool {
     let hex = c.strip_prefix('#').unwrap_or("");
     matches!(hex.len(), 3 | 6 | 8) && hex.chars().all(|ch| ch.is_ascii_hexdigit())
 }

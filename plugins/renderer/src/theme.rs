@@ -83,14 +83,7 @@ impl ThemeFiles {
                     .iter()
                     .filter_map(|item| {
                         let name = item.icon.as_deref()?;
-                        let html = settings.icon_html(icons::IconRef::named(name), 16, "")?;
-                        // quire.js puts the page's way back to the root before a site image.
-                        let html = match html.strip_prefix("<img class=\"icon\" src=\"") {
-                            Some(rest) if !rest.split('"').next().unwrap_or("").contains(':') => {
-                                format!("<img class=\"icon\" data-root-src=\"{rest}")
-                            }
-                            _ => html,
-                        };
+                        let html = settings.icon_html(icons::IconRef::named(name), 16, None)?;
                         Some((name, html))
                     })
                     .collect();

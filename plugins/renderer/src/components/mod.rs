@@ -188,24 +188,29 @@ pub fn render(
                 ""
             };
             let folder_icon = icons::ui("folder", 14);
-            if attrs.string("openable").as_deref() == Some("false") {
-                // A folder shown open, with no control to close it.
-                m.html.push_str(&format!(
-                    "<li class=\"tree-folder\"><div class=\"tree-label\">{folder_icon}"
-                ));
-                m.label(&folder);
-                m.html.push_str("</div><ul>");
-                m.children(node);
-                m.html.push_str("</ul></li>\n");
-            } else {
-                m.html.push_str(&format!(
-                    "<li class=\"tree-folder\"><details{open}><summary>{folder_icon}"
-                ));
-                m.label(&folder);
-                m.html.push_str("</summary><ul>");
-                m.children(node);
-                m.html.push_str("</ul></details></li>\n");
-            }
+            // `openable={false}`: shown open, with no control to close it.
+            let (label_open, label_close, end) =
+                if attrs.string("openable").as_deref() == Some("false") {
+                    (
+                        "<div class=\"tree-label\">".to_string(),
+                        "</div>",
+                        "</ul></li>\n",
+                    )
+                } else {
+                    (
+                        format!("<details{open}><summary>"),
+                        "</summary>",
+                        "</ul></details></li>\n",
+                    )
+                };
+            m.html.push_str(&format!(
+                "<li class=\"tree-folder\">{label_open}{folder_icon}"
+            ));
+            m.label(&folder);
+            m.html.push_str(label_close);
+            m.html.push_str("<ul>");
+            m.children(node);
+            m.html.push_str(end);
         }
         "Tree.File" => {
             let file = attrs.string("name").unwrap_or_default();

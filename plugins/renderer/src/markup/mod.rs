@@ -63,7 +63,7 @@ pub struct Markup<'a> {
     /// Names the page imported from snippets.
     imports: HashMap<String, Import>,
     /// Components the page defines itself (`export const Name = (props) => (...)`).
-    local_components: HashMap<String, crate::jsx::JsxComponent>,
+    local_components: HashMap<String, std::rc::Rc<crate::jsx::JsxComponent>>,
     /// Values of `{name}` expressions: snippet props, innermost last.
     variables: Vec<HashMap<String, String>>,
     snippet_depth: usize,
@@ -194,7 +194,7 @@ impl<'a> Markup<'a> {
     /// An icon of the site's library as HTML; an unknown name is a warning and draws nothing.
     pub fn icon(&mut self, node: &Node, icon: IconRef<'_>, size: u32) -> Option<String> {
         let root = links::root_prefix(self.page_path);
-        let html = self.site.settings.icon_html(icon, size, &root);
+        let html = self.site.settings.icon_html(icon, size, Some(&root));
         if html.is_none() {
             self.warn(node, format!("unknown icon {:?}", icon.name));
         }

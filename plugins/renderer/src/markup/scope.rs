@@ -15,8 +15,11 @@ impl Markup<'_> {
     pub(super) fn collect_imports(&mut self, root: &Node) {
         for node in root.children().into_iter().flatten() {
             if let Node::MdxjsEsm(esm) = node {
-                self.local_components
-                    .extend(crate::jsx::components(&esm.value));
+                self.local_components.extend(
+                    crate::jsx::components(&esm.value)
+                        .into_iter()
+                        .map(|(name, component)| (name, std::rc::Rc::new(component))),
+                );
                 let (imports, foreign) = snippets::parse_imports(&esm.value);
                 self.imports.extend(imports);
                 for source in foreign {
@@ -32,9 +35,8 @@ impl Markup<'_> {
     /// Renders `<Name ... />` if `Name` is an imported snippet: the snippet's content with the
     /// element's attributes as its variables. False if `Name` is not a snippet.
     pub fn snippet(&mut self, node: &Node, name: &str, props: HashMap<String, String>) -> bool {
-        if let Some(component) = self.local_components.get(name) {
-            let (params, tree) = (component.params.clone(), component.tree.clone());
-            self.jsx_component(node, name, None, &params, tree, props);
+        if let Some(component) = self.local_components.get(name).cloned() {
+            self.jsx_component(node, name, None, &component, props);
             return true;
         }
         let path = match self.imports.get(name).cloned() {
@@ -51,8 +53,7 @@ impl Markup<'_> {
                 else {
                     return false;
                 };
-                let tree = component.tree.clone();
-                self.jsx_component(node, name, Some(&path), &component.params, tree, props);
+                self.jsx_component(node, name, Some(&path), component, props);
                 return true;
             }
             None => return false,
@@ -103,11 +104,10 @@ impl Markup<'_> {
         node: &Node,
         name: &str,
         file: Option<&str>,
-        params: &[(String, Option<String>)],
-        tree: Result<Node, String>,
+        component: &crate::jsx::JsxComponent,
         props: HashMap<String, String>,
     ) {
-        let tree = match tree {
+        let tree = match &component.tree {
             Ok(tree) if self.snippet_depth < MAX_SNIPPET_DEPTH => tree,
             Ok(_) => {
                 self.warn(
@@ -132,7 +132,8 @@ impl Markup<'_> {
                 return;
             }
         };
-        let mut scope: HashMap<String, String> = params
+        let mut scope: HashMap<String, String> = component
+            .params
             .iter()
             .filter_map(|(param, default)| Some((param.clone(), default.clone()?)))
             .collect();
@@ -153,7 +154,7 @@ impl Markup<'_> {
         if let Some(file) = file {
             self.snippet_files.push((file.to_string(), false));
         }
-        self.children(&tree);
+        self.children(tree);
         if file.is_some() {
             self.snippet_files.pop();
         }
