@@ -296,8 +296,17 @@ async fn deployment_types_decide_the_features() {
     // The API host, air-gapped: no assistant or search endpoints.
     let (_instance, server, key, assistant) = api_host("[deployment]\ntype = \"air-gapped\"\n");
     let api = Api::new(&server.base, &key);
+    // The example site, with a font on another host and an analytics integration.
+    let site = tempfile::tempdir().expect("tempdir");
+    copy_dir(&common::example_site(), site.path());
+    let config_path = site.path().join("docs.json");
+    let mut config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&config_path).unwrap()).unwrap();
+    config["fonts"] = json!({"family": "Acme Sans", "source": "https://fonts.acme.test/acme-sans.woff2", "format": "woff2"});
+    config["integrations"] = json!({"ga4": {"measurementId": "G-QUIRETEST"}});
+    std::fs::write(&config_path, config.to_string()).unwrap();
     let (status, _) = api
-        .publish("docs.acme.test", "v1", tar_gz_dir(&common::example_site()))
+        .publish("docs.acme.test", "v1", tar_gz_dir(site.path()))
         .await;
     assert_eq!(status, 201);
     for path in [
@@ -324,8 +333,24 @@ async fn deployment_types_decide_the_features() {
             "{body}"
         );
     }
-    // Static export still works.
-    let (link, _) = export_link(&api, "v1").await;
+    // Static export still works; the remote font is a warning about the settings file.
+    let (job_id, last) = api
+        .run_job(
+            json!({"domain": "docs.acme.test", "version": "v1"}),
+            Duration::from_secs(120),
+        )
+        .await;
+    assert_eq!(last["status"], "completed", "{last}");
+    let warnings = last["warnings"].to_string();
+    assert!(
+        warnings.contains("docs.json")
+            && warnings.contains(
+                "fonts.source \\\"https://fonts.acme.test/acme-sans.woff2\\\" is on another host"
+            ),
+        "{warnings}"
+    );
+    let (bundle, _) = api.download_bundle(&job_id).await;
+    let link = bundle["bundleUrl"].as_str().unwrap().to_string();
     let home = tempfile::tempdir().expect("tempdir");
 
     // The docs server, air-gapped, asked for the assistant: refused at startup, and the
@@ -371,6 +396,8 @@ async fn deployment_types_decide_the_features() {
         "{report}\n{}",
         String::from_utf8_lossy(&node.stderr)
     );
+    // The remote font and the analytics integration stay off.
+    browse_external(&docs.base, false, false);
     drop(docs);
 
     // Client-hosted with the assistant switched on: the widget points at the API host.
@@ -402,6 +429,9 @@ async fn deployment_types_decide_the_features() {
         features["analytics"]["enabled"], false,
         "client-hosted defaults off"
     );
+    assert_eq!(features["integrations"], false);
+    // The font loads; analytics integrations follow web analytics, off here.
+    browse_external(&docs.base, true, false);
     drop(docs);
 
     // Cloud: everything on; air-gapped with the playground switched off.
@@ -419,6 +449,8 @@ async fn deployment_types_decide_the_features() {
     let features = features_of(&docs.base).await;
     assert_eq!(features["assistant"]["enabled"], true);
     assert_eq!(features["analytics"]["enabled"], true);
+    assert_eq!(features["integrations"], true);
+    browse_external(&docs.base, true, true);
     drop(docs);
     let docs = docs_server(
         &home.path().join("gapped-2"),
@@ -432,6 +464,26 @@ async fn deployment_types_decide_the_features() {
         ],
     );
     assert_eq!(features_of(&docs.base).await["playground"], false);
+}
+
+/// Runs `tests/browser/external.test.mjs` against the docs server at `base`, expecting the
+/// site's remote font and analytics integration to be used or not.
+fn browse_external(base: &str, fonts: bool, analytics: bool) {
+    let yes_no = |on: bool| if on { "yes" } else { "no" };
+    let node = Command::new("node")
+        .args(["--test", "external.test.mjs"])
+        .current_dir(common::workspace().join("host/tests/browser"))
+        .env("QUIRE_SITE_URL", base)
+        .env("QUIRE_EXPECT_FONTS", yes_no(fonts))
+        .env("QUIRE_EXPECT_ANALYTICS", yes_no(analytics))
+        .output()
+        .expect("run node");
+    let report = String::from_utf8_lossy(&node.stdout);
+    assert!(
+        node.status.success() && report.contains("# pass 1"),
+        "fonts {fonts}, analytics {analytics}: {report}\n{}",
+        String::from_utf8_lossy(&node.stderr)
+    );
 }
 
 fn copy_dir(from: &Path, to: &Path) {

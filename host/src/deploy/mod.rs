@@ -9,7 +9,7 @@ mod unpack;
 mod versions;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use fetch::{FetchError, FetchLimits};
@@ -119,11 +119,28 @@ async fn install(config: &DocsServerConfig, versions: &Versions) -> Result<Strin
 fn features_script(config: &DocsServerConfig, features: &Features, domain: Option<&str>) -> String {
     let api = config.api_url.as_deref().map(|u| u.trim_end_matches('/'));
     let key = config.assistant_key.as_deref().unwrap_or("");
-    let online = |on: bool, path: &str| match (on, api, domain) {
-        (true, Some(api), Some(domain)) if !key.is_empty() => serde_json::json!({
+    let online = match (api, domain) {
+        (Some(api), Some(domain)) if !key.is_empty() => Some(OnlineApi { api, domain, key }),
+        _ => None,
+    };
+    feature_file(features, online.as_ref())
+}
+
+/// The API host a served site's assistant and analytics reach, with its public key.
+pub struct OnlineApi<'a> {
+    pub api: &'a str,
+    pub domain: &'a str,
+    pub key: &'a str,
+}
+
+/// The feature file (`quire-features.js`) of a site served with `features`; the assistant
+/// and analytics are on only where `online` names an API host to reach.
+pub fn feature_file(features: &Features, online: Option<&OnlineApi<'_>>) -> String {
+    let endpoint = |on: bool, path: &str| match online {
+        Some(o) if on => serde_json::json!({
             "enabled": true,
-            "endpoint": format!("{api}{}", path.replace("{domain}", domain)),
-            "key": key,
+            "endpoint": format!("{}{}", o.api, path.replace("{domain}", o.domain)),
+            "key": o.key,
         }),
         _ => serde_json::json!({"enabled": false, "endpoint": "", "key": ""}),
     };
@@ -131,11 +148,24 @@ fn features_script(config: &DocsServerConfig, features: &Features, domain: Optio
         // The bundle's own offline search needs no server: on in every deployment.
         "search": true,
         "playground": features.playground,
-        "assistant": online(features.assistant, "/discovery/v1/assistant/{domain}/message"),
-        "analytics": online(features.analytics, "/discovery/v1/analytics/{domain}/events"),
+        "assistant": endpoint(features.assistant, "/discovery/v1/assistant/{domain}/message"),
+        "analytics": endpoint(features.analytics, "/discovery/v1/analytics/{domain}/events"),
+        // The site's own analytics integrations (docs.json `integrations`): web analytics, so
+        // off wherever the deployment type or the operator switches web analytics off.
+        "integrations": features.analytics,
         "deployment": features.deployment.as_str(),
     });
     crate::bundle::features_script(&json.to_string())
+}
+
+/// Unpacks a bundle archive (`.tar.gz` or `.zip`) into the new or empty folder `dest`,
+/// checking every file against its manifest, as a docs server installs one.
+pub fn unpack_bundle(archive: &[u8], dest: &Path) -> Result<(), BundleError> {
+    let scratch = tempfile::NamedTempFile::new()?;
+    std::fs::write(scratch.path(), archive)?;
+    std::fs::create_dir_all(dest)?;
+    unpack::unpack_and_verify(scratch.path(), dest, UnpackLimits::default())?;
+    Ok(())
 }
 
 /// Runs the docs server until SIGTERM or Ctrl-C.

@@ -71,11 +71,11 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
         }
     }
     let mut metas = HashMap::new();
-    let mut api_documents = super::openapi_references(&config.to_string());
+    let mut api_documents = super::api_references(&config.to_string());
     for (path, file) in &page_files {
         let source = read_text(root, file)?;
         let meta = page_meta(&source, path);
-        if let Some(document) = &meta.openapi_file {
+        if let Some(document) = &meta.api_file {
             api_documents.insert(document.clone());
         }
         metas.insert(path.clone(), meta.navigation);
@@ -286,13 +286,15 @@ struct NavigationFields {
     #[serde(default)]
     hidden: bool,
     openapi: Option<String>,
+    asyncapi: Option<String>,
 }
 
-/// What reading a page's frontmatter gives: its navigation entry, and the OpenAPI document its
-/// `openapi` field names, if it names one by file (`/spec.yaml GET /users`).
+/// What reading a page's frontmatter gives: its navigation entry, and the API document its
+/// `openapi` or `asyncapi` field names, if it names one by file (`/spec.yaml GET /users`,
+/// `/events.yaml chat`).
 struct PageFacts {
     navigation: PageMeta,
-    openapi_file: Option<String>,
+    api_file: Option<String>,
 }
 
 /// What navigation shows of a page: the label (frontmatter `sidebarTitle`, else `title`, else
@@ -318,6 +320,13 @@ fn page_meta(source: &str, path: &str) -> PageFacts {
             _ => None,
         }
     });
+    let asyncapi_file = fields.asyncapi.as_deref().and_then(|reference| {
+        let words: Vec<&str> = reference.split_whitespace().collect();
+        match words.as_slice() {
+            [file, _] if !file.contains("://") => Some(file.trim_start_matches('/').to_string()),
+            _ => None,
+        }
+    });
     let icon = fields.icon.as_ref().and_then(|i| {
         i.as_str()
             .or_else(|| i.get("name").and_then(serde_json::Value::as_str))
@@ -329,7 +338,7 @@ fn page_meta(source: &str, path: &str) -> PageFacts {
             icon,
             hidden: fields.hidden,
         },
-        openapi_file,
+        api_file: openapi_file.or(asyncapi_file),
     }
 }
 

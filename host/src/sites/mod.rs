@@ -1,9 +1,9 @@
 //! Documentation sites as Quire reads them: a folder with `docs.json` (or legacy `mint.json`)
 //! and `.md`/`.mdx` pages, turned into the manifest that exports and plugins work from.
 
+mod api_pages;
 mod folder;
 mod navigation;
-mod openapi_pages;
 mod publish;
 mod upload;
 
@@ -111,7 +111,7 @@ pub struct SiteManifest {
     /// What was wrong in the site that did not stop publishing it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<SiteWarning>,
-    /// Files of OpenAPI documents the site names (navigation, `api.openapi`, page
+    /// Files of OpenAPI and AsyncAPI documents the site names (navigation, `api.openapi`, page
     /// frontmatter), and files called `openapi.json`, `.yaml` or `.yml`.
     #[serde(default)]
     pub api_documents: Vec<String>,
@@ -228,21 +228,22 @@ impl SiteManifest {
     }
 }
 
-/// Every file named by an `openapi` field anywhere in the navigation file (a string, a list of
-/// strings, or `{source}`), without a leading `/`. URLs are not files of the site and are
-/// skipped.
-pub(crate) fn openapi_references(config_json: &str) -> HashSet<String> {
+/// Every file named by an `openapi` or `asyncapi` field anywhere in the navigation file (a
+/// string, a list of strings, or `{source}`), without a leading `/`. URLs are not files of the
+/// site and are skipped.
+pub(crate) fn api_references(config_json: &str) -> HashSet<String> {
     fn walk(value: &serde_json::Value, out: &mut HashSet<String>) {
         match value {
             serde_json::Value::Object(map) => {
                 for (key, value) in map {
-                    match (key.as_str(), value) {
-                        ("openapi", serde_json::Value::String(s)) => add(s, out),
-                        ("openapi", serde_json::Value::Array(items)) => items
+                    let is_api = matches!(key.as_str(), "openapi" | "asyncapi");
+                    match value {
+                        serde_json::Value::String(s) if is_api => add(s, out),
+                        serde_json::Value::Array(items) if is_api => items
                             .iter()
                             .filter_map(serde_json::Value::as_str)
                             .for_each(|s| add(s, out)),
-                        ("openapi", serde_json::Value::Object(spec)) => {
+                        serde_json::Value::Object(spec) if is_api => {
                             if let Some(s) = spec.get("source").and_then(|s| s.as_str()) {
                                 add(s, out);
                             }

@@ -280,6 +280,19 @@ for (const mode of ["file", "http"]) {
     assert.match(await page.textContent(".playground-response"), /wid_42/);
     assert.ok(apiCalls.includes("GET /v1/widgets/wid_42"), apiCalls.join(", "));
     await shot(page, `${mode}-playground`);
+    // The request and response examples sit in the side column, beside the reference.
+    const side = await page.locator("aside.api-side").boundingBox();
+    const article = await page.locator("article").boundingBox();
+    assert.ok(side && article && side.x >= article.x + article.width, "examples right of the reference");
+    assert.ok(await page.isVisible("aside.api-side .request-example >> text=curl -X GET"));
+
+    // An AsyncAPI channel, generated from the navigation's `asyncapi` document.
+    await page.click("#sidebar-tree >> text=Widget updates");
+    at("api-reference/events/widgetupdates.html");
+    assert.match(await page.textContent(".api-endpoint"), /WSS\s*wss:\/\/events\.acme\.test\/v1\/widgets\/\{widgetId\}/);
+    assert.match(await page.textContent("article"), /Receive: Follow a widget/);
+    assert.ok(await page.isVisible("aside.api-side >> text=\"live\""), "the message's own example");
+    await shot(page, `${mode}-asyncapi`);
 
     // Every link the scripts drew on a page resolves, too.
     for (const href of await page.$$eval("#sidebar-tree a", (as) => as.map((a) => a.href))) {

@@ -391,8 +391,67 @@
     }
   }
 
+  // --- Fonts and analytics from other hosts ---------------------------------------------------
+  // Named by the site (window.QUIRE_EXTERNAL); used only on cloud and client-hosted docs
+  // servers, the integrations only where web analytics is switched on. Air-gapped servers and
+  // bundles opened from files keep the fallback fonts and start nothing.
+  function addScript(src, attributes) {
+    var script = document.createElement("script");
+    script.async = true;
+    script.src = src;
+    Object.keys(attributes || {}).forEach(function (name) { script.setAttribute(name, attributes[name]); });
+    document.head.appendChild(script);
+    return script;
+  }
+  var starters = {
+    ga4: function (s) {
+      window.dataLayer = window.dataLayer || [];
+      window.gtag = function () { window.dataLayer.push(arguments); };
+      window.gtag("js", new Date());
+      window.gtag("config", s.measurementId);
+      addScript("https://www.googletagmanager.com/gtag/js?id=" + encodeURIComponent(s.measurementId));
+    },
+    gtm: function (s) {
+      window.dataLayer = window.dataLayer || [];
+      window.dataLayer.push({ "gtm.start": Date.now(), event: "gtm.js" });
+      addScript("https://www.googletagmanager.com/gtm.js?id=" + encodeURIComponent(s.tagId));
+    },
+    plausible: function (s) {
+      addScript((s.server || "https://plausible.io").replace(/\/$/, "") + "/js/script.js", { "data-domain": s.domain });
+    },
+    fathom: function (s) { addScript("https://cdn.usefathom.com/script.js", { "data-site": s.siteId }); },
+    posthog: function (s) {
+      var host = (s.apiHost || "https://us.i.posthog.com").replace(/\/$/, "");
+      addScript(host + "/static/array.js").onload = function () {
+        if (window.posthog) window.posthog.init(s.apiKey, { api_host: host });
+      };
+    },
+    clarity: function (s) {
+      window.clarity = window.clarity || function () { (window.clarity.q = window.clarity.q || []).push(arguments); };
+      addScript("https://www.clarity.ms/tag/" + encodeURIComponent(s.projectId));
+    },
+    hotjar: function (s) {
+      window.hj = window.hj || function () { (window.hj.q = window.hj.q || []).push(arguments); };
+      window._hjSettings = { hjid: Number(s.hjid), hjsv: Number(s.hjsv || 6) };
+      addScript("https://static.hotjar.com/c/hotjar-" + encodeURIComponent(s.hjid) + ".js?sv=" + encodeURIComponent(s.hjsv || 6));
+    },
+    heap: function (s) { addScript("https://cdn.heapanalytics.com/js/heap-" + encodeURIComponent(s.appId) + ".js"); },
+    pirsch: function (s) { addScript("https://api.pirsch.io/pirsch.js", { id: "pirschjs", "data-code": s.id }); },
+  };
+  function setupExternal() {
+    var external = window.QUIRE_EXTERNAL;
+    var online = features.deployment === "cloud" || features.deployment === "client-hosted";
+    if (!external || !online) return;
+    if (external.fontCss) document.head.appendChild(el("style", "quire-external-fonts", external.fontCss));
+    if (!features.integrations) return;
+    Object.keys(external.integrations || {}).forEach(function (name) {
+      if (starters[name]) starters[name](external.integrations[name]);
+    });
+  }
+
   // --- Optional features -----------------------------------------------------------------------
   function setupFeatures() {
+    setupExternal();
     setupEmbeds();
     setupPrompts();
     setupViews();

@@ -28,6 +28,8 @@ pub struct Appearance {
     pub not_found_description: Option<String>,
     /// `contextual.options` this renderer offers, in the file's order.
     pub contextual: Vec<String>,
+    /// `styling.codeblocks: "dark"`: code blocks stay dark in light mode too.
+    pub dark_code_blocks: bool,
 }
 
 impl Appearance {
@@ -56,6 +58,7 @@ impl Appearance {
             not_found_title: text("/errors/404/title"),
             not_found_description: text("/errors/404/description"),
             contextual,
+            dark_code_blocks: text("/styling/codeblocks").as_deref() == Some("dark"),
         }
     }
 

@@ -28,6 +28,9 @@ pub struct Chrome {
     /// `fonts.family` (or `fonts.body.family`) and `fonts.heading.family`.
     pub body_font: Option<String>,
     pub heading_font: Option<String>,
+    /// Font files in the site (a `source` that is a path), as (family, path, format, weight);
+    /// fonts on other hosts are `external.rs`'s.
+    pub local_fonts: Vec<(String, String, Option<String>, Option<u64>)>,
 }
 
 impl Chrome {
@@ -87,6 +90,27 @@ impl Chrome {
             })
             .unwrap_or_default();
         let font = |pointers: &[&str]| pointers.iter().find_map(|p| text(p));
+        let local_fonts = ["/fonts", "/fonts/heading", "/fonts/body"]
+            .iter()
+            .filter_map(|pointer| {
+                let font = config.pointer(pointer)?;
+                let source = font.get("source")?.as_str()?;
+                if crate::external::is_remote(source) {
+                    return None;
+                }
+                let path: String = source
+                    .trim_start_matches('/')
+                    .chars()
+                    .filter(|c| !matches!(c, '"' | '\\' | '(' | ')' | '\n'))
+                    .collect();
+                Some((
+                    crate::external::font_family(font.get("family")?.as_str()?),
+                    path,
+                    font.get("format").and_then(Value::as_str).map(String::from),
+                    font.get("weight").and_then(Value::as_u64),
+                ))
+            })
+            .collect();
         Self {
             primary_button,
             socials,
@@ -97,19 +121,30 @@ impl Chrome {
             logo_href: text("/logo/href"),
             body_font: font(&["/fonts/family", "/fonts/body/family"]),
             heading_font: font(&["/fonts/heading/family"]),
+            local_fonts,
         }
     }
 
-    /// CSS that applies the font families (quoted, with the theme's fonts as fallback).
+    /// CSS that loads the site's own font files (the stylesheet sits in `assets/`) and applies
+    /// the font families (quoted, with the theme's fonts as fallback).
     pub fn font_css(&self) -> String {
-        let quoted = |family: &str| {
-            let safe: String = family
-                .chars()
-                .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
-                .collect();
-            format!("\"{safe}\"")
-        };
+        let quoted = |family: &str| format!("\"{}\"", crate::external::font_family(family));
         let mut css = String::new();
+        for (family, path, format, weight) in &self.local_fonts {
+            let format = match format.as_deref() {
+                Some(f @ ("woff" | "woff2" | "truetype" | "opentype")) => {
+                    format!(" format(\"{f}\")")
+                }
+                _ => String::new(),
+            };
+            let weight = weight
+                .filter(|w| (1..=1000).contains(w))
+                .map(|w| format!(" font-weight: {w};"))
+                .unwrap_or_default();
+            css.push_str(&format!(
+                "@font-face {{ font-family: \"{family}\"; src: url(\"../{path}\"){format};{weight} font-display: swap; }}\n"
+            ));
+        }
         if let Some(body) = &self.body_font {
             css.push_str(&format!(
                 "body {{ font-family: {}, var(--quire-font, system-ui, sans-serif); }}\n",
@@ -148,7 +183,7 @@ mod tests {
             "banner": {"content": "New: **v2** is out"},
             "seo": {"metatags": {"og:site_name": "Acme"}, "indexing": "none"},
             "logo": {"light": "/l.svg", "href": "https://acme.example"},
-            "fonts": {"family": "Inter\"; }", "heading": {"family": "Lora"}}
+            "fonts": {"family": "Inter\"; }", "heading": {"family": "Lora", "source": "/fonts/lora.woff2\")", "format": "woff2"}}
         });
         let chrome = Chrome::from_config(&config);
         assert_eq!(
@@ -170,6 +205,10 @@ mod tests {
             "{css}"
         );
         assert!(!css.contains("; }\""), "no way out of the string: {css}");
+        assert!(
+            css.contains("src: url(\"../fonts/lora.woff2\") format(\"woff2\")"),
+            "{css}"
+        );
         let github = Chrome::from_config(
             &serde_json::json!({"navbar": {"primary": {"type": "github", "href": "https://github.com/x"}}}),
         );

@@ -190,13 +190,14 @@ pub fn stylesheet() -> String {
     let light = css("InspiredGitHub");
     let dark = css("base16-ocean.dark");
     let mut out = String::from("/* Syntax highlighting, generated from syntect's themes. */\n");
-    out.push_str(&scoped(&light, ":root:not(.dark)"));
-    out.push_str(&scoped(&dark, ":root.dark"));
+    // `code-dark` (docs.json `styling.codeblocks: "dark"`) keeps code dark in light mode.
+    out.push_str(&scoped(&light, &[":root:not(.dark):not(.code-dark)"]));
+    out.push_str(&scoped(&dark, &[":root.dark", ":root.code-dark"]));
     out
 }
 
-/// Prefixes every selector of `css` with `scope`.
-fn scoped(css: &str, scope: &str) -> String {
+/// Prefixes every selector of `css` with each of `scopes`.
+fn scoped(css: &str, scopes: &[&str]) -> String {
     let mut out = String::with_capacity(css.len() * 2);
     for rule in css.split('}') {
         let Some((selectors, body)) = rule.split_once('{') else {
@@ -206,7 +207,7 @@ fn scoped(css: &str, scope: &str) -> String {
             .split(',')
             .map(str::trim)
             .filter(|s| !s.is_empty() && !s.starts_with("/*"))
-            .map(|s| format!("{scope} {s}"))
+            .flat_map(|s| scopes.iter().map(move |scope| format!("{scope} {s}")))
             .collect();
         if selectors.is_empty() {
             continue;
@@ -276,6 +277,10 @@ mod tests {
             "{}",
             &css[..200.min(css.len())]
         );
-        assert!(css.contains(":root:not(.dark) .hl-"));
+        assert!(css.contains(":root:not(.dark):not(.code-dark) .hl-"));
+        assert!(
+            css.contains(":root.code-dark .hl-"),
+            "styling.codeblocks: dark"
+        );
     }
 }

@@ -23,6 +23,10 @@ pub struct Frontmatter {
     pub mode: Option<String>,
     /// The API operation the page documents (`"GET /widgets"`).
     pub openapi: Option<String>,
+    /// The AsyncAPI channel the page documents (`"websockets.yaml chat"`).
+    pub asyncapi: Option<String>,
+    /// How this page offers "Try it": overrides docs.json `api.playground.display`.
+    pub playground: Option<String>,
 }
 
 impl Frontmatter {

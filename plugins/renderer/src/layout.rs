@@ -20,6 +20,8 @@ pub struct PageView<'a> {
     pub headings: &'a [PageHeading],
     /// Whether the page loads the Mermaid script (it has a diagram).
     pub has_diagram: bool,
+    /// The side column's HTML (API examples); empty for most pages.
+    pub side: &'a str,
 }
 
 /// Sets the colour mode before the page paints (no flash of the wrong theme): the reader's
@@ -37,10 +39,15 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     let lang = context.and_then(|c| c.language.as_deref()).unwrap_or("en");
     let direction = if is_right_to_left(lang) { "rtl" } else { "ltr" };
     html.push_str(&format!(
-        "<!doctype html>\n<html lang=\"{}\" dir=\"{direction}\" data-mode=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
+        "<!doctype html>\n<html lang=\"{}\" dir=\"{direction}\" data-mode=\"{}\"{}>\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
         escaped(lang),
-        site.settings.default_mode
+        site.settings.default_mode,
+        if site.settings.appearance.dark_code_blocks {
+            " class=\"code-dark\""
+        } else {
+            ""
+        }
     ));
     html.push_str(&format!(
         "<title>{} · {}</title>\n",
@@ -90,6 +97,10 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     } else {
         String::new()
     };
+    let diagrams = match &theme.external {
+        Some(external) => format!("{diagrams}<script defer src=\"{root}{external}\"></script>\n"),
+        None => diagrams,
+    };
     html.push_str(&format!(
         "<link rel=\"stylesheet\" href=\"{root}{}\">\n\
          <link rel=\"stylesheet\" href=\"{root}{}\">\n\
@@ -125,7 +136,13 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     {
         tabs_bar(&mut html, &site.settings, context, path, &root);
     }
-    html.push_str("<div class=\"layout\">\n");
+    // A page with a side column shows it where the table of contents goes.
+    let side_column = mode == "default" && !view.side.is_empty();
+    html.push_str(if side_column {
+        "<div class=\"layout has-side\">\n"
+    } else {
+        "<div class=\"layout\">\n"
+    });
     if mode == "default" || mode == "wide" {
         sidebar(&mut html, &site.settings, context, path, &root);
     }
@@ -161,6 +178,11 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
         html.push_str("</p>\n");
     }
     html.push_str(view.body);
+    if !side_column && !view.side.is_empty() {
+        html.push_str("<div class=\"api-side\">");
+        html.push_str(view.side);
+        html.push_str("</div>\n");
+    }
     html.push_str("</article>\n");
     html.push_str(
         "<div class=\"feedback\" hidden><span>Was this page helpful?</span>\
@@ -169,7 +191,11 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     );
     pager(&mut html, site, path, &root);
     html.push_str("</main>\n");
-    if mode == "default" {
+    if side_column {
+        html.push_str("<aside class=\"api-side\" aria-label=\"Examples\">");
+        html.push_str(view.side);
+        html.push_str("</aside>\n");
+    } else if mode == "default" {
         toc(&mut html, view.headings);
     }
     html.push_str("</div>\n");

@@ -3,12 +3,14 @@
 //! The work lives in plain-Rust modules that know nothing of the component model, so they are
 //! tested natively; `component` is the WIT glue, compiled only for WebAssembly.
 
+mod api;
 mod appearance;
 mod chrome;
 mod code;
 mod components;
 mod diagrams;
 mod escape;
+mod external;
 mod frontmatter;
 mod icons;
 mod jsx;
@@ -18,7 +20,6 @@ mod markup;
 mod math;
 mod mdx;
 mod navigation;
-mod openapi;
 mod page;
 mod settings;
 mod snippets;

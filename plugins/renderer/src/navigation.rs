@@ -215,7 +215,7 @@ pub struct Site {
     /// Snippets by path (`snippets/intro.mdx`), parsed once for every page that uses them.
     pub snippets: HashMap<String, crate::snippets::Snippet>,
     /// OpenAPI documents.
-    pub api: crate::openapi::ApiDocuments,
+    pub api: crate::api::ApiDocuments,
     /// Why OpenAPI documents were left out, reported on the pages that needed them.
     pub api_problems: Vec<String>,
     /// The theme's shared files and their content-addressed names.
@@ -224,6 +224,8 @@ pub struct Site {
     pub links: crate::links::Targets,
     /// Whether a page has already carried the Mermaid script into the bundle.
     pub mermaid_given: std::cell::Cell<bool>,
+    /// Whether a page has already carried the warnings about the site's settings.
+    pub settings_reported: std::cell::Cell<bool>,
 }
 
 impl Site {
@@ -292,11 +294,12 @@ impl Site {
             position,
             trails,
             snippets: HashMap::new(),
-            api: crate::openapi::ApiDocuments::default(),
+            api: crate::api::ApiDocuments::default(),
             api_problems: Vec::new(),
             theme,
             links,
             mermaid_given: std::cell::Cell::new(false),
+            settings_reported: std::cell::Cell::new(false),
         })
     }
 
@@ -314,7 +317,7 @@ impl Site {
                 (path, snippet)
             })
             .collect();
-        let (api, problems) = crate::openapi::ApiDocuments::parse(api_documents);
+        let (api, problems) = crate::api::ApiDocuments::parse(api_documents);
         self.api = api;
         self.api_problems = problems;
         self

@@ -2,6 +2,7 @@
 
 use markdown::mdast::Node;
 
+use crate::api::PlaygroundDisplay;
 use crate::frontmatter::{self, Frontmatter};
 use crate::layout::{self, PageView};
 use crate::markup::{Markup, PageHeading, PageSection, PageWarning};
@@ -56,6 +57,22 @@ pub fn render_page(site: &Site, path: &str, file: &str, source: &str) -> PageOut
         }
         None => None,
     };
+    let channel = match frontmatter
+        .asyncapi
+        .as_deref()
+        .map(|r| site.api.find_channel(r))
+    {
+        Some(Ok(channel)) => Some(channel),
+        Some(Err(message)) => {
+            warnings.push(PageWarning {
+                file: None,
+                line: Some(1),
+                message,
+            });
+            None
+        }
+        None => None,
+    };
     let title = frontmatter
         .title
         .clone()
@@ -63,6 +80,7 @@ pub fn render_page(site: &Site, path: &str, file: &str, source: &str) -> PageOut
             operation
                 .as_ref()
                 .and_then(|op| op.summary())
+                .or_else(|| channel.as_ref().and_then(|c| c.title()))
                 .map(String::from)
         })
         .or_else(|| first_heading(&tree))
@@ -70,14 +88,37 @@ pub fn render_page(site: &Site, path: &str, file: &str, source: &str) -> PageOut
 
     let mut markup = Markup::new(site, path, title.clone());
     if let Some(op) = &operation {
-        crate::openapi::render(&mut markup, op);
+        let display = frontmatter
+            .playground
+            .as_deref()
+            .and_then(PlaygroundDisplay::parse)
+            .unwrap_or(site.settings.playground);
+        crate::api::render_operation(&mut markup, op, display);
+    }
+    if let Some(channel) = &channel {
+        crate::api::render_channel(&mut markup, channel);
     }
     markup.render_root(&tree);
     let body = std::mem::take(&mut markup.html);
+    let side = std::mem::take(&mut markup.side);
     let headings = std::mem::take(&mut markup.headings);
     warnings.append(&mut markup.warnings);
     let has_diagram = markup.has_diagram;
     let sections = markup.into_sections();
+    // Problems in the site's settings travel with the first page, against the settings file.
+    if !site.settings_reported.replace(true) {
+        warnings.extend(
+            site.settings
+                .external
+                .problems
+                .iter()
+                .map(|message| PageWarning {
+                    file: Some(site.settings.config_file.to_string()),
+                    line: None,
+                    message: message.clone(),
+                }),
+        );
+    }
     let mut files = Vec::new();
     if has_diagram && !site.mermaid_given.replace(true) {
         files.push((
@@ -95,6 +136,7 @@ pub fn render_page(site: &Site, path: &str, file: &str, source: &str) -> PageOut
             body: &body,
             headings: &headings,
             has_diagram,
+            side: &side,
         },
     );
     PageOutput {
@@ -366,6 +408,64 @@ mod tests {
             "---\nopenapi: GET /nothing\n---\n",
         );
         assert_eq!(bad.warnings[0].line, Some(1));
+    }
+
+    #[test]
+    fn api_settings_decide_the_playground_side_column_and_code_colours() {
+        let yaml = "openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get: {summary: A, responses: {'200': {description: OK}}}\n";
+        let config =
+            r#"{"api": {"playground": {"display": "simple"}}, "styling": {"codeblocks": "dark"}}"#;
+        let site = Site::new("Acme".into(), "v1".into(), vec![], config, vec![])
+            .unwrap()
+            .with_files(vec![], vec![("openapi.yaml".into(), yaml.into())]);
+        let simple = render_page(&site, "a", "a.mdx", "---\nopenapi: GET /a\n---\n");
+        assert!(!simple.html.contains("form class=\"playground\""));
+        assert!(
+            simple.html.contains(
+                "<html lang=\"en\" dir=\"ltr\" data-mode=\"system\" class=\"code-dark\">"
+            )
+        );
+        // The examples are in the side column, not the article.
+        let (article, side) = simple.html.split_once("</article>").unwrap();
+        assert!(!article.contains("request-example"));
+        assert!(side.contains(
+            "<aside class=\"api-side\" aria-label=\"Examples\"><div class=\"api-examples\">"
+        ));
+        let page_says = "---\nopenapi: GET /a\nplayground: interactive\n---\n";
+        let interactive = render_page(&site, "a", "a.mdx", page_says);
+        assert!(interactive.html.contains("form class=\"playground\""));
+        // A page without a side column keeps its table of contents; a wide one puts the
+        // examples after its text.
+        let wide = "---\nmode: wide\n---\n<RequestExample>\n```bash\ncurl x\n```\n</RequestExample>\n\nText.\n";
+        let wide = render_page(&site, "a", "a.mdx", wide);
+        let (article, _) = wide.html.split_once("</article>").unwrap();
+        assert!(
+            article.contains("<div class=\"api-side\"><div class=\"example example-request\">")
+        );
+        assert!(article.find("Text.") < article.find("api-side"));
+    }
+
+    #[test]
+    fn asyncapi_pages_document_their_channel_and_settings_problems_come_once() {
+        let yaml = "asyncapi: 2.6.0\ninfo: {title: T, version: '1'}\nchannels:\n  user/signedup:\n    subscribe:\n      message: {name: Signed up, payload: {type: object, properties: {email: {type: string}}}}\n";
+        let config = r#"{"integrations": {"intercom": {"appId": "x"}}}"#;
+        let site = Site::new("Acme".into(), "v1".into(), vec![], config, vec![])
+            .unwrap()
+            .with_files(vec![], vec![("events.yaml".into(), yaml.into())]);
+        let out = render_page(
+            &site,
+            "events",
+            "events.mdx",
+            "---\nasyncapi: events.yaml user/signedup\n---\n",
+        );
+        assert_eq!(out.title, "user/signedup");
+        assert!(out.html.contains("Subscribe"), "{}", out.html);
+        assert!(out.html.contains("<code class=\"field-name\">email</code>"));
+        assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
+        assert_eq!(out.warnings[0].file.as_deref(), Some("docs.json"));
+        let again = render_page(&site, "b", "b.mdx", "---\nasyncapi: nowhere\n---\n");
+        assert_eq!(again.warnings.len(), 1, "{:?}", again.warnings);
+        assert!(again.warnings[0].message.contains("no such channel"));
     }
 
     #[test]

@@ -30,6 +30,13 @@ pub struct Settings {
     pub icon_library: crate::icons::Library,
     /// Background, eyebrows, search prompt, not-found page and contextual menu.
     pub appearance: crate::appearance::Appearance,
+    /// `api.playground.display`: whether API pages offer "Try it".
+    pub playground: crate::api::PlaygroundDisplay,
+    /// Fonts and analytics from other hosts, for deployments that allow them.
+    pub external: crate::external::External,
+    /// The navigation file's name as authors know it (`docs.json`, or `mint.json` for the older
+    /// shape), for warnings about its settings.
+    pub config_file: &'static str,
 }
 
 const DEFAULT_PRIMARY: &str = "#2563eb";
@@ -107,6 +114,13 @@ impl Settings {
             navbar_links: links,
             chrome: crate::chrome::Chrome::from_config(&config),
             appearance: crate::appearance::Appearance::from_config(&config),
+            playground: crate::api::PlaygroundDisplay::from_config(&config),
+            external: crate::external::External::from_config(&config),
+            config_file: if config.get("navigation").is_some_and(Value::is_array) {
+                "mint.json"
+            } else {
+                "docs.json"
+            },
             icon_library: crate::icons::Library::parse(
                 config.pointer("/icons/library").and_then(Value::as_str),
             ),

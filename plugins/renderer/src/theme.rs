@@ -34,6 +34,8 @@ pub struct ThemeFiles {
     pub search: String,
     pub playground: String,
     pub assistant: String,
+    /// The script naming fonts and analytics on other hosts, if the site has any.
+    pub external: Option<String>,
     /// One navigation script per navigation context.
     pub navigation: Vec<String>,
     files: Vec<(String, Vec<u8>)>,
@@ -74,6 +76,10 @@ impl ThemeFiles {
         let search = add("search", "js", SEARCH_SCRIPT.as_bytes().to_vec());
         let playground = add("playground", "js", PLAYGROUND_SCRIPT.as_bytes().to_vec());
         let assistant = add("assistant", "js", ASSISTANT_SCRIPT.as_bytes().to_vec());
+        let external = settings
+            .external
+            .script()
+            .map(|script| add("external", "js", script.into_bytes()));
         let navigation = contexts
             .iter()
             .enumerate()
@@ -102,6 +108,7 @@ impl ThemeFiles {
             search,
             playground,
             assistant,
+            external,
             navigation,
             files,
         }

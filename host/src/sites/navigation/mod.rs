@@ -4,6 +4,7 @@
 //! version and language; an entry naming a page that does not exist is a warning with its
 //! place in the file, and is left out.
 
+mod api;
 mod mint;
 mod refs;
 
@@ -12,7 +13,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::openapi_pages::{self, ApiSpec, GeneratedPage};
+use super::api_pages::{ApiSpec, GeneratedPage};
 use super::{NavNode, NavNodeKind, SiteError, SiteWarning};
 
 pub use refs::resolve_refs;
@@ -202,14 +203,20 @@ impl Walker<'_> {
         depth: u32,
         at: &str,
     ) -> Result<(), SiteError> {
+        let listed =
+            CONTAINERS.iter().any(|(k, _, _)| node.contains_key(*k)) || node.contains_key("pages");
         if let Some(spec) = node.get("openapi").and_then(ApiSpec::from_field) {
             self.spec = Some(spec.clone());
-            let listed = CONTAINERS.iter().any(|(k, _, _)| node.contains_key(*k))
-                || node.contains_key("pages");
             if !listed {
                 // A document with no pages listed stands for all its operations.
                 self.all_operations(&spec, depth, &format!("{at}.openapi"));
             }
+        }
+        if let Some(spec) = node.get("asyncapi").and_then(ApiSpec::from_field)
+            && !listed
+        {
+            // Likewise an AsyncAPI document, for all its channels.
+            self.all_channels(&spec, depth, &format!("{at}.asyncapi"));
         }
         for (key, label_key, kind) in CONTAINERS {
             let Some(value) = node.get(*key) else {
@@ -266,7 +273,8 @@ impl Walker<'_> {
         let has_children = CONTAINERS.iter().any(|(k, _, _)| item.contains_key(*k))
             || item.contains_key("pages")
             || item.contains_key("global")
-            || item.contains_key("openapi");
+            || item.contains_key("openapi")
+            || item.contains_key("asyncapi");
         let saved = (self.version.clone(), self.language.clone(), self.hidden);
         self.hidden |= item.get("hidden").and_then(Value::as_bool) == Some(true);
         match label_key {
@@ -313,52 +321,6 @@ impl Walker<'_> {
             ),
         );
         None
-    }
-
-    /// A page generated for the API operation `entry`, labelled with its summary.
-    fn operation(&mut self, entry: &str, depth: u32, at: &str) {
-        let page = openapi_pages::operation_page(entry, self.spec.as_ref(), &mut self.taken);
-        let label = match self.spec.clone() {
-            Some(spec) => self
-                .document(&spec, at)
-                .and_then(|d| openapi_pages::summary(d, entry))
-                .unwrap_or(entry)
-                .to_string(),
-            None => entry.to_string(),
-        };
-        self.push(
-            NavNodeKind::Page,
-            depth,
-            &label,
-            Some(page.path.clone()),
-            None,
-        );
-        self.generated.push(page);
-    }
-
-    /// Pages for every operation of `spec`, in a group per tag.
-    fn all_operations(&mut self, spec: &ApiSpec, depth: u32, at: &str) {
-        let Some(groups) = self.document(spec, at).map(openapi_pages::all_operations) else {
-            return;
-        };
-        for (tag, entries) in groups {
-            self.push(NavNodeKind::Group, depth, &tag, None, None);
-            for entry in entries {
-                self.operation(&entry, depth + 1, at);
-            }
-        }
-    }
-
-    /// The parsed document `spec` names; a warning at `at` the first time it cannot be read.
-    fn document(&mut self, spec: &ApiSpec, at: &str) -> Option<&serde_yaml_ng::Value> {
-        if !self.documents.contains_key(&spec.file) {
-            let loaded = openapi_pages::load_document(self.root, spec);
-            if let Err(problem) = &loaded {
-                self.warn(at, problem.clone());
-            }
-            self.documents.insert(spec.file.clone(), loaded.ok());
-        }
-        self.documents.get(&spec.file).and_then(Option::as_ref)
     }
 
     fn push_container(&mut self, kind: NavNodeKind, label: &str, depth: u32) {
@@ -617,9 +579,15 @@ mod tests {
             "paths:\n  /users:\n    get: {summary: List users, tags: [Users]}\n",
         )
         .unwrap();
+        std::fs::write(
+            dir.path().join("events.yaml"),
+            "asyncapi: 3.0.0\nchannels:\n  chat: {title: Chat room}\n",
+        )
+        .unwrap();
         let config = json!({"navigation": {"groups": [
             {"group": "API", "openapi": "api.yaml", "pages": ["GET /users"]},
-            {"group": "All", "openapi": {"source": "api.yaml", "directory": "all"}}
+            {"group": "All", "openapi": {"source": "api.yaml", "directory": "all"}},
+            {"group": "Events", "asyncapi": {"source": "/events.yaml", "directory": "events"}}
         ]}});
         let walked = flatten(&config, "docs.json", &HashMap::new(), dir.path()).unwrap();
         assert_eq!(
@@ -630,10 +598,16 @@ mod tests {
                 (NavNodeKind::Group, 0, "All".into()),
                 (NavNodeKind::Group, 1, "Users".into()),
                 (NavNodeKind::Page, 2, "List users".into()),
+                (NavNodeKind::Group, 0, "Events".into()),
+                (NavNodeKind::Page, 1, "Chat room".into()),
             ]
         );
         let paths: Vec<&str> = walked.generated.iter().map(|g| g.path.as_str()).collect();
-        assert_eq!(paths, ["api-reference/get-users", "all/get-users"]);
+        assert_eq!(
+            paths,
+            ["api-reference/get-users", "all/get-users", "events/chat"]
+        );
+        assert!(walked.generated[2].source.contains("\"events.yaml chat\""));
         assert!(
             walked.generated[0]
                 .source

@@ -133,18 +133,23 @@ pub fn render(
             m.html.push_str("</section>\n");
         }
         "CodeGroup" => wrap(m, node, "<div class=\"code-group\">", "</div>\n"),
-        "RequestExample" => wrap(
-            m,
-            node,
-            "<div class=\"example example-request\">",
-            "</div>\n",
-        ),
-        "ResponseExample" => wrap(
-            m,
-            node,
-            "<div class=\"example example-response\">",
-            "</div>\n",
-        ),
+        // Examples sit in the side column, as on an API page.
+        "RequestExample" => m.aside(|m| {
+            wrap(
+                m,
+                node,
+                "<div class=\"example example-request\">",
+                "</div>\n",
+            )
+        }),
+        "ResponseExample" => m.aside(|m| {
+            wrap(
+                m,
+                node,
+                "<div class=\"example example-response\">",
+                "</div>\n",
+            )
+        }),
         "Frame" => {
             if let Some(hint) = attrs.string("hint") {
                 m.labelled("<p class=\"frame-hint\">", &hint, "</p>");

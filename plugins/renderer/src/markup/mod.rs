@@ -52,6 +52,9 @@ pub struct Markup<'a> {
     pub site: &'a Site,
     pub page_path: &'a str,
     pub html: String,
+    /// HTML for the page's side column (request and response examples), in place of the table
+    /// of contents where the layout has room; after the article where it has not.
+    pub side: String,
     pub headings: Vec<PageHeading>,
     pub warnings: Vec<PageWarning>,
     sections: Vec<PageSection>,
@@ -80,6 +83,7 @@ impl<'a> Markup<'a> {
             site,
             page_path,
             html: String::new(),
+            side: String::new(),
             headings: Vec::new(),
             warnings: Vec::new(),
             sections: vec![PageSection {
@@ -132,6 +136,15 @@ impl<'a> Markup<'a> {
             line,
             message,
         });
+    }
+
+    /// Renders what `write` writes into the side column instead of the page body; its text
+    /// still goes to the current search section.
+    pub fn aside(&mut self, write: impl FnOnce(&mut Self)) {
+        let body = std::mem::take(&mut self.html);
+        write(self);
+        let block = std::mem::replace(&mut self.html, body);
+        self.side.push_str(&block);
     }
 
     /// Adds text to the page and to the current search section.

@@ -1,8 +1,10 @@
-//! Pages the navigation generates from OpenAPI documents: an entry naming an operation
-//! (`"GET /users"`, `"/spec.yaml POST /users"`, `"webhook order.created"`), and a navigation
-//! element with an `openapi` document and no pages, which stands for every operation in it.
-//! Each becomes a page whose source is one frontmatter line naming the operation, so every
-//! renderer draws it as it draws an authored page with `openapi:` in its frontmatter.
+//! Pages the navigation generates from API documents: an entry naming an OpenAPI operation
+//! (`"GET /users"`, `"/spec.yaml POST /users"`, `"webhook order.created"`), a navigation
+//! element with an `openapi` document and no pages, which stands for every operation in it, and
+//! one with an `asyncapi` document and no pages, which stands for every channel in it. Each
+//! becomes a page whose source is one frontmatter line naming the operation or channel, so every
+//! renderer draws it as it draws an authored page with `openapi:` or `asyncapi:` in its
+//! frontmatter.
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -24,8 +26,8 @@ pub struct GeneratedPage {
     pub source: String,
 }
 
-/// An OpenAPI document named by a navigation element: the file (root-relative, or a URL), and
-/// the folder its generated pages go in.
+/// An OpenAPI or AsyncAPI document named by a navigation element: the file (root-relative, or
+/// a URL), and the folder its generated pages go in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiSpec {
     pub file: String,
@@ -33,8 +35,8 @@ pub struct ApiSpec {
 }
 
 impl ApiSpec {
-    /// The spec a navigation element's `openapi` field names: a string, `{source, directory}`,
-    /// or a list (whose first entry is taken).
+    /// The spec a navigation element's `openapi` or `asyncapi` field names: a string,
+    /// `{source, directory}`, or a list (whose first entry is taken).
     pub fn from_field(value: &Value) -> Option<Self> {
         let (file, directory) = match value {
             Value::String(file) => (file.as_str(), None),
@@ -88,14 +90,48 @@ pub fn operation_page(
 pub fn load_document(root: &Path, spec: &ApiSpec) -> Result<Yaml, String> {
     if spec.file.contains("://") {
         return Err(format!(
-            "the OpenAPI document {} is a URL; a static export cannot fetch it, so list its operations or add the file to the site",
+            "the API document {} is a URL; a static export cannot fetch it, so list its pages or add the file to the site",
             spec.file
         ));
     }
     let text = std::fs::read_to_string(root.join(&spec.file))
-        .map_err(|e| format!("cannot read the OpenAPI document {}: {e}", spec.file))?;
+        .map_err(|e| format!("cannot read the API document {}: {e}", spec.file))?;
     serde_yaml_ng::from_str(&text)
-        .map_err(|e| format!("the OpenAPI document {} does not parse: {e}", spec.file))
+        .map_err(|e| format!("the API document {} does not parse: {e}", spec.file))
+}
+
+/// The generated page for the AsyncAPI channel `id` of `spec`'s document, at a path no other
+/// page has taken.
+pub fn channel_page(id: &str, spec: &ApiSpec, taken: &mut HashSet<String>) -> GeneratedPage {
+    let reference = if spec.file.contains("://") {
+        id.to_string()
+    } else {
+        format!("{} {id}", spec.file)
+    };
+    let path = unique(&format!("{}/{}", spec.directory, slug(id)), taken);
+    GeneratedPage {
+        path,
+        source: format!("---\nasyncapi: {}\n---\n", Value::String(reference)),
+    }
+}
+
+/// Every channel of an AsyncAPI `document` as (its key, its label: `title`, else the key), in
+/// document order. Keys with spaces cannot be named in frontmatter and are left out.
+pub fn all_channels(document: &Yaml) -> Vec<(String, String)> {
+    let channels = document.get("channels").and_then(Yaml::as_mapping);
+    channels
+        .into_iter()
+        .flatten()
+        .filter_map(|(id, channel)| {
+            let id = id.as_str().filter(|id| !id.contains(char::is_whitespace))?;
+            let label = channel
+                .get("title")
+                .and_then(Yaml::as_str)
+                .unwrap_or(id)
+                .to_string();
+            Some((id.to_string(), label))
+        })
+        .collect()
 }
 
 /// Every operation of `document` as navigation entries (`"GET /users"`), grouped by their
@@ -221,6 +257,23 @@ mod tests {
             load_document(dir.path(), &missing)
                 .unwrap_err()
                 .contains("gone.json")
+        );
+        let yaml = "asyncapi: 3.0.0\nchannels:\n  chat: {title: Chat room}\n  user/signedup: {}\n  bad key: {}\n";
+        let document: Yaml = serde_yaml_ng::from_str(yaml).unwrap();
+        assert_eq!(
+            all_channels(&document),
+            vec![
+                ("chat".to_string(), "Chat room".to_string()),
+                ("user/signedup".to_string(), "user/signedup".to_string())
+            ]
+        );
+        let events = ApiSpec::from_field(&serde_json::json!("/events.yaml")).unwrap();
+        let mut taken = HashSet::new();
+        let page = channel_page("user/signedup", &events, &mut taken);
+        assert_eq!(page.path, "api-reference/user-signedup");
+        assert_eq!(
+            page.source,
+            "---\nasyncapi: \"events.yaml user/signedup\"\n---\n"
         );
         let yaml = "paths:\n  /a:\n    get: {summary: List things}\n";
         let document: Yaml = serde_yaml_ng::from_str(yaml).unwrap();

@@ -1,0 +1,66 @@
+//! The "Try it" form of an API page: plain inputs that the theme's script sends with `fetch`
+//! when the playground is switched on in the bundle's feature file; hidden otherwise, so a
+//! bundle without the feature shows nothing that does not work.
+
+use serde_json::Value;
+
+use super::schema::Schemas;
+use crate::escape::escaped;
+use crate::markup::Markup;
+
+/// What the form sends.
+pub struct Request<'r> {
+    pub method: &'r str,
+    pub path: &'r str,
+    pub server: &'r str,
+    /// The operation's parameters, references followed.
+    pub parameters: &'r [&'r Value],
+    /// The request body's example, when the operation takes a JSON body.
+    pub body: Option<&'r Value>,
+}
+
+/// Writes the form for `request` into the page.
+pub fn form(m: &mut Markup<'_>, request: &Request<'_>, schemas: Schemas<'_>) {
+    let mut html = format!(
+        "<form class=\"playground\" hidden data-method=\"{}\" data-path=\"{}\">\
+         <div class=\"playground-title\">Try it</div>\
+         <label>Server <input name=\"server\" value=\"{}\" spellcheck=\"false\"></label>",
+        escaped(request.method),
+        escaped(request.path),
+        escaped(request.server)
+    );
+    for p in request.parameters {
+        let name = p.get("name").and_then(Value::as_str).unwrap_or("");
+        let location = p.get("in").and_then(Value::as_str).unwrap_or("query");
+        let example = p
+            .get("example")
+            .cloned()
+            .or_else(|| {
+                p.get("schema")
+                    .and_then(|s| schemas.resolve(s).get("example").cloned())
+            })
+            .map(|v| match v {
+                Value::String(s) => s,
+                other => other.to_string(),
+            })
+            .unwrap_or_default();
+        html.push_str(&format!(
+            "<label><span>{} <span class=\"field-in\">{}</span></span><input data-in=\"{}\" data-name=\"{}\" value=\"{}\"></label>",
+            escaped(name),
+            escaped(location),
+            escaped(location),
+            escaped(name),
+            escaped(&example)
+        ));
+    }
+    if let Some(body) = request.body {
+        html.push_str(&format!(
+            "<label>Body <textarea name=\"body\" rows=\"6\" spellcheck=\"false\">{}</textarea></label>",
+            escaped(&serde_json::to_string_pretty(body).unwrap_or_default())
+        ));
+    }
+    html.push_str(
+        "<button type=\"submit\">Send</button><pre class=\"playground-response\" aria-live=\"polite\"></pre></form>\n",
+    );
+    m.html.push_str(&html);
+}
