@@ -32,6 +32,8 @@ struct Figures {
     exported: usize,
     in_sidebar: usize,
     pages_with_warnings: usize,
+    /// Of those, pages the navigation names (what readers browse).
+    navigation_pages_with_warnings: usize,
     warnings: BTreeMap<&'static str, usize>,
     broken_page_links: Vec<(String, String)>,
     missing_media: usize,
@@ -385,10 +387,13 @@ fn check(name: &str, root: &Path, bundle: &BTreeMap<String, Vec<u8>>, warnings: 
         .into_iter()
         .flatten()
         .map(|w| {
+            let line = w["line"]
+                .as_u64()
+                .map(|l| format!(":{l}"))
+                .unwrap_or_default();
             format!(
-                "{}:{} {}\n",
+                "{}{line} {}\n",
                 w["file"].as_str().unwrap_or("-"),
-                w["line"],
                 w["message"].as_str().unwrap_or("")
             )
         })
@@ -413,6 +418,14 @@ fn check(name: &str, root: &Path, bundle: &BTreeMap<String, Vec<u8>>, warnings: 
         }
     }
     f.pages_with_warnings = files_with_warnings.len();
+    let in_navigation: HashSet<&str> = expected.iter().map(String::as_str).collect();
+    f.navigation_pages_with_warnings = files_with_warnings
+        .iter()
+        .filter(|file| {
+            let path = file.rsplit_once('.').map_or(file.as_str(), |(p, _)| p);
+            in_navigation.contains(path)
+        })
+        .count();
     f
 }
 
@@ -479,14 +492,14 @@ fn kind(message: &str) -> &'static str {
 
 fn render(table: &[Figures]) -> String {
     let mut out = String::from(
-        "| site | pages | navigation pages | exported | in their sidebar | pages with a warning | warnings by kind | broken page links | missing file links | export time |\n\
-         |---|---:|---:|---:|---:|---:|---|---:|---:|---:|\n",
+        "| site | pages | navigation pages | exported | in their sidebar | pages with a warning | navigation pages with a warning | warnings by kind | broken page links | missing file links | export time |\n\
+         |---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n",
     );
     for f in table {
         let kinds: Vec<String> = f.warnings.iter().map(|(k, n)| format!("{k} {n}")).collect();
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} ({:.1}%) | {} | {} | {} | {:.1} s |",
+            "| {} | {} | {} | {} | {} | {} ({:.1}%) | {} ({:.1}%) | {} | {} | {} | {:.1} s |",
             f.site,
             f.pages,
             f.navigation_pages,
@@ -494,6 +507,8 @@ fn render(table: &[Figures]) -> String {
             f.in_sidebar,
             f.pages_with_warnings,
             100.0 * f.pages_with_warnings as f64 / f.pages.max(1) as f64,
+            f.navigation_pages_with_warnings,
+            100.0 * f.navigation_pages_with_warnings as f64 / f.navigation_pages.max(1) as f64,
             if kinds.is_empty() {
                 "none".to_string()
             } else {
