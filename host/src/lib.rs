@@ -4,6 +4,7 @@
 pub mod api;
 pub mod assistant;
 pub mod auth;
+pub mod build;
 pub mod bundle;
 pub mod config;
 pub mod deploy;

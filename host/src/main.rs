@@ -12,6 +12,7 @@ use quire::plugins::{CONTRACT_VERSION, PluginRuntime, Role};
 use quire::sites::{PublishRequest, SiteLimits, publish};
 use quire::store::{KeyKind, Plan, Store};
 
+mod build_command;
 mod docs_server_args;
 
 /// Quire: documentation assistant and static export service.
@@ -64,6 +65,8 @@ enum Command {
     /// Serve an exported bundle: fetch it from a link, verify it and serve it (the self-hosted
     /// docs server the Helm chart runs).
     DocsServer(Box<docs_server_args::DocsServerArgs>),
+    /// Build a site folder into a bundle on disk, with no server, organization or key.
+    Build(build_command::BuildArgs),
 }
 
 #[derive(Subcommand)]
@@ -151,8 +154,13 @@ fn parse_role(s: &str) -> Result<Role, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // A build is one command's output, not a service's log: only problems by default.
+    let default_filter = match cli.command {
+        Command::Build(_) => "warn,wasmtime=warn,cranelift=warn",
+        _ => "info,wasmtime=warn,cranelift=warn",
+    };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| "info,wasmtime=warn,cranelift=warn".into());
+        .unwrap_or_else(|_| default_filter.into());
     let logs = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(filter);
@@ -265,6 +273,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     limits,
                     plugins: &plugins,
                     strict,
+                    index: true,
                 },
             ))?;
             eprintln!(
@@ -284,6 +293,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             println!("{}", published.label);
         }
         Command::Plugins { command } => return plugins(command, &config, &data_dir),
+        Command::Build(args) => return build_command::run(args, &config, &data_dir, &runtime),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -285,3 +285,100 @@ fn compiled_plugins_are_cached_across_restarts() {
     // A recompilation would write the artifacts again; loading from the cache only reads them.
     assert_eq!(stamps(), first);
 }
+
+/// `quire build` as a writer runs it: no server, organization or key; the bundle on disk, set
+/// for a deployment type, in each format; a bad page is a warning with its file and line, and
+/// only a site that cannot be built fails the command.
+#[test]
+fn build_writes_a_bundle_with_no_server_organization_or_key() {
+    let instance = Instance::new(&format!(
+        "[plugins.formats]\nzip = \"{}\"\n",
+        common::wasm("quire_zip_packager").display()
+    ));
+    let site = common::example_site();
+    let site = site.to_str().unwrap();
+    let out_dir = instance.dir.path().join("bundle");
+    let out = out_dir.to_str().unwrap();
+    let built = instance.cli(&["build", site, "-o", out, "--deployment-type", "air-gapped"]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    assert!(
+        stderr(&built).contains("built 44 pages into"),
+        "{}",
+        stderr(&built)
+    );
+    let features = std::fs::read_to_string(out_dir.join("quire-features.js")).unwrap();
+    assert!(
+        features.contains("\"deployment\":\"air-gapped\"")
+            && features.contains("\"integrations\":false"),
+        "{features}"
+    );
+    // An independent check: every navigation page is there and no local link is broken.
+    let check = std::process::Command::new("python3")
+        .arg(common::workspace().join("../shared/tools/check_bundle.py"))
+        .args([site, out])
+        .output()
+        .expect("python3");
+    let report: serde_json::Value =
+        serde_json::from_slice(&check.stdout).expect("check_bundle prints JSON");
+    assert_eq!(report["nav_pages"], report["found"], "{report}");
+    assert_eq!(report["broken_links"], 0, "{report}");
+    assert_eq!(report["external_assets"], 0, "{report}");
+    // Nothing was left of the organization, key or store in the data folder.
+    assert!(instance.cli_ok(&["org", "list"]).is_empty());
+
+    // Archives, each its own format.
+    for (format, magic) in [("tar.gz", &[0x1f, 0x8b][..]), ("zip", &b"PK"[..])] {
+        let file = instance.dir.path().join(format!("site.{format}"));
+        let file = file.to_str().unwrap();
+        instance.cli_ok(&["build", site, "-o", file, "--format", format]);
+        let bytes = std::fs::read(file).unwrap();
+        assert!(bytes.starts_with(magic), "{format}");
+    }
+
+    // Mistakes: an output folder in use, a missing site, an unknown deployment type.
+    for (args, expected) in [
+        (vec!["build", site, "-o", out], "is not an empty folder"),
+        (
+            vec!["build", "/nonexistent/site", "-o", "x"],
+            "is not a folder",
+        ),
+        (
+            vec!["build", site, "-o", "y", "--deployment-type", "mars"],
+            "mars",
+        ),
+    ] {
+        let failed = instance.cli(&args);
+        assert!(!failed.status.success(), "{args:?}");
+        assert!(
+            stderr(&failed).contains(expected),
+            "{args:?}: {}",
+            stderr(&failed)
+        );
+    }
+
+    // A page that cannot be rendered as written is a warning with its place; the build goes on.
+    let broken = instance.dir.path().join("broken-site");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(
+        broken.join("docs.json"),
+        r#"{"name": "Broken", "navigation": {"pages": ["good", "bad", "gone"]}}"#,
+    )
+    .unwrap();
+    std::fs::write(broken.join("good.mdx"), "# Good\n\nFine.\n").unwrap();
+    std::fs::write(broken.join("bad.mdx"), "# Bad\n\nText <Card title=\"A\n").unwrap();
+    let broken_out = instance.dir.path().join("broken-out");
+    let built = instance.cli(&[
+        "build",
+        broken.to_str().unwrap(),
+        "-o",
+        broken_out.to_str().unwrap(),
+    ]);
+    let log = stderr(&built);
+    assert!(built.status.success(), "{log}");
+    assert!(log.contains("warning: bad.mdx:3: "), "{log}");
+    assert!(
+        log.contains("warning: docs.json: navigation.pages[2]"),
+        "{log}"
+    );
+    assert!(broken_out.join("bad.html").is_file());
+}

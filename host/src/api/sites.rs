@@ -69,6 +69,7 @@ pub async fn publish_version(
             limits,
             plugins: &state.exports.plugins,
             strict: query.strict,
+            index: true,
         },
     )
     .await?;

@@ -171,6 +171,7 @@ pub async fn start_job(
         warnings: Vec::new(),
         warning_count: 0,
         bundle: None,
+        features: None,
     };
     state.store.insert_job(&job)?;
     state.exports.queued.notify_one();

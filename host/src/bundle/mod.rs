@@ -22,7 +22,7 @@ pub const FEATURES_FILE: &str = "quire-features.js";
 /// `file://` too.
 pub fn features_script(json: &str) -> String {
     format!(
-        "// Feature switches of this copy of the site, written by the docs server.\nwindow.QUIRE_FEATURES = {};\n",
+        "// Feature switches of this copy of the site, written for its deployment type.\nwindow.QUIRE_FEATURES = {};\n",
         json.replace('<', "\\u003c")
     )
 }

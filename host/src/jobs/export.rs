@@ -91,7 +91,15 @@ pub fn run_export(
         let packer = scope.spawn(|| pack(context, job, runtime, receiver, &aborted, &work));
 
         let rendered = (|| -> Result<(), ExportError> {
-            send(&sender, renderer.assets()?)?;
+            let mut assets = renderer.assets()?;
+            if let Some(features) = &job.features {
+                assets.retain(|file| file.path != crate::bundle::FEATURES_FILE);
+                assets.push(OutputFile {
+                    path: crate::bundle::FEATURES_FILE.to_string(),
+                    contents: features.clone().into_bytes(),
+                });
+            }
+            send(&sender, assets)?;
             let config_value: serde_json::Value =
                 serde_json::from_str(&manifest.config_json).unwrap_or_default();
             let page_paths: std::collections::HashSet<&str> =

@@ -62,6 +62,17 @@ async fn worker(number: usize, context: Arc<ExportContext>, shutdown: Cancellati
     }
 }
 
+/// Runs the export of `job` on the calling thread (which must not be an async task's) and
+/// returns its bundle; the caller records the outcome. `quire build` runs its one job so.
+pub fn export_now(
+    context: &ExportContext,
+    job: &Job,
+    runtime: &tokio::runtime::Handle,
+    cancel: &CancellationToken,
+) -> Result<crate::store::BundleRecord, ExportError> {
+    export::run_export(context, job, runtime, cancel)
+}
+
 async fn run(number: usize, context: &Arc<ExportContext>, job: Job, shutdown: &CancellationToken) {
     let id = job.id.clone();
     tracing::info!(worker = number, job = %id, domain = %job.domain, version = %job.version, attempt = job.attempts, "export started");

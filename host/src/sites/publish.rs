@@ -30,6 +30,9 @@ pub struct PublishRequest<'a> {
     /// Refuse a site with warnings (a navigation entry naming a missing page, ...) instead of
     /// publishing it without what they name.
     pub strict: bool,
+    /// Build the assistant's search index (every page rendered once more). `quire build` and
+    /// `quire dev` leave it out: a bundle's offline search is built at export.
+    pub index: bool,
 }
 
 /// Why publishing failed.
@@ -116,9 +119,13 @@ pub async fn publish(
     for warning in &manifest.warnings {
         tracing::warn!(domain, version = %label, "{warning}");
     }
-    let index = index_version(&request, &manifest, &label).await;
+    let index = match request.index {
+        true => Some(index_version(&request, &manifest, &label).await),
+        false => None,
+    };
     let (indexed_sections, index_problems) = match index {
-        Ok(built) => {
+        None => (0, Vec::new()),
+        Some(Ok(built)) => {
             operator
                 .write(&paths::search_index(domain, &label), built.bytes)
                 .await?;
@@ -129,7 +136,7 @@ pub async fn publish(
                 .collect();
             (built.sections, problems)
         }
-        Err(problem) => (0, vec![problem]),
+        Some(Err(problem)) => (0, vec![problem]),
     };
     for problem in &index_problems {
         tracing::warn!(domain, version = %label, "search index: {problem}");

@@ -150,6 +150,10 @@ pub struct Job {
     pub warnings: Vec<JobWarning>,
     pub warning_count: u64,
     pub bundle: Option<BundleRecord>,
+    /// A feature file to put in the bundle in place of the renderer's (`quire build
+    /// --deployment-type`); `None` keeps the renderer's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub features: Option<String>,
 }
 
 impl Job {

@@ -1,0 +1,220 @@
+//! `quire build`: a site folder to a bundle on disk with no server, organization or key. It
+//! runs the server's own pipeline (publish, then the export job, with the configured renderer,
+//! retriever and packager components) against a store and storage in a throwaway folder, and
+//! writes the bundle as a folder or an archive, its feature file set for a deployment type.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use tokio::runtime::Handle;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::Config;
+use crate::deployment::{DeploymentType, FeatureRequests, Features};
+use crate::jobs::{ExportContext, ExportError};
+use crate::plugins::{PluginError, Plugins};
+use crate::sites::{PublishError, PublishRequest, SiteLimits, publish};
+use crate::store::{Job, JobStatus, JobWarning, Plan, Store, StoreError};
+
+/// The organization and domain the throwaway store holds the site under.
+const ORGANIZATION: &str = "local";
+/// How often the progress callback hears of the export.
+const PROGRESS_POLL: Duration = Duration::from_millis(100);
+
+/// What the bundle is written as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// A folder of files, ready to serve or open.
+    Dir,
+    /// A `.tar.gz` archive (the default packager).
+    #[value(name = "tar.gz")]
+    TarGz,
+    /// A `.zip` archive (the packager configured for `zip`).
+    Zip,
+}
+
+/// One build.
+pub struct BuildRequest<'a> {
+    /// The site folder (with `docs.json` or `mint.json`).
+    pub site: &'a Path,
+    /// The folder (for `dir`) or file to write.
+    pub out: &'a Path,
+    pub format: OutputFormat,
+    /// Decides the bundle's feature file, as a docs server of that type would write it.
+    pub deployment: DeploymentType,
+    /// The domain the sitemap's and `robots.txt`'s URLs name.
+    pub domain: &'a str,
+    /// Refuse a site with publishing warnings (a navigation entry naming a missing page).
+    pub strict: bool,
+}
+
+/// What a build produced.
+#[derive(Debug)]
+pub struct BuildReport {
+    pub pages: u64,
+    /// The warnings kept (the first 500), and how many there were.
+    pub warnings: Vec<JobWarning>,
+    pub warning_count: u64,
+    /// The archive's size; for a folder, the archive it was unpacked from.
+    pub bytes: u64,
+    pub elapsed: Duration,
+}
+
+/// Why a build failed: the site as a whole could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("{0}")]
+    Output(String),
+    #[error("the site cannot be published: {0}")]
+    Publish(#[from] PublishError),
+    #[error(transparent)]
+    Export(#[from] ExportError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Plugin(#[from] PluginError),
+    #[error("storage error: {0}")]
+    Storage(#[from] opendal::Error),
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// Builds `request.site` into `request.out`. `on_progress(done, total)` hears of the export as
+/// it goes; `plugins` are loaded by the caller (their compiled code is cached in its data
+/// folder, so a second build does not compile them again).
+pub fn build(
+    request: &BuildRequest<'_>,
+    config: &Config,
+    plugins: Plugins,
+    runtime: &Handle,
+    on_progress: &dyn Fn(u64, u64),
+) -> Result<BuildReport, BuildError> {
+    let started = Instant::now();
+    check_output(request)?;
+    let scratch = tempfile::tempdir().map_err(|e| BuildError::Output(e.to_string()))?;
+    let store = Store::open(scratch.path())?;
+    // Local storage in the scratch folder, whatever the configuration names for the server.
+    let operator = crate::storage::operator(&Default::default(), scratch.path())
+        .map_err(|e| BuildError::Output(format!("cannot open scratch storage: {e}")))?;
+    store.create_organization(ORGANIZATION, Plan::Enterprise)?;
+    let limits = SiteLimits {
+        max_files: config.publish.max_files,
+        max_bytes: config.publish.max_site_mib << 20,
+    };
+    let published = runtime.block_on(publish(
+        &store,
+        &operator,
+        PublishRequest {
+            organization: ORGANIZATION,
+            domain: request.domain,
+            label: Some("local"),
+            root: request.site,
+            limits,
+            plugins: &plugins,
+            strict: request.strict,
+            index: false,
+        },
+    ))?;
+
+    let features = Features::resolve(request.deployment, FeatureRequests::default());
+    let now = time::OffsetDateTime::now_utc();
+    let job = Job {
+        id: "build".into(),
+        organization: ORGANIZATION.into(),
+        domain: request.domain.into(),
+        version: published.label.clone(),
+        paths: None,
+        format: match request.format {
+            OutputFormat::Zip => Some("zip".into()),
+            OutputFormat::Dir | OutputFormat::TarGz => None,
+        },
+        status: JobStatus::Running,
+        page_count: 0,
+        total_pages: published.page_count as u64,
+        created_at: now,
+        updated_at: now,
+        attempts: 1,
+        error: None,
+        warnings: Vec::new(),
+        warning_count: 0,
+        bundle: None,
+        features: Some(crate::deploy::feature_file(&features, None)),
+    };
+    store.insert_job(&job)?;
+    let context = ExportContext {
+        store: store.clone(),
+        operator: operator.clone(),
+        plugins,
+        config: config.jobs.clone(),
+        queued: tokio::sync::Notify::new(),
+    };
+    let cancel = CancellationToken::new();
+    let bundle = std::thread::scope(|scope| {
+        let export = scope.spawn(|| crate::jobs::export_now(&context, &job, runtime, &cancel));
+        while !export.is_finished() {
+            if let Ok(Some(now)) = store.job(&job.id) {
+                on_progress(now.page_count, now.total_pages);
+            }
+            std::thread::sleep(PROGRESS_POLL);
+        }
+        export
+            .join()
+            .unwrap_or_else(|_| Err(ExportError::PipelineClosed))
+    })?;
+    let finished = store.complete_job(&job.id, bundle.clone())?;
+    on_progress(finished.total_pages, finished.total_pages);
+
+    let archive = runtime.block_on(operator.read(&bundle.path))?.to_vec();
+    match request.format {
+        OutputFormat::Dir => crate::deploy::unpack_bundle(&archive, request.out)
+            .map_err(|e| BuildError::Output(format!("cannot unpack the bundle: {e}")))?,
+        OutputFormat::TarGz | OutputFormat::Zip => {
+            std::fs::write(request.out, &archive).map_err(|source| BuildError::Write {
+                path: request.out.to_path_buf(),
+                source,
+            })?
+        }
+    }
+    Ok(BuildReport {
+        pages: finished.page_count,
+        warnings: finished.warnings,
+        warning_count: finished.warning_count,
+        bytes: bundle.size_bytes,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// A folder output must be new or empty; an archive output must not be a folder. Checked
+/// before any work, so a mistyped path costs nothing.
+fn check_output(request: &BuildRequest<'_>) -> Result<(), BuildError> {
+    let out = request.out;
+    if !request.site.is_dir() {
+        return Err(BuildError::Output(format!(
+            "{} is not a folder",
+            request.site.display()
+        )));
+    }
+    match request.format {
+        OutputFormat::Dir => {
+            let empty = std::fs::read_dir(out).map_or(true, |mut d| d.next().is_none());
+            if out.exists() && !(out.is_dir() && empty) {
+                return Err(BuildError::Output(format!(
+                    "{} exists and is not an empty folder; choose a new output folder",
+                    out.display()
+                )));
+            }
+        }
+        OutputFormat::TarGz | OutputFormat::Zip => {
+            if out.is_dir() {
+                return Err(BuildError::Output(format!(
+                    "{} is a folder; name the archive file to write (or use --format dir)",
+                    out.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,88 @@
+//! `quire build SITE_DIR -o OUT`: the command line over `quire::build`, with a progress bar on
+//! a terminal and a summary of warnings with their file and line.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Result;
+use quire::build::{BuildRequest, OutputFormat, build};
+use quire::config::Config;
+use quire::deployment::DeploymentType;
+
+/// Warnings printed in full; the rest are counted.
+const WARNINGS_SHOWN: usize = 50;
+
+/// The arguments of `quire build`.
+#[derive(clap::Args)]
+pub struct BuildArgs {
+    /// The site folder (with docs.json or mint.json).
+    site: PathBuf,
+    /// Where to write the bundle: a new or empty folder for `--format dir`, else the archive.
+    #[arg(short, long)]
+    out: PathBuf,
+    /// What to write.
+    #[arg(long, value_enum, default_value = "dir")]
+    format: OutputFormat,
+    /// The deployment type the bundle's feature file is set for.
+    #[arg(long, default_value = "cloud", value_parser = |s: &str| s.parse::<DeploymentType>())]
+    deployment_type: DeploymentType,
+    /// The domain the sitemap's URLs name.
+    #[arg(long, default_value = "docs.example.com")]
+    domain: String,
+    /// Refuse a site with warnings about its navigation (a page it names that is missing).
+    #[arg(long)]
+    strict: bool,
+}
+
+/// Runs the build; exits non-zero only when the site cannot be built.
+pub fn run(
+    args: BuildArgs,
+    config: &Config,
+    data_dir: &Path,
+    runtime: &tokio::runtime::Runtime,
+) -> Result<ExitCode> {
+    let plugins = quire::server::load_plugins(config, data_dir)?;
+    let bar = indicatif::ProgressBar::new(0).with_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} pages {elapsed}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let request = BuildRequest {
+        site: &args.site,
+        out: &args.out,
+        format: args.format,
+        deployment: args.deployment_type,
+        domain: &args.domain,
+        strict: args.strict,
+    };
+    let report = build(
+        &request,
+        config,
+        plugins,
+        runtime.handle(),
+        &|done, total| {
+            bar.set_length(total);
+            bar.set_position(done);
+        },
+    );
+    bar.finish_and_clear();
+    let report = report?;
+    for warning in report.warnings.iter().take(WARNINGS_SHOWN) {
+        let line = warning.line.map(|l| format!(":{l}")).unwrap_or_default();
+        eprintln!("warning: {}{line}: {}", warning.file, warning.message);
+    }
+    let hidden = report
+        .warning_count
+        .saturating_sub(report.warnings.len().min(WARNINGS_SHOWN) as u64);
+    if hidden > 0 {
+        eprintln!("... and {hidden} more warnings");
+    }
+    eprintln!(
+        "built {} pages into {} ({} warnings, {:.1} MB archive, {:.1} s)",
+        report.pages,
+        args.out.display(),
+        report.warning_count,
+        report.bytes as f64 / 1e6,
+        report.elapsed.as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
