@@ -9,6 +9,7 @@ pub mod bundle;
 pub mod config;
 pub mod deploy;
 pub mod deployment;
+pub mod dev;
 pub mod jobs;
 pub mod limits;
 pub mod metrics;

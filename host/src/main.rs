@@ -13,6 +13,7 @@ use quire::sites::{PublishRequest, SiteLimits, publish};
 use quire::store::{KeyKind, Plan, Store};
 
 mod build_command;
+mod dev_command;
 mod docs_server_args;
 
 /// Quire: documentation assistant and static export service.
@@ -67,6 +68,9 @@ enum Command {
     DocsServer(Box<docs_server_args::DocsServerArgs>),
     /// Build a site folder into a bundle on disk, with no server, organization or key.
     Build(build_command::BuildArgs),
+    /// Preview a site folder on 127.0.0.1, rebuilding changed pages on save and reloading the
+    /// browser.
+    Dev(dev_command::DevArgs),
 }
 
 #[derive(Subcommand)]
@@ -156,7 +160,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // A build is one command's output, not a service's log: only problems by default.
     let default_filter = match cli.command {
-        Command::Build(_) => "warn,wasmtime=warn,cranelift=warn",
+        Command::Build(_) | Command::Dev(_) => "warn,wasmtime=warn,cranelift=warn",
         _ => "info,wasmtime=warn,cranelift=warn",
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
@@ -294,6 +298,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Plugins { command } => return plugins(command, &config, &data_dir),
         Command::Build(args) => return build_command::run(args, &config, &data_dir, &runtime),
+        Command::Dev(args) => return dev_command::run(args, &config, &data_dir, &runtime),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -382,3 +382,132 @@ fn build_writes_a_bundle_with_no_server_organization_or_key() {
     );
     assert!(broken_out.join("bad.html").is_file());
 }
+
+/// `quire dev` as a writer runs it: the site served on 127.0.0.1; a saved page is rendered
+/// again alone and open pages are told to reload; a changed docs.json rebuilds everything; a
+/// page broken mid-edit is a warning, and the preview goes on.
+#[tokio::test]
+async fn dev_previews_and_rebuilds_on_save() {
+    use futures::StreamExt;
+
+    let instance = Instance::new("");
+    let site = instance.dir.path().join("site");
+    copy_dir(&common::example_site(), &site);
+    let dev = instance.dev(&site);
+    let page = |path: &'static str| {
+        let base = dev.base.clone();
+        async move {
+            let response = reqwest::get(format!("{base}/{path}")).await.unwrap();
+            (response.status().as_u16(), response.text().await.unwrap())
+        }
+    };
+    let (status, html) = page("quickstart").await;
+    assert_eq!(status, 200, "{}", dev.log());
+    assert!(html.contains("<title>Quickstart · Acme Widgets</title>"));
+    assert_eq!(page("no-such-page").await.0, 404);
+    let (_, features) = page("quire-features.js").await;
+    assert!(features.contains("new EventSource(\"/__quire/events\")"));
+
+    let events = reqwest::get(format!("{}/__quire/events", dev.base))
+        .await
+        .unwrap();
+    let mut events = events.bytes_stream();
+    let mut next_reload = async move || {
+        let wait = tokio::time::timeout(std::time::Duration::from_secs(60), async {
+            while let Some(chunk) = events.next().await {
+                if String::from_utf8_lossy(&chunk.unwrap()).contains("data: reload") {
+                    return;
+                }
+            }
+            panic!("the event stream ended");
+        });
+        wait.await.expect("a reload event after the save");
+    };
+
+    let quickstart = site.join("quickstart.mdx");
+    let source = std::fs::read_to_string(&quickstart).unwrap();
+    std::fs::write(
+        &quickstart,
+        source.replace("title: Quickstart\n", "title: Quickstart, edited\n"),
+    )
+    .unwrap();
+    next_reload().await;
+    assert!(
+        page("quickstart")
+            .await
+            .1
+            .contains("<title>Quickstart, edited · Acme Widgets</title>")
+    );
+    assert!(
+        dev.log().contains("rebuilt quickstart: 1 page"),
+        "{}",
+        dev.log()
+    );
+
+    // Later checks poll: a save may bring more than one event.
+    let eventually = async |what: &str, check: &dyn Fn(String) -> bool, path: &'static str| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while std::time::Instant::now() < deadline {
+            if check(page(path).await.1) {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        panic!("{what}: {}", dev.log());
+    };
+    let config = site.join("docs.json");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        text.replace("\"Acme Widgets\"", "\"Acme Gadgets\""),
+    )
+    .unwrap();
+    eventually(
+        "a changed docs.json rebuilds every page",
+        &|html| html.contains("· Acme Gadgets</title>"),
+        "concepts",
+    )
+    .await;
+
+    // In a browser: the open page reloads itself after a save.
+    let node = std::process::Command::new("node")
+        .args(["--test", "dev.test.mjs"])
+        .current_dir(common::workspace().join("host/tests/browser"))
+        .env("QUIRE_SITE_URL", &dev.base)
+        .env("QUIRE_PAGE_FILE", site.join("concepts.mdx"))
+        .output()
+        .expect("run node");
+    let report = String::from_utf8_lossy(&node.stdout);
+    assert!(
+        node.status.success() && report.contains("# pass 1"),
+        "{report}\n{}\n{}",
+        String::from_utf8_lossy(&node.stderr),
+        dev.log()
+    );
+
+    std::fs::write(&quickstart, "# Half written\n\n<Card title=\"A\n").unwrap();
+    eventually(
+        "a page broken mid-edit still renders",
+        &|html| html.contains("<title>Half written"),
+        "quickstart",
+    )
+    .await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !dev.log().contains("warning: quickstart.mdx:3:") {
+        assert!(std::time::Instant::now() < deadline, "{}", dev.log());
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}

@@ -82,6 +82,155 @@ pub enum BuildError {
     },
 }
 
+/// A store, storage and plugins for building one site again and again: `quire build` uses one
+/// for a single build, `quire dev` keeps one for every rebuild.
+pub struct Builder<'r> {
+    /// Kept alive: holds the store and storage.
+    scratch: tempfile::TempDir,
+    store: Store,
+    context: ExportContext,
+    runtime: &'r Handle,
+    limits: SiteLimits,
+    domain: String,
+    builds: u32,
+}
+
+/// One export of a published version.
+pub struct Export {
+    /// The bundle's archive.
+    pub archive: Vec<u8>,
+    /// The finished job: pages, warnings.
+    pub job: Job,
+}
+
+impl<'r> Builder<'r> {
+    /// A builder for the site served at `domain`, with `plugins` loaded by the caller (their
+    /// compiled code is cached in its data folder).
+    pub fn new(
+        config: &Config,
+        plugins: Plugins,
+        runtime: &'r Handle,
+        domain: &str,
+    ) -> Result<Self, BuildError> {
+        let scratch = tempfile::tempdir().map_err(|e| BuildError::Output(e.to_string()))?;
+        let store = Store::open(scratch.path())?;
+        // Local storage in the scratch folder, whatever the configuration names for the server.
+        let operator = crate::storage::operator(&Default::default(), scratch.path())
+            .map_err(|e| BuildError::Output(format!("cannot open scratch storage: {e}")))?;
+        store.create_organization(ORGANIZATION, Plan::Enterprise)?;
+        Ok(Self {
+            scratch,
+            store: store.clone(),
+            context: ExportContext {
+                store,
+                operator,
+                plugins,
+                config: config.jobs.clone(),
+                queued: tokio::sync::Notify::new(),
+            },
+            runtime,
+            limits: SiteLimits {
+                max_files: config.publish.max_files,
+                max_bytes: config.publish.max_site_mib << 20,
+            },
+            domain: domain.to_string(),
+            builds: 0,
+        })
+    }
+
+    /// The limits on a site folder's files, from the configuration.
+    pub fn site_limits(&self) -> SiteLimits {
+        self.limits
+    }
+
+    /// A folder of the builder's own, which lives as long as it does.
+    pub fn scratch_dir(&self) -> &Path {
+        self.scratch.path()
+    }
+
+    /// Publishes the folder `site` as a new version (no assistant index: the bundle's search
+    /// is built at export) and returns its label.
+    pub fn publish(&mut self, site: &Path, strict: bool) -> Result<String, BuildError> {
+        self.builds += 1;
+        let label = format!("build-{}", self.builds);
+        let published = self.runtime.block_on(publish(
+            &self.store,
+            &self.context.operator,
+            PublishRequest {
+                organization: ORGANIZATION,
+                domain: &self.domain,
+                label: Some(&label),
+                root: site,
+                limits: self.limits,
+                plugins: &self.context.plugins,
+                strict,
+                index: false,
+            },
+        ))?;
+        Ok(published.label)
+    }
+
+    /// Exports `version` (only `paths`, when given) as `format`, with `features` as its feature
+    /// file; `on_progress(done, total)` hears of it as it goes.
+    pub fn export(
+        &self,
+        version: &str,
+        paths: Option<Vec<String>>,
+        format: OutputFormat,
+        features: &Features,
+        on_progress: &dyn Fn(u64, u64),
+    ) -> Result<Export, BuildError> {
+        let now = time::OffsetDateTime::now_utc();
+        let job = Job {
+            id: format!("export-{version}"),
+            organization: ORGANIZATION.into(),
+            domain: self.domain.clone(),
+            version: version.into(),
+            paths,
+            format: match format {
+                OutputFormat::Zip => Some("zip".into()),
+                OutputFormat::Dir | OutputFormat::TarGz => None,
+            },
+            status: JobStatus::Running,
+            page_count: 0,
+            total_pages: 0,
+            created_at: now,
+            updated_at: now,
+            attempts: 1,
+            error: None,
+            warnings: Vec::new(),
+            warning_count: 0,
+            bundle: None,
+            features: Some(crate::deploy::feature_file(features, None)),
+        };
+        self.store.insert_job(&job)?;
+        let cancel = CancellationToken::new();
+        let bundle = std::thread::scope(|scope| {
+            let export =
+                scope.spawn(|| crate::jobs::export_now(&self.context, &job, self.runtime, &cancel));
+            while !export.is_finished() {
+                if let Ok(Some(now)) = self.store.job(&job.id) {
+                    on_progress(now.page_count, now.total_pages);
+                }
+                std::thread::sleep(PROGRESS_POLL);
+            }
+            export
+                .join()
+                .unwrap_or_else(|_| Err(ExportError::PipelineClosed))
+        })?;
+        let finished = self.store.complete_job(&job.id, bundle.clone())?;
+        on_progress(finished.total_pages, finished.total_pages);
+        let archive = self
+            .runtime
+            .block_on(self.context.operator.read(&bundle.path))?
+            .to_vec();
+        Ok(Export {
+            archive,
+            job: finished,
+        })
+    }
+}
+
 /// Builds `request.site` into `request.out`. `on_progress(done, total)` hears of the export as
 /// it goes; `plugins` are loaded by the caller (their compiled code is cached in its data
 /// folder, so a second build does not compile them again).
@@ -94,95 +243,24 @@ pub fn build(
 ) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     check_output(request)?;
-    let scratch = tempfile::tempdir().map_err(|e| BuildError::Output(e.to_string()))?;
-    let store = Store::open(scratch.path())?;
-    // Local storage in the scratch folder, whatever the configuration names for the server.
-    let operator = crate::storage::operator(&Default::default(), scratch.path())
-        .map_err(|e| BuildError::Output(format!("cannot open scratch storage: {e}")))?;
-    store.create_organization(ORGANIZATION, Plan::Enterprise)?;
-    let limits = SiteLimits {
-        max_files: config.publish.max_files,
-        max_bytes: config.publish.max_site_mib << 20,
-    };
-    let published = runtime.block_on(publish(
-        &store,
-        &operator,
-        PublishRequest {
-            organization: ORGANIZATION,
-            domain: request.domain,
-            label: Some("local"),
-            root: request.site,
-            limits,
-            plugins: &plugins,
-            strict: request.strict,
-            index: false,
-        },
-    ))?;
-
+    let mut builder = Builder::new(config, plugins, runtime, request.domain)?;
+    let version = builder.publish(request.site, request.strict)?;
     let features = Features::resolve(request.deployment, FeatureRequests::default());
-    let now = time::OffsetDateTime::now_utc();
-    let job = Job {
-        id: "build".into(),
-        organization: ORGANIZATION.into(),
-        domain: request.domain.into(),
-        version: published.label.clone(),
-        paths: None,
-        format: match request.format {
-            OutputFormat::Zip => Some("zip".into()),
-            OutputFormat::Dir | OutputFormat::TarGz => None,
-        },
-        status: JobStatus::Running,
-        page_count: 0,
-        total_pages: published.page_count as u64,
-        created_at: now,
-        updated_at: now,
-        attempts: 1,
-        error: None,
-        warnings: Vec::new(),
-        warning_count: 0,
-        bundle: None,
-        features: Some(crate::deploy::feature_file(&features, None)),
-    };
-    store.insert_job(&job)?;
-    let context = ExportContext {
-        store: store.clone(),
-        operator: operator.clone(),
-        plugins,
-        config: config.jobs.clone(),
-        queued: tokio::sync::Notify::new(),
-    };
-    let cancel = CancellationToken::new();
-    let bundle = std::thread::scope(|scope| {
-        let export = scope.spawn(|| crate::jobs::export_now(&context, &job, runtime, &cancel));
-        while !export.is_finished() {
-            if let Ok(Some(now)) = store.job(&job.id) {
-                on_progress(now.page_count, now.total_pages);
-            }
-            std::thread::sleep(PROGRESS_POLL);
-        }
-        export
-            .join()
-            .unwrap_or_else(|_| Err(ExportError::PipelineClosed))
-    })?;
-    let finished = store.complete_job(&job.id, bundle.clone())?;
-    on_progress(finished.total_pages, finished.total_pages);
-
-    let archive = runtime.block_on(operator.read(&bundle.path))?.to_vec();
+    let export = builder.export(&version, None, request.format, &features, on_progress)?;
     match request.format {
-        OutputFormat::Dir => crate::deploy::unpack_bundle(&archive, request.out)
+        OutputFormat::Dir => crate::deploy::unpack_bundle(&export.archive, request.out)
             .map_err(|e| BuildError::Output(format!("cannot unpack the bundle: {e}")))?,
-        OutputFormat::TarGz | OutputFormat::Zip => {
-            std::fs::write(request.out, &archive).map_err(|source| BuildError::Write {
+        OutputFormat::TarGz | OutputFormat::Zip => std::fs::write(request.out, &export.archive)
+            .map_err(|source| BuildError::Write {
                 path: request.out.to_path_buf(),
                 source,
-            })?
-        }
+            })?,
     }
     Ok(BuildReport {
-        pages: finished.page_count,
-        warnings: finished.warnings,
-        warning_count: finished.warning_count,
-        bytes: bundle.size_bytes,
+        pages: export.job.page_count,
+        warnings: export.job.warnings,
+        warning_count: export.job.warning_count,
+        bytes: export.archive.len() as u64,
         elapsed: started.elapsed(),
     })
 }

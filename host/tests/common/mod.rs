@@ -126,6 +126,35 @@ impl Instance {
     }
 }
 
+impl Instance {
+    /// Starts `quire dev SITE` on a free port and waits until its first build is served.
+    pub fn dev(&self, site: &Path) -> Server {
+        let port = free_port();
+        let log_path = self.dir.path().join(format!("dev-{}.log", now_millis()));
+        let log = std::fs::File::create(&log_path).expect("log file");
+        let child = Command::new(env!("CARGO_BIN_EXE_quire"))
+            .arg("--data-dir")
+            .arg(self.data_dir())
+            .arg("--config")
+            .arg(self.dir.path().join("quire.toml"))
+            .arg("dev")
+            .arg(site)
+            .arg("--listen")
+            .arg(format!("127.0.0.1:{port}"))
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start quire dev");
+        let mut server = Server {
+            child: Some(child),
+            base: format!("http://127.0.0.1:{port}"),
+            log_path,
+        };
+        server.wait_ready();
+        server
+    }
+}
+
 /// Starts `quire docs-server` on a free port with `data_dir` and `args`; waits until it listens.
 pub fn docs_server(data_dir: &Path, args: &[&str]) -> Server {
     let port = free_port();
