@@ -55,6 +55,29 @@ const checks = {
     assert.ok(await page.locator("article svg.icon").count() >= 5, "icons drawn as SVG");
     assert.ok(await page.locator("article img.icon").count() >= 1, "an icon from a site path");
   },
+  async "code-blocks"({ page }) {
+    const first = page.locator(".code-block").first();
+    assert.match(await first.locator(".code-title").textContent(), /quickstart\.py/);
+    assert.equal(await first.locator(".code-title svg.icon").count(), 1, "the fence's icon");
+    const number = await first.locator(".line").nth(1).evaluate((l) => getComputedStyle(l, "::before").content);
+    assert.equal(number, "counter(line)", "line numbers");
+    assert.equal(await page.locator(".code-block:not(.numbered) .line").first().evaluate((l) => getComputedStyle(l, "::before").content), "none", "only where asked");
+    assert.equal(await first.locator(".line.highlighted").count(), 2);
+    const focus = page.locator(".code-block.has-focus");
+    const dimmed = await focus.locator(".line").first().evaluate((l) => Number(getComputedStyle(l).opacity));
+    const focused = await focus.locator(".line.focused").evaluate((l) => Number(getComputedStyle(l).opacity));
+    assert.ok(dimmed < 0.6 && focused === 1, `focus dims the rest: ${dimmed} ${focused}`);
+    assert.equal(await page.locator(".line.diff-add").count(), 1);
+    assert.equal(await page.locator(".line.diff-remove").count(), 1);
+    assert.ok(!(await page.textContent("article")).includes("[!code"), "notation comments removed");
+    const wrapped = page.locator(".code-block.wrap pre");
+    const box = await wrapped.evaluate((p) => [p.scrollWidth, p.clientWidth]);
+    assert.ok(box[0] <= box[1] + 1, `a wrapped block does not scroll: ${box}`);
+    const folded = page.locator(".code-block.expandable");
+    assert.ok(await folded.evaluate((b) => b.classList.contains("collapsed")), "folded at first");
+    await folded.locator(".expand-button").click();
+    assert.ok(!(await folded.evaluate((b) => b.classList.contains("collapsed"))), "unfolds on request");
+  },
   async mermaid({ page }) {
     await page.waitForFunction(() => document.querySelectorAll(".mermaid-diagram svg").length === 2, null, { timeout: 20000 });
     assert.equal(await visible(page, ".mermaid-block pre"), false, "the source hides once drawn");

@@ -233,6 +233,23 @@
     });
   }
 
+  // Expandable code blocks (fence meta `expandable`) fold to their first lines; without this
+  // script they show whole.
+  function setupExpandableCode() {
+    document.querySelectorAll(".code-block.expandable").forEach(function (block) {
+      var lines = block.querySelectorAll(".line").length;
+      if (lines <= 12) return;
+      block.classList.add("collapsed");
+      var button = el("button", "expand-button", "Show all " + lines + " lines");
+      button.type = "button";
+      button.addEventListener("click", function () {
+        var collapsed = block.classList.toggle("collapsed");
+        button.textContent = collapsed ? "Show all " + lines + " lines" : "Show less";
+      });
+      block.appendChild(button);
+    });
+  }
+
   // Prompts: copy the prompt's text, or open it in Cursor through its prompt deep link.
   function setupPrompts() {
     document.querySelectorAll(".prompt").forEach(function (prompt) {
@@ -506,6 +523,7 @@
     setupThemeToggle();
     setupTabs();
     setupCopyButtons();
+    setupExpandableCode();
     drawDiagrams();
     setupFeatures();
   }

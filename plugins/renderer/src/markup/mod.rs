@@ -486,7 +486,13 @@ impl<'a> Markup<'a> {
     /// A fenced code block, highlighted (see `code`).
     pub fn code_block(&mut self, lang: Option<&str>, meta: Option<&str>, code: &str) {
         self.has_diagram |= lang == Some("mermaid");
-        self.html.push_str(&crate::code::block(lang, meta, code));
+        let site = self.site;
+        let root = crate::links::root_prefix(self.page_path);
+        self.html
+            .push_str(&crate::code::block_with_icons(lang, meta, code, &|name| {
+                site.settings
+                    .icon_html(IconRef::named(name), 14, Some(&root))
+            }));
         self.search_text(code);
     }
 

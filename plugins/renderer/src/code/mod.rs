@@ -1,6 +1,10 @@
 //! Code blocks: syntax highlighting at build time (syntect, with CSS classes so light and dark
-//! themes are just stylesheets), titles and line highlights from the fence's meta string, and
-//! Mermaid diagrams kept as code for a script to draw.
+//! themes are just stylesheets), the options of the fence's meta string and notation comments
+//! (`meta.rs`), and Mermaid diagrams kept as code for a script to draw.
+
+mod meta;
+
+pub use meta::{FenceMeta, LineMark};
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -24,49 +28,6 @@ fn syntaxes() -> &'static SyntaxSet {
     SET.get_or_init(SyntaxSet::load_defaults_newlines)
 }
 
-/// What the fence's meta string says: ```` ```js app.js {2,4-5} ````.
-#[derive(Debug, Default, PartialEq)]
-pub struct FenceMeta {
-    pub title: Option<String>,
-    pub highlighted: HashSet<usize>,
-}
-
-impl FenceMeta {
-    pub fn parse(meta: Option<&str>) -> Self {
-        let mut out = Self::default();
-        let Some(meta) = meta else { return out };
-        let mut words = Vec::new();
-        for word in meta.split_whitespace() {
-            if let Some(ranges) = word.strip_prefix('{').and_then(|w| w.strip_suffix('}')) {
-                out.highlighted.extend(parse_ranges(ranges));
-            } else if !word.contains('=') {
-                words.push(word);
-            }
-        }
-        if !words.is_empty() {
-            out.title = Some(words.join(" "));
-        }
-        out
-    }
-}
-
-/// `1,3-5` to {1, 3, 4, 5}; malformed parts are skipped, ranges are capped.
-fn parse_ranges(ranges: &str) -> Vec<usize> {
-    let mut lines = Vec::new();
-    for part in ranges.split(',') {
-        let mut bounds = part
-            .trim()
-            .splitn(2, '-')
-            .map(|n| n.trim().parse::<usize>());
-        match (bounds.next(), bounds.next()) {
-            (Some(Ok(a)), None) => lines.push(a),
-            (Some(Ok(a)), Some(Ok(b))) if a <= b && b - a < 10_000 => lines.extend(a..=b),
-            _ => {}
-        }
-    }
-    lines
-}
-
 /// The syntax for a fence's language name, or `None` for plain text.
 fn syntax_for(lang: &str) -> Option<&'static SyntaxReference> {
     let set = syntaxes();
@@ -84,9 +45,35 @@ fn syntax_for(lang: &str) -> Option<&'static SyntaxReference> {
     set.find_syntax_by_token(token)
 }
 
+/// How each line of a block is marked, by 1-based line.
+#[derive(Debug, Default)]
+pub struct LineMarks {
+    pub highlighted: HashSet<usize>,
+    pub focused: HashSet<usize>,
+    pub added: HashSet<usize>,
+    pub removed: HashSet<usize>,
+}
+
+impl LineMarks {
+    fn classes(&self, line: usize) -> String {
+        let mut class = String::from("line");
+        for (set, name) in [
+            (&self.highlighted, " highlighted"),
+            (&self.focused, " focused"),
+            (&self.added, " diff-add"),
+            (&self.removed, " diff-remove"),
+        ] {
+            if set.contains(&line) {
+                class.push_str(name);
+            }
+        }
+        class
+    }
+}
+
 /// The code as HTML: one `<span class="line">` per line, highlighted where the language is
-/// known, with the lines named in `highlighted` (1-based) marked.
-pub fn highlight(lang: Option<&str>, code: &str, highlighted: &HashSet<usize>) -> String {
+/// known, each line with the classes of its marks.
+fn highlight_marked(lang: Option<&str>, code: &str, marks: &LineMarks) -> String {
     let code = code.strip_suffix('\n').unwrap_or(code);
     let html = match lang.and_then(syntax_for) {
         Some(syntax) if code.len() <= MAX_HIGHLIGHTED_BYTES => {
@@ -110,13 +97,11 @@ pub fn highlight(lang: Option<&str>, code: &str, highlighted: &HashSet<usize>) -
         }
         _ => escaped(code),
     };
-    let mut out = String::with_capacity(html.len() + 32 * (highlighted.len() + 1));
+    let mut out = String::with_capacity(html.len() + 32 * (marks.highlighted.len() + 1));
     for (i, line) in balanced_lines(&html).into_iter().enumerate() {
-        if highlighted.contains(&(i + 1)) {
-            out.push_str("<span class=\"line highlighted\">");
-        } else {
-            out.push_str("<span class=\"line\">");
-        }
+        out.push_str("<span class=\"");
+        out.push_str(&marks.classes(i + 1));
+        out.push_str("\">");
         out.push_str(&line);
         out.push_str("</span>\n");
     }
@@ -154,16 +139,58 @@ fn balanced_lines(html: &str) -> Vec<String> {
 /// The block's HTML: a titled frame with the highlighted code. Mermaid diagrams are kept as
 /// code (readable without JavaScript) and marked for the theme's script to draw.
 pub fn block(lang: Option<&str>, meta: Option<&str>, code: &str) -> String {
+    block_with_icons(lang, meta, code, &|_| None)
+}
+
+/// `block`, with `icon` drawing the meta string's `icon="..."` (the site's icon library).
+pub fn block_with_icons(
+    lang: Option<&str>,
+    meta: Option<&str>,
+    code: &str,
+    icon: &dyn Fn(&str) -> Option<String>,
+) -> String {
     let meta = FenceMeta::parse(meta);
+    let (code, notes) = meta::notation(code);
+    let mut marks = LineMarks {
+        highlighted: meta.highlighted.clone(),
+        focused: meta.focused.clone(),
+        ..LineMarks::default()
+    };
+    for (line, mark) in notes {
+        match mark {
+            LineMark::Added => marks.added.insert(line),
+            LineMark::Removed => marks.removed.insert(line),
+            LineMark::Highlighted => marks.highlighted.insert(line),
+            LineMark::Focused => marks.focused.insert(line),
+        };
+    }
     let mut html = String::with_capacity(code.len() * 2 + 128);
     let diagram = lang == Some("mermaid");
-    html.push_str(if diagram {
-        "<div class=\"code-block mermaid-block\" data-diagram=\"mermaid\">"
+    let mut class = String::from(if diagram {
+        "code-block mermaid-block"
     } else {
-        "<div class=\"code-block\">"
+        "code-block"
     });
+    for (on, name) in [
+        (meta.line_numbers, " numbered"),
+        (meta.wrap, " wrap"),
+        (meta.expandable, " expandable"),
+        (!marks.focused.is_empty(), " has-focus"),
+    ] {
+        if on {
+            class.push_str(name);
+        }
+    }
+    html.push_str(&format!("<div class=\"{class}\""));
+    if diagram {
+        html.push_str(" data-diagram=\"mermaid\"");
+    }
+    html.push('>');
     if let Some(title) = meta.title.as_deref().or(lang) {
         html.push_str("<div class=\"code-title\">");
+        if let Some(svg) = meta.icon.as_deref().and_then(icon) {
+            html.push_str(&svg);
+        }
         push_escaped(&mut html, title);
         html.push_str("</div>");
     }
@@ -171,7 +198,7 @@ pub fn block(lang: Option<&str>, meta: Option<&str>, code: &str) -> String {
         Some(lang) => html.push_str(&format!("<pre><code class=\"language-{}\">", escaped(lang))),
         None => html.push_str("<pre><code>"),
     }
-    html.push_str(&highlight(lang, code, &meta.highlighted));
+    html.push_str(&highlight_marked(lang, &code, &marks));
     html.push_str("</code></pre></div>\n");
     html
 }
@@ -235,20 +262,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn meta_gives_title_and_lines() {
-        let meta = FenceMeta::parse(Some("src/app.js {1,3-4} lines"));
-        assert_eq!(meta.title.as_deref(), Some("src/app.js lines"));
-        assert_eq!(meta.highlighted, HashSet::from([1, 3, 4]));
-        assert_eq!(FenceMeta::parse(Some("{9-1,x}")).highlighted.len(), 0);
+    fn meta_options_and_notation_shape_the_block() {
+        let html = block_with_icons(
+            Some("python"),
+            Some("app.py lines wrap expandable icon=\"python\" focus={2}"),
+            "a = 1  # [!code --]\nb = 2  # [!code ++]\n",
+            &|name| Some(format!("<svg data-icon=\"{name}\"></svg>")),
+        );
+        assert!(
+            html.starts_with("<div class=\"code-block numbered wrap expandable has-focus\">"),
+            "{html}"
+        );
+        assert!(html.contains("<svg data-icon=\"python\"></svg>app.py</div>"));
+        assert!(html.contains("<span class=\"line diff-remove\">"));
+        assert!(html.contains("<span class=\"line focused diff-add\">"));
+        assert!(!html.contains("[!code"), "{html}");
     }
 
     #[test]
     fn known_languages_are_highlighted_line_by_line() {
-        let html = highlight(
-            Some("rust"),
-            "/* a\nb */\nfn main() {}\n",
-            &HashSet::from([3]),
-        );
+        let marks = LineMarks {
+            highlighted: HashSet::from([3]),
+            ..LineMarks::default()
+        };
+        let html = highlight_marked(Some("rust"), "/* a\nb */\nfn main() {}\n", &marks);
         assert_eq!(html.matches("<span class=\"line").count(), 3);
         assert!(html.contains("hl-comment"), "{html}");
         assert!(html.contains("<span class=\"line highlighted\">"));
