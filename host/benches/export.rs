@@ -200,6 +200,7 @@ fn plugin_costs() {
         path: "page".into(),
         file: "page.mdx".into(),
         source: "---\ntitle: Page\n---\n\n## Hello\n\n<Note>Some **text**.</Note>\n".into(),
+        modified: None,
     };
     let rounds = 200;
     let started = Instant::now();

@@ -3,7 +3,8 @@
 //! names is in a sidebar (group roots, tab menus, tabs inside anchors), hidden ones are exported
 //! and not shown, a missing page is a warning (and `--strict` refuses), redirects work in the
 //! bundle and on the docs server, API operations named in navigation get pages, right-to-left
-//! languages are marked, and a component attribute with `&` renders.
+//! languages are marked, a component attribute with `&` renders, and pages carry their
+//! "last modified" date.
 
 mod common;
 
@@ -33,6 +34,7 @@ fn site(root: &Path) {
                    "links": [{"header": "Company", "items": [{"label": "About", "href": "/start"}]}]},
         "seo": {"metatags": {"og:site_name": "Shapes"}},
         "banner": {"content": "Version **2** is out"},
+        "metadata": {"timestamp": true},
         "redirects": [
             {"source": "/old-start", "destination": "/start"},
             {"source": "/moved/:slug", "destination": "/guides/:slug"},
@@ -70,7 +72,10 @@ fn site(root: &Path) {
                 "---\ntitle: Setup\n---\n\n<Step title=\"Crie uma conta no W&B\">Sign up.</Step>\n",
             ),
             ("guides/more.mdx", "# More\n"),
-            ("internal.mdx", "# Internal\n"),
+            (
+                "internal.mdx",
+                "---\ntitle: Internal\ntimestamp: false\n---\n\nNot dated.\n",
+            ),
             ("ar/start.mdx", "---\ntitle: ابدأ\n---\n\nمرحبا\n"),
             (
                 "openapi.yaml",
@@ -79,6 +84,9 @@ fn site(root: &Path) {
         ],
     );
 }
+
+/// 2026-01-15 12:00 UTC, the time `start.mdx` was last changed.
+const START_MODIFIED: u64 = 1_768_478_400;
 
 fn sidebar(bundle: &BTreeMap<String, Vec<u8>>, page: &str) -> (Vec<Value>, Vec<Value>) {
     common::archive::sidebar_of(bundle, page).expect("the page's navigation data")
@@ -94,6 +102,11 @@ async fn every_navigation_shape_publishes_exports_and_serves() {
     let key = instance.organization("acme", "enterprise");
     let root = tempfile::tempdir().expect("site");
     site(root.path());
+    std::fs::File::options()
+        .write(true)
+        .open(root.path().join("start.mdx"))
+        .and_then(|f| f.set_modified(std::time::UNIX_EPOCH + Duration::from_secs(START_MODIFIED)))
+        .expect("set the modification time");
     let path = root.path().to_str().expect("utf-8");
 
     let strict = instance.cli(&[
@@ -211,6 +224,15 @@ async fn every_navigation_shape_publishes_exports_and_serves() {
     ] {
         assert!(start.contains(expected), "{expected} in {start}");
     }
+
+    // metadata.timestamp: the source file's date, unless the page's frontmatter turns it off;
+    // generated pages have no file, so no date.
+    assert!(
+        start.contains("Last modified on <time datetime=\"2026-01-15\">January 15, 2026</time>"),
+        "{start}"
+    );
+    assert!(!html("internal").contains("last-modified"));
+    assert!(!html("api-reference/get-users").contains("last-modified"));
 
     // The API operation named in navigation has its page.
     let operation = html("api-reference/get-users");

@@ -122,6 +122,7 @@ impl OpenRenderer<'_> {
             path: path.to_string(),
             file,
             source,
+            modified: None,
         })?)
     }
 }

@@ -49,6 +49,8 @@ pub struct Page {
     pub file: String,
     /// MDX or Markdown, frontmatter included.
     pub source: String,
+    /// When the source file was last changed (seconds since the Unix epoch), if the host knows.
+    pub modified: Option<u64>,
 }
 
 /// What rendering one page produced.
@@ -143,6 +145,7 @@ pub mod adapter {
                 path: page.path,
                 file: page.file,
                 source: page.source,
+                modified: page.modified,
             })?;
             Ok(wit::RenderedPage {
                 title: out.title,

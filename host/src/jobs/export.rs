@@ -148,6 +148,7 @@ pub fn run_export(
                     path: page.path.clone(),
                     file: page.file.clone(),
                     source,
+                    modified: page.modified,
                 };
                 let mut output = match renderer.render_page(&input) {
                     Ok(output) => output,

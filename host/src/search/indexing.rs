@@ -55,6 +55,7 @@ pub fn build_index(
             path: page.path.clone(),
             file: page.file.clone(),
             source,
+            modified: page.modified,
         };
         let rendered = match renderer.render_page(&input) {
             Ok(rendered) => rendered,

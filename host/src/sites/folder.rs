@@ -106,6 +106,10 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
         .iter()
         .map(|g| (g.path.as_str(), g.source.as_str()))
         .collect();
+    let modified: HashMap<&str, u64> = files
+        .iter()
+        .filter_map(|f| Some((f.path.as_str(), f.modified?)))
+        .collect();
     let mut pages = Vec::new();
     let mut seen = HashSet::new();
     // Pages in navigation order (group root pages included), hidden ones too: they are
@@ -123,6 +127,7 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
             (None, Some(source)) => (format!("{path}.mdx"), Some(source.to_string())),
             (None, None) => continue, // the walk warned about it
         };
+        let file_modified = modified.get(file.as_str()).copied();
         pages.push(PageEntry {
             path: path.clone(),
             file,
@@ -132,6 +137,7 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
                 .unwrap_or_else(|| node.label.clone()),
             version: node.version.clone(),
             language: node.language.clone(),
+            modified: file_modified.filter(|_| source.is_none()),
             generated: source,
         });
     }
@@ -148,6 +154,7 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
             version: None,
             language: None,
             generated: None,
+            modified: modified.get(file.as_str()).copied(),
         });
     }
 
@@ -221,9 +228,17 @@ fn list_files(root: &Path, limits: SiteLimits) -> Result<Vec<FileEntry>, SiteErr
         files.push(FileEntry {
             path: rel,
             size: metadata.len(),
+            modified: unix_seconds(metadata.modified().ok()),
         });
     }
     Ok(files)
+}
+
+/// A modification time as seconds since the Unix epoch; `None` when unknown or not after it
+/// (an archive entry without a time reads as the epoch).
+fn unix_seconds(time: Option<std::time::SystemTime>) -> Option<u64> {
+    let seconds = time?.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs();
+    (seconds > 0).then_some(seconds)
 }
 
 /// `reference` (relative to `dir`, or to the root if it starts with `/`) as a root-relative

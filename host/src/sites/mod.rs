@@ -87,6 +87,9 @@ pub struct PageEntry {
     /// writes to `file` in the content version; `None` for the site's own pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generated: Option<String>,
+    /// When the page's source file was last changed (seconds since the Unix epoch), if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modified: Option<u64>,
 }
 
 /// Any file of the site, pages included.
@@ -94,6 +97,10 @@ pub struct PageEntry {
 pub struct FileEntry {
     pub path: String,
     pub size: u64,
+    /// The file's modification time (seconds since the Unix epoch), if the folder or archive
+    /// carried one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modified: Option<u64>,
 }
 
 /// A site as published: stored as `site.json` beside the version's files.

@@ -73,6 +73,16 @@ pub fn extract_site_archive(
             .read_to_end(&mut contents)
             .map_err(|e| io(&name, e))?;
         std::fs::write(&target, contents).map_err(|e| io(&name, e))?;
+        // The archive's times are the site's "last modified" dates (docs.json
+        // `metadata.timestamp`); an entry without one keeps the time of unpacking.
+        if let Some(mtime) = entry.header().mtime().ok().filter(|&t| t > 0) {
+            let time = std::time::UNIX_EPOCH + std::time::Duration::from_secs(mtime);
+            std::fs::File::options()
+                .write(true)
+                .open(&target)
+                .and_then(|file| file.set_modified(time))
+                .map_err(|e| io(&name, e))?;
+        }
     }
     Ok(site_root(dest))
 }
@@ -152,6 +162,31 @@ mod tests {
         let root = extract_site_archive(&bytes, dest.path(), LIMITS).unwrap();
         assert_eq!(root, dest.path().join("site"));
         assert!(root.join("a.md").is_file());
+    }
+
+    #[test]
+    fn files_keep_the_modification_time_of_their_entry() {
+        let mut builder = tar::Builder::new(GzEncoder::new(Vec::new(), Compression::fast()));
+        let mut header = tar::Header::new_gnu();
+        header.set_size(3);
+        header.set_mode(0o644);
+        header.set_mtime(1_700_000_000);
+        header.set_cksum();
+        builder
+            .append_data(&mut header, "a.md", &b"# A"[..])
+            .unwrap();
+        let bytes = builder.into_inner().unwrap().finish().unwrap();
+        let dest = tempfile::tempdir().unwrap();
+        let root = extract_site_archive(&bytes, dest.path(), LIMITS).unwrap();
+        let modified = std::fs::metadata(root.join("a.md"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        let seconds = modified
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        assert_eq!(seconds, 1_700_000_000);
     }
 
     #[test]

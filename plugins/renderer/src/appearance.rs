@@ -30,6 +30,8 @@ pub struct Appearance {
     pub contextual: Vec<String>,
     /// `styling.codeblocks: "dark"`: code blocks stay dark in light mode too.
     pub dark_code_blocks: bool,
+    /// `metadata.timestamp`: pages show when their source was last changed.
+    pub timestamps: bool,
 }
 
 impl Appearance {
@@ -59,6 +61,10 @@ impl Appearance {
             not_found_description: text("/errors/404/description"),
             contextual,
             dark_code_blocks: text("/styling/codeblocks").as_deref() == Some("dark"),
+            timestamps: config
+                .pointer("/metadata/timestamp")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
         }
     }
 

@@ -14,7 +14,7 @@ use exports::quire::plugins::render::{
 };
 use quire::plugins::types::{Error, Warning};
 
-use crate::{NavItem, NavItemKind, Site, assets, render_page};
+use crate::{NavItem, NavItemKind, PageSource, Site, assets, render};
 
 struct Renderer;
 
@@ -63,7 +63,15 @@ impl GuestSiteRenderer for SiteRendererResource {
 
     fn render_page(&self, input: PageInput) -> Result<RenderedPage, Error> {
         let site = self.site.borrow();
-        let out = render_page(&site, &input.path, &input.file, &input.source);
+        let out = render(
+            &site,
+            &PageSource {
+                path: &input.path,
+                file: &input.file,
+                source: &input.source,
+                modified: input.modified,
+            },
+        );
         Ok(RenderedPage {
             title: out.title,
             description: out.description,

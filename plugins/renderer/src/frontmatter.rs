@@ -27,6 +27,9 @@ pub struct Frontmatter {
     pub asyncapi: Option<String>,
     /// How this page offers "Try it": overrides docs.json `api.playground.display`.
     pub playground: Option<String>,
+    /// Whether the page shows its "last modified" date: overrides docs.json
+    /// `metadata.timestamp`.
+    pub timestamp: Option<bool>,
 }
 
 impl Frontmatter {

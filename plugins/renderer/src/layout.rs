@@ -22,6 +22,8 @@ pub struct PageView<'a> {
     pub has_diagram: bool,
     /// The side column's HTML (API examples); empty for most pages.
     pub side: &'a str,
+    /// When the page's source was last changed (seconds since the Unix epoch), if known.
+    pub modified: Option<u64>,
 }
 
 /// Sets the colour mode before the page paints (no flash of the wrong theme): the reader's
@@ -183,6 +185,13 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
         html.push_str(view.side);
         html.push_str("</div>\n");
     }
+    let show_date = view
+        .frontmatter
+        .timestamp
+        .unwrap_or(site.settings.appearance.timestamps);
+    if let Some(modified) = view.modified.filter(|_| show_date) {
+        html.push_str(&last_modified(modified));
+    }
     html.push_str("</article>\n");
     html.push_str(
         "<div class=\"feedback\" hidden><span>Was this page helpful?</span>\
@@ -202,6 +211,26 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     footer(&mut html, site, &root);
     html.push_str("</body>\n</html>\n");
     html
+}
+
+/// "Last modified on November 23, 2026", with the date in a `<time>` element; nothing for a
+/// time the calendar cannot hold.
+fn last_modified(seconds: u64) -> String {
+    let Some(date) = i64::try_from(seconds)
+        .ok()
+        .and_then(|s| time::OffsetDateTime::from_unix_timestamp(s).ok())
+    else {
+        return String::new();
+    };
+    format!(
+        "<p class=\"last-modified\">Last modified on <time datetime=\"{:04}-{:02}-{:02}\">{} {}, {}</time></p>\n",
+        date.year(),
+        u8::from(date.month()),
+        date.day(),
+        date.month(),
+        date.day(),
+        date.year()
+    )
 }
 
 /// The footer: the link columns and social links of docs.json `footer`, the site and version.

@@ -30,6 +30,6 @@ mod theme;
 mod component;
 
 pub use navigation::{NavItem, NavItemKind, Site};
-pub use page::{PageOutput, render_page};
+pub use page::{PageOutput, PageSource, render, render_page};
 pub use settings::Settings;
 pub use theme::assets;

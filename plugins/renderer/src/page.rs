@@ -24,9 +24,37 @@ pub struct PageOutput {
     pub files: Vec<(String, Vec<u8>)>,
 }
 
-/// Renders the page at `path` (no extension) from `source` (read from `file`).
-/// Never fails: a page with broken markup renders as well as it can, with warnings.
+/// One page's source, as the host gives it.
+pub struct PageSource<'a> {
+    /// The page path without extension.
+    pub path: &'a str,
+    /// The source file, for warnings.
+    pub file: &'a str,
+    pub source: &'a str,
+    /// When the source was last changed (seconds since the Unix epoch), if known.
+    pub modified: Option<u64>,
+}
+
+/// Renders the page at `path` (no extension) from `source` (read from `file`), with no
+/// modification time.
 pub fn render_page(site: &Site, path: &str, file: &str, source: &str) -> PageOutput {
+    render(
+        site,
+        &PageSource {
+            path,
+            file,
+            source,
+            modified: None,
+        },
+    )
+}
+
+/// Renders one page. Never fails: a page with broken markup renders as well as it can, with
+/// warnings.
+pub fn render(site: &Site, page: &PageSource<'_>) -> PageOutput {
+    let PageSource {
+        path, file, source, ..
+    } = *page;
     let mut warnings = Vec::new();
     let tree = parse(file, source, &mut warnings);
     let frontmatter = match frontmatter_block(&tree) {
@@ -137,6 +165,7 @@ pub fn render_page(site: &Site, path: &str, file: &str, source: &str) -> PageOut
             headings: &headings,
             has_diagram,
             side: &side,
+            modified: page.modified,
         },
     );
     PageOutput {
@@ -213,6 +242,50 @@ mod tests {
     }
 
     const PAGE: &str = "---\ntitle: Quickstart\ndescription: Get going\n---\n\nIntro text with a [link](/guides/auth).\n\n## Install it\n\n<Note>Use **cargo**.</Note>\n\n```bash install.sh\ncargo install x\n```\n\n## Use it\n\n<Steps><Step title=\"One\">Run it.</Step></Steps>\n";
+
+    #[test]
+    fn metadata_timestamp_dates_pages_unless_the_page_opts_out() {
+        let items = vec![NavItem::new(NavItemKind::Page, 0, "A", Some("a"))];
+        let config = r#"{"metadata": {"timestamp": true}}"#;
+        let site = Site::new("Acme".into(), "v1".into(), items, config, vec![]).unwrap();
+        let page = |source: &str, modified: Option<u64>| {
+            render(
+                &site,
+                &PageSource {
+                    path: "a",
+                    file: "a.mdx",
+                    source,
+                    modified,
+                },
+            )
+            .html
+        };
+        // 2024-02-29 23:59:59 UTC.
+        let dated = page("# A\n", Some(1_709_251_199));
+        assert!(
+            dated.contains(
+                "Last modified on <time datetime=\"2024-02-29\">February 29, 2024</time>"
+            ),
+            "{dated}"
+        );
+        assert!(
+            !page("---\ntimestamp: false\n---\n# A\n", Some(1_709_251_199))
+                .contains("last-modified")
+        );
+        assert!(!page("# A\n", None).contains("last-modified"));
+        // Without the setting, a page can still ask for its date.
+        let plain = Site::new("Acme".into(), "v1".into(), vec![], "{}", vec![]).unwrap();
+        let asked = render(
+            &plain,
+            &PageSource {
+                path: "a",
+                file: "a.mdx",
+                source: "---\ntimestamp: true\n---\n# A\n",
+                modified: Some(0),
+            },
+        );
+        assert!(asked.html.contains("January 1, 1970"), "{}", asked.html);
+    }
 
     #[test]
     fn renders_a_page_with_layout_sections_and_links() {
