@@ -29,6 +29,7 @@ mod theme;
 #[cfg(target_arch = "wasm32")]
 mod component;
 
+pub use code::highlight_code;
 pub use navigation::{NavItem, NavItemKind, Site};
 pub use page::{PageOutput, PageSource, render, render_page};
 pub use settings::Settings;

@@ -1,48 +1,28 @@
-//! Code blocks: syntax highlighting at build time (syntect, with CSS classes so light and dark
-//! themes are just stylesheets), the options of the fence's meta string and notation comments
+//! Code blocks: syntax highlighting at build time (`highlight.rs`: one-letter classes, so light
+//! and dark themes are just stylesheets), the options of the fence's meta string and notation comments
 //! (`meta.rs`), and Mermaid diagrams kept as code for a script to draw.
 
+mod highlight;
 mod meta;
 
+pub use highlight::stylesheet;
 pub use meta::{FenceMeta, LineMark};
 
 use std::collections::HashSet;
-use std::sync::OnceLock;
-
-use syntect::highlighting::ThemeSet;
-use syntect::html::{ClassStyle, ClassedHTMLGenerator, css_for_theme_with_class_style};
-use syntect::parsing::{SyntaxReference, SyntaxSet};
-use syntect::util::LinesWithEndings;
 
 use crate::escape::{escaped, push_escaped};
-
-/// Class prefix of highlighted tokens, so they cannot clash with the theme's own classes.
-const CLASS_STYLE: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "hl-" };
 
 /// Longest code block that is highlighted; longer ones are shown plain (highlighting is the
 /// slowest part of rendering, and a generated dump gains nothing from colours).
 const MAX_HIGHLIGHTED_BYTES: usize = 64 * 1024;
 
-fn syntaxes() -> &'static SyntaxSet {
-    static SET: OnceLock<SyntaxSet> = OnceLock::new();
-    SET.get_or_init(SyntaxSet::load_defaults_newlines)
-}
-
-/// The syntax for a fence's language name, or `None` for plain text.
-fn syntax_for(lang: &str) -> Option<&'static SyntaxReference> {
-    let set = syntaxes();
-    let lang = lang.to_ascii_lowercase();
-    let token = match lang.as_str() {
-        "ts" | "typescript" | "tsx" | "jsx" | "mjs" | "cjs" | "javascript" => "js",
-        "shell" | "sh" | "zsh" | "console" | "terminal" => "bash",
-        "yml" => "yaml",
-        "golang" => "go",
-        "py" => "python",
-        "rs" => "rust",
-        "text" | "txt" | "plain" | "plaintext" => return None,
-        other => other,
-    };
-    set.find_syntax_by_token(token)
+/// `code` highlighted as `lang` (a fence's language name) with this renderer's token classes,
+/// lines joined by newlines, or `None` for a language it has no grammar for. For benchmarks
+/// and tools; pages use [`block`].
+pub fn highlight_code(lang: &str, code: &str) -> Option<String> {
+    let grammar = highlight::syntax_for(lang)?;
+    highlight::highlight_lines(grammar, code.strip_suffix('\n').unwrap_or(code))
+        .map(|lines| lines.join("\n"))
 }
 
 /// How each line of a block is marked, by 1-based line.
@@ -75,65 +55,20 @@ impl LineMarks {
 /// known, each line with the classes of its marks.
 fn highlight_marked(lang: Option<&str>, code: &str, marks: &LineMarks) -> String {
     let code = code.strip_suffix('\n').unwrap_or(code);
-    let html = match lang.and_then(syntax_for) {
-        Some(syntax) if code.len() <= MAX_HIGHLIGHTED_BYTES => {
-            let mut generator =
-                ClassedHTMLGenerator::new_with_class_style(syntax, syntaxes(), CLASS_STYLE);
-            let mut ok = true;
-            for line in LinesWithEndings::from(code) {
-                if generator
-                    .parse_html_for_line_which_includes_newline(line)
-                    .is_err()
-                {
-                    ok = false;
-                    break;
-                }
-            }
-            if ok {
-                generator.finalize()
-            } else {
-                escaped(code)
-            }
-        }
-        _ => escaped(code),
-    };
-    let mut out = String::with_capacity(html.len() + 32 * (marks.highlighted.len() + 1));
-    for (i, line) in balanced_lines(&html).into_iter().enumerate() {
+    let highlighted = lang
+        .and_then(highlight::syntax_for)
+        .filter(|_| code.len() <= MAX_HIGHLIGHTED_BYTES)
+        .and_then(|syntax| highlight::highlight_lines(syntax, code));
+    let lines = highlighted.unwrap_or_else(|| code.split('\n').map(escaped).collect());
+    let mut out = String::with_capacity(code.len() * 2 + 32 * lines.len());
+    for (i, line) in lines.iter().enumerate() {
         out.push_str("<span class=\"");
         out.push_str(&marks.classes(i + 1));
         out.push_str("\">");
-        out.push_str(&line);
+        out.push_str(line);
         out.push_str("</span>\n");
     }
     out
-}
-
-/// Splits highlighted HTML into lines that each open and close their own spans, so a line can
-/// be wrapped (a token such as a block comment may span lines).
-fn balanced_lines(html: &str) -> Vec<String> {
-    let mut open: Vec<&str> = Vec::new();
-    let mut lines = Vec::new();
-    let body = html.strip_suffix('\n').unwrap_or(html);
-    for line in body.split('\n') {
-        let mut out: String = open.concat();
-        out.push_str(line);
-        let mut rest = line;
-        while let Some(i) = rest.find('<') {
-            rest = &rest[i..];
-            if let Some(stripped) = rest.strip_prefix("</span>") {
-                open.pop();
-                rest = stripped;
-            } else if let Some(end) = rest.find('>') {
-                open.push(&rest[..=end]);
-                rest = &rest[end + 1..];
-            } else {
-                break;
-            }
-        }
-        out.push_str(&"</span>".repeat(open.len()));
-        lines.push(out);
-    }
-    lines
 }
 
 /// The block's HTML: a titled frame with the highlighted code. Mermaid diagrams are kept as
@@ -203,60 +138,6 @@ pub fn block_with_icons(
     html
 }
 
-/// The stylesheet for highlighted tokens: a light theme, and a dark one under `.dark` and the
-/// reader's dark preference.
-pub fn stylesheet() -> String {
-    let themes = ThemeSet::load_defaults();
-    let css = |name: &str| {
-        themes
-            .themes
-            .get(name)
-            .and_then(|t| css_for_theme_with_class_style(t, CLASS_STYLE).ok())
-            .unwrap_or_default()
-    };
-    let light = css("InspiredGitHub");
-    let dark = css("base16-ocean.dark");
-    let mut out = String::from("/* Syntax highlighting, generated from syntect's themes. */\n");
-    // `code-dark` (docs.json `styling.codeblocks: "dark"`) keeps code dark in light mode.
-    out.push_str(&scoped(&light, &[":root:not(.dark):not(.code-dark)"]));
-    out.push_str(&scoped(&dark, &[":root.dark", ":root.code-dark"]));
-    out
-}
-
-/// Prefixes every selector of `css` with each of `scopes`.
-fn scoped(css: &str, scopes: &[&str]) -> String {
-    let mut out = String::with_capacity(css.len() * 2);
-    for rule in css.split('}') {
-        let Some((selectors, body)) = rule.split_once('{') else {
-            continue;
-        };
-        let selectors: Vec<String> = selectors
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty() && !s.starts_with("/*"))
-            .flat_map(|s| scopes.iter().map(move |scope| format!("{scope} {s}")))
-            .collect();
-        if selectors.is_empty() {
-            continue;
-        }
-        // Background colours stay the theme's own (code blocks have their own surface).
-        let body: Vec<&str> = body
-            .split(';')
-            .map(str::trim)
-            .filter(|d| !d.is_empty() && !d.starts_with("background"))
-            .collect();
-        if body.is_empty() {
-            continue;
-        }
-        out.push_str(&format!(
-            "{} {{ {}; }}\n",
-            selectors.join(", "),
-            body.join("; ")
-        ));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,7 +168,7 @@ mod tests {
         };
         let html = highlight_marked(Some("rust"), "/* a\nb */\nfn main() {}\n", &marks);
         assert_eq!(html.matches("<span class=\"line").count(), 3);
-        assert!(html.contains("hl-comment"), "{html}");
+        assert!(html.contains("<span class=\"c\">/* a</span>"), "{html}");
         assert!(html.contains("<span class=\"line highlighted\">"));
         // Every line balances its spans.
         for line in html.lines() {
@@ -309,14 +190,10 @@ mod tests {
     #[test]
     fn the_stylesheet_covers_both_modes() {
         let css = stylesheet();
+        assert!(css.contains(":root.dark pre code .k {"), "{css}");
+        assert!(css.contains(":root:not(.dark):not(.code-dark) pre code .k {"));
         assert!(
-            css.contains(":root.dark .hl-"),
-            "{}",
-            &css[..200.min(css.len())]
-        );
-        assert!(css.contains(":root:not(.dark):not(.code-dark) .hl-"));
-        assert!(
-            css.contains(":root.code-dark .hl-"),
+            css.contains(":root.code-dark pre code .k {"),
             "styling.codeblocks: dark"
         );
     }
