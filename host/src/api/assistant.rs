@@ -14,6 +14,7 @@ use futures::StreamExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use super::error::BodyBytes;
 use super::{ApiError, ErrorBody, SharedState, admit, assistant, with_rate_headers};
 use crate::assistant::{AssistantError, Event, request, request_v2, stream_v1, stream_v2};
 use crate::limits::RateStatus;
@@ -25,13 +26,14 @@ const EVENT_BUFFER: usize = 64;
 #[utoipa::path(
     post, path = "/discovery/v1/assistant/{domain}/message", tag = "discovery",
     params(("domain" = String, Path, description = "The site's domain")),
-    request_body(content = Object, description = "SPEC 2.1: fp, messages, threadId, retrievalPageSize, filter, context, currentPath"),
+    request_body(content = Object, description = "SPEC 2.1: fp, messages, threadId, retrievalPageSize, filter, context, currentPath. Limits: the body at most 256 KiB; at most 100 messages; a user message at most 4,000 characters, any other at most 32,000; at most 20 context items of at most 8,000 characters; currentPath at most 200 characters. The search query the stream echoes is cut at 500 characters."),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Data stream parts, one `CODE:JSON` per line, ending with `d:` (which carries threadId)", content_type = "text/plain"),
         (status = 400, description = "Invalid body (the message names the field)", body = ErrorBody),
         (status = 401, description = "Missing, invalid, revoked or admin key", body = ErrorBody),
         (status = 404, description = "Unknown site, or unknown thread for this user", body = ErrorBody),
+        (status = 413, description = "Body over 256 KiB (the discovery endpoints' limit)", body = ErrorBody),
         (status = 429, description = "Rate limit exceeded (Retry-After says when to try again)", body = ErrorBody),
     )
 )]
@@ -40,7 +42,7 @@ pub async fn message_v1(
     ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
     headers: HeaderMap,
     Path(domain): Path<String>,
-    body: Bytes,
+    BodyBytes(body): BodyBytes,
 ) -> Result<Response, ApiError> {
     let turn = start_blocking(state, peer, headers, domain, body, request::parse).await?;
     let lines = futures::stream::unfold(turn.events, |mut events| async move {
@@ -59,13 +61,14 @@ pub async fn message_v1(
 #[utoipa::path(
     post, path = "/discovery/v2/assistant/{domain}/message", tag = "discovery",
     params(("domain" = String, Path, description = "The site's domain")),
-    request_body(content = Object, description = "As v1, with generation-5 UI messages {id, role, parts, metadata?}; filter also takes groups"),
+    request_body(content = Object, description = "As v1 (and with v1's limits), with generation-5 UI messages {id, role, parts, metadata?}; filter also takes groups"),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Server-sent events, `data: {chunk}` each, ending with `data: [DONE]`; the finish chunk's messageMetadata carries threadId", content_type = "text/event-stream"),
         (status = 400, description = "Invalid body (the message names the field)", body = ErrorBody),
         (status = 401, description = "Missing, invalid, revoked or admin key", body = ErrorBody),
         (status = 404, description = "Unknown site, or unknown thread for this user", body = ErrorBody),
+        (status = 413, description = "Body over 256 KiB (the discovery endpoints' limit)", body = ErrorBody),
         (status = 429, description = "Rate limit exceeded (Retry-After says when to try again)", body = ErrorBody),
     )
 )]
@@ -74,7 +77,7 @@ pub async fn message_v2(
     ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
     headers: HeaderMap,
     Path(domain): Path<String>,
-    body: Bytes,
+    BodyBytes(body): BodyBytes,
 ) -> Result<Response, ApiError> {
     let turn = start_blocking(state, peer, headers, domain, body, request_v2::parse).await?;
     let mut encoder = stream_v2::Encoder::default();

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::JsonBody;
 use super::{ApiError, ErrorBody, SharedState, discovery_caller, with_rate_headers};
+use crate::assistant::request::MAX_QUESTION_CHARS;
 use crate::plugins::SearchFilter;
 use crate::search::{SearchError, SearchRequest};
 use crate::sites::SiteManifest;
@@ -71,9 +72,10 @@ pub struct ResultMetadata {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Ranked sections, best first", body = Vec<SearchResult>),
-        (status = 400, description = "Invalid body", body = ErrorBody),
+        (status = 400, description = "Invalid body (query at most 4,000 characters)", body = ErrorBody),
         (status = 401, description = "Missing, invalid, revoked or admin key", body = ErrorBody),
         (status = 404, description = "Unknown site, or nothing searchable published", body = ErrorBody),
+        (status = 413, description = "Body over 256 KiB (the discovery endpoints' limit)", body = ErrorBody),
         (status = 429, description = "Rate limit exceeded (Retry-After says when to try again)", body = ErrorBody),
     )
 )]
@@ -90,6 +92,12 @@ pub async fn search(
         return Err(ApiError::bad_request(
             "query is required and must not be empty",
         ));
+    }
+    let length = query.chars().count();
+    if length > MAX_QUESTION_CHARS {
+        return Err(ApiError::bad_request(format!(
+            "query is {length} characters long; it may be at most {MAX_QUESTION_CHARS}"
+        )));
     }
     let page_size = match body.page_size {
         None => DEFAULT_PAGE_SIZE,

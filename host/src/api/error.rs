@@ -165,6 +165,9 @@ where
         match Json::<T>::from_request(req, state).await {
             Ok(Json(value)) => Ok(Self(value)),
             Err(rejection) => {
+                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    return Err(too_large());
+                }
                 let status = match rejection {
                     JsonRejection::MissingJsonContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
                     _ => StatusCode::BAD_REQUEST,
@@ -178,4 +181,30 @@ where
             }
         }
     }
+}
+
+/// A request body read whole, whose rejections are API errors (413 over the endpoint's limit).
+pub struct BodyBytes(pub axum::body::Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for BodyBytes {
+    type Rejection = ApiError;
+
+    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::body::Bytes::from_request(req, state).await {
+            Ok(bytes) => Ok(Self(bytes)),
+            Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                Err(too_large())
+            }
+            Err(rejection) => Err(ApiError::bad_request(rejection.body_text())),
+        }
+    }
+}
+
+/// A body cut off at the endpoint's limit (one sent without a length, or a longer one).
+fn too_large() -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "too_large",
+        "the request body is larger than this endpoint accepts (the API description gives each limit)",
+    )
 }

@@ -158,7 +158,39 @@ fn discovery_routes(features: Arc<Features>) -> OpenApiRouter<SharedState> {
             features.clone(),
             require_feature,
         ))
+        .layer(axum::middleware::from_fn(refuse_large_bodies))
+        // Bodies without a length are cut at the same size (and answered 413 by the extractor).
+        .layer(DefaultBodyLimit::max(DISCOVERY_BODY_LIMIT))
         .layer(cors)
+}
+
+/// The largest request body the discovery endpoints accept: far below the upload limit, as
+/// their key is public. A question (4,000 characters), a long history and context fit.
+pub const DISCOVERY_BODY_LIMIT: usize = 256 << 10;
+
+/// Answers 413, naming the limit, for a discovery request that says it is larger than
+/// `DISCOVERY_BODY_LIMIT`, before reading it.
+async fn refuse_large_bodies(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let length = request
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    match length {
+        Some(length) if length > DISCOVERY_BODY_LIMIT as u64 => ApiError::new(
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!(
+                "the request body is {length} bytes; the discovery endpoints accept at most {DISCOVERY_BODY_LIMIT} ({} KiB)",
+                DISCOVERY_BODY_LIMIT >> 10
+            ),
+        )
+        .into_response(),
+        _ => next.run(request).await,
+    }
 }
 
 /// Answers 404 for the endpoints of a feature the deployment type leaves out (search and the

@@ -25,6 +25,18 @@ use crate::plugins::SearchFilter;
 use crate::search::{SearchRequest, SearchService};
 use crate::store::{Store, StoreError, Thread, ThreadMessage};
 
+/// Characters of the search query the stream's tool call shows: enough to see what was searched,
+/// never the whole of a long question sent back to the browser that sent it.
+const ECHOED_QUERY_CHARS: usize = 500;
+
+/// The query as the stream shows it: at most `ECHOED_QUERY_CHARS` characters, `…` when cut.
+fn echoed(query: &str) -> String {
+    match query.char_indices().nth(ECHOED_QUERY_CHARS) {
+        Some((cut, _)) => format!("{}…", &query[..cut]),
+        None => query.to_string(),
+    }
+}
+
 /// Characters of earlier messages and context added to the search query.
 const STEERING_CHARS: usize = 200;
 /// Earlier thread messages a generator sees.
@@ -252,7 +264,7 @@ impl Assistant {
         .await;
         send(Event::SearchCall {
             call_id: call_id.clone(),
-            query: conversation.query.clone(),
+            query: echoed(&conversation.query),
         })
         .await;
         let hits = self

@@ -7,6 +7,17 @@ use serde_json::{Map, Value};
 
 /// `currentPath` may be at most this many characters (SPEC 8).
 pub const MAX_CURRENT_PATH: usize = 200;
+/// A user message (a question) may be at most this many characters. The public assistant key
+/// is in every reader's browser: without a bound, anyone could make the server search and echo
+/// megabytes.
+pub const MAX_QUESTION_CHARS: usize = 4_000;
+/// Any other message of the history may be at most this many characters (an earlier answer).
+pub const MAX_MESSAGE_CHARS: usize = 32_000;
+/// The history may hold at most this many messages.
+pub const MAX_MESSAGES: usize = 100;
+/// `context` may hold at most this many items, each at most `MAX_CONTEXT_CHARS` characters.
+pub const MAX_CONTEXT_ITEMS: usize = 20;
+pub const MAX_CONTEXT_CHARS: usize = 8_000;
 /// `retrievalPageSize` default (SPEC 2.1) and bounds.
 pub const DEFAULT_RETRIEVAL_PAGE_SIZE: u32 = 5;
 pub const MAX_RETRIEVAL_PAGE_SIZE: u32 = 50;
@@ -71,9 +82,27 @@ pub(super) fn parse_with(
     let Value::Array(items) = messages_value else {
         return Err("messages must be an array".into());
     };
+    if items.len() > MAX_MESSAGES {
+        return Err(format!(
+            "messages may hold at most {MAX_MESSAGES} messages; got {}",
+            items.len()
+        ));
+    }
     let mut messages = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        messages.push(message(item, &format!("messages[{i}]"))?);
+        let parsed = message(item, &format!("messages[{i}]"))?;
+        let (limit, what) = if parsed.role == "user" {
+            (MAX_QUESTION_CHARS, "a user message")
+        } else {
+            (MAX_MESSAGE_CHARS, "a message")
+        };
+        let length = parsed.text.chars().count();
+        if length > limit {
+            return Err(format!(
+                "messages[{i}] is {length} characters long; {what} may be at most {limit}"
+            ));
+        }
+        messages.push(parsed);
     }
     let thread_id = optional_string(root, "threadId", "threadId")?;
     let retrieval_page_size = match root.get("retrievalPageSize") {
@@ -104,11 +133,26 @@ pub(super) fn parse_with(
     };
     let context = match root.get("context") {
         None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(items)) if items.len() > MAX_CONTEXT_ITEMS => {
+            return Err(format!(
+                "context may hold at most {MAX_CONTEXT_ITEMS} items; got {}",
+                items.len()
+            ));
+        }
         Some(Value::Array(items)) => items
             .iter()
             .enumerate()
-            .map(|(i, item)| context_item(item, &format!("context[{i}]")))
-            .collect::<Result<_, _>>()?,
+            .map(|(i, item)| {
+                let item = context_item(item, &format!("context[{i}]"))?;
+                let length = item.value.chars().count();
+                if length > MAX_CONTEXT_CHARS {
+                    return Err(format!(
+                        "context[{i}].value is {length} characters long; it may be at most {MAX_CONTEXT_CHARS}"
+                    ));
+                }
+                Ok(item)
+            })
+            .collect::<Result<_, String>>()?,
         Some(_) => return Err("context must be an array".into()),
     };
     let current_path = optional_string(root, "currentPath", "currentPath")?;
