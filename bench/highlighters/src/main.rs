@@ -3,8 +3,13 @@
 //! of code. Output markup is each tool's compact class form (one-letter classes, giallo's CSS
 //! classes, arborium's custom elements), so the bytes compare what a bundle would carry.
 
+// The renderer examples' folder walk, so both read a site the same way.
+#[path = "../../../plugins/renderer/examples/support/mod.rs"]
+#[allow(dead_code)]
+mod support;
+
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// One fenced block: its language name as written and its code.
@@ -31,9 +36,7 @@ fn main() {
     }
     let mut blocks = Vec::new();
     for root in &roots {
-        let mut files = Vec::new();
-        walk(root, &mut files);
-        for file in files {
+        for file in support::markdown_files(root) {
             if let Ok(text) = std::fs::read_to_string(&file) {
                 fenced_blocks(&text, &mut blocks);
             }
@@ -199,24 +202,6 @@ fn fenced_blocks(text: &str, out: &mut Vec<Block>) {
                     }
                 }
             }
-        }
-    }
-}
-
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name().to_string_lossy().to_string();
-        if name.starts_with('.') || name == "node_modules" {
-            continue;
-        }
-        if path.is_dir() {
-            walk(&path, out);
-        } else if name.ends_with(".mdx") || name.ends_with(".md") {
-            out.push(path);
         }
     }
 }

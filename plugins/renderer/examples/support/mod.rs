@@ -1,4 +1,4 @@
-//! What the renderer's examples share: a docs folder read into a `Site` and its page files, as
+//! What the renderer's examples (and bench/highlighters) share: a docs folder read into a `Site` and its page files, as
 //! the host would give them (no navigation).
 
 use std::path::{Path, PathBuf};
@@ -16,9 +16,7 @@ pub fn load(root: &Path) -> (quire_renderer::Site, Vec<PageFile>) {
         .iter()
         .find_map(|name| std::fs::read_to_string(root.join(name)).ok())
         .unwrap_or_default();
-    let mut files = Vec::new();
-    walk(root, &mut files);
-    let files: Vec<PageFile> = files
+    let files: Vec<PageFile> = markdown_files(root)
         .into_iter()
         .map(|disk| {
             let relative = disk
@@ -47,6 +45,14 @@ pub fn load(root: &Path) -> (quire_renderer::Site, Vec<PageFile>) {
         .unwrap_or_else(|e| panic!("the site's settings: {e}"))
         .with_files(snippets, Vec::new());
     (site, files)
+}
+
+/// The `.md` and `.mdx` files under `root`, in name order, skipping hidden folders and
+/// `node_modules`.
+pub fn markdown_files(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    walk(root, &mut files);
+    files
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
