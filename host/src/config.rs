@@ -10,7 +10,7 @@ use figment::Figment;
 use figment::providers::{Env, Format, Serialized, Toml};
 use serde::{Deserialize, Serialize};
 
-use crate::plugins::Limits;
+use quire_runtime::{Limits, Role};
 
 /// Everything an operator can set.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -35,7 +35,7 @@ pub struct Config {
 pub struct DeploymentConfig {
     /// `cloud` (default), `client-hosted` or `air-gapped`.
     #[serde(rename = "type")]
-    pub kind: crate::deployment::DeploymentType,
+    pub kind: crate::deployment_type::DeploymentType,
     /// Switches for client-hosted deployments (ignored where the type decides).
     pub search: Option<bool>,
     pub assistant: Option<bool>,
@@ -44,10 +44,10 @@ pub struct DeploymentConfig {
 
 impl DeploymentConfig {
     /// The features this configuration turns on.
-    pub fn features(&self) -> crate::deployment::Features {
-        crate::deployment::Features::resolve(
+    pub fn features(&self) -> crate::deployment_type::Features {
+        crate::deployment_type::Features::resolve(
             self.kind,
-            crate::deployment::FeatureRequests {
+            crate::deployment_type::FeatureRequests {
                 search: self.search,
                 assistant: self.assistant,
                 analytics: self.analytics,
@@ -288,8 +288,8 @@ pub struct DeploymentPlugins {
 }
 
 impl DeploymentPlugins {
-    pub fn for_type(&self, kind: crate::deployment::DeploymentType) -> &RoleOverrides {
-        use crate::deployment::DeploymentType;
+    pub fn for_type(&self, kind: crate::deployment_type::DeploymentType) -> &RoleOverrides {
+        use crate::deployment_type::DeploymentType;
         match kind {
             DeploymentType::Cloud => &self.cloud,
             DeploymentType::ClientHosted => &self.client_hosted,
@@ -345,8 +345,7 @@ impl PluginsConfig {
     }
 
     /// The limits of `role`: its overrides, else the general limits.
-    pub fn role_limits(&self, role: crate::plugins::Role) -> Limits {
-        use crate::plugins::Role;
+    pub fn role_limits(&self, role: Role) -> Limits {
         let overrides = match role {
             Role::Renderer => self.limits.renderer,
             Role::Packager => self.limits.packager,

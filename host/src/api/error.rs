@@ -9,7 +9,8 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::auth::AuthError;
-use crate::sites::{ManifestError, PublishError, SiteError};
+use crate::publishing::PublishError;
+use crate::sites::{ManifestError, SiteError};
 use crate::storage::LinkError;
 use crate::store::StoreError;
 

@@ -28,7 +28,7 @@ pub use error::{ApiError, ErrorBody};
 use crate::assistant::Assistant;
 use crate::auth::{Principal, authenticate};
 use crate::config::Config;
-use crate::deployment::{Feature, Features};
+use crate::deployment_type::{Feature, Features};
 use crate::jobs::ExportContext;
 use crate::limits::{RateLimiter, RateStatus};
 use crate::search::SearchService;

@@ -7,7 +7,8 @@ use axum::http::{HeaderMap, StatusCode};
 use serde::Deserialize;
 
 use super::{ApiError, ErrorBody, SharedState, admin};
-use crate::sites::{PublishRequest, SiteLimits, extract_site_archive, publish};
+use crate::publishing::{PublishRequest, publish};
+use crate::sites::{SiteLimits, extract_site_archive};
 use crate::store::ContentVersion;
 
 /// Query of the publish endpoint.

@@ -10,10 +10,11 @@ use tokio::runtime::Handle;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::Config;
-use crate::deployment::{DeploymentType, FeatureRequests, Features};
+use crate::deployment_type::{DeploymentType, FeatureRequests, Features};
 use crate::jobs::{ExportContext, ExportError};
 use crate::plugins::{PluginError, Plugins};
-use crate::sites::{PublishError, PublishRequest, SiteLimits, publish};
+use crate::publishing::{PublishError, PublishRequest, publish};
+use crate::sites::SiteLimits;
 use crate::store::{Job, JobStatus, JobWarning, Plan, Store, StoreError};
 
 /// The organization and domain the throwaway store holds the site under.
@@ -201,7 +202,7 @@ impl<'r> Builder<'r> {
             warnings: Vec::new(),
             warning_count: 0,
             bundle: None,
-            features: Some(crate::deploy::feature_file(features, None)),
+            features: Some(crate::docs_server::feature_file(features, None)),
         };
         self.store.insert_job(&job)?;
         let cancel = CancellationToken::new();
@@ -248,7 +249,7 @@ pub fn build(
     let features = Features::resolve(request.deployment, FeatureRequests::default());
     let export = builder.export(&version, None, request.format, &features, on_progress)?;
     match request.format {
-        OutputFormat::Dir => crate::deploy::unpack_bundle(&export.archive, request.out)
+        OutputFormat::Dir => crate::docs_server::unpack_bundle(&export.archive, request.out)
             .map_err(|e| BuildError::Output(format!("cannot unpack the bundle: {e}")))?,
         OutputFormat::TarGz | OutputFormat::Zip => std::fs::write(request.out, &export.archive)
             .map_err(|source| BuildError::Write {

@@ -16,7 +16,7 @@ use tokio::sync::broadcast;
 
 use crate::build::{BuildError, Builder, OutputFormat};
 use crate::config::Config;
-use crate::deployment::{DeploymentType, FeatureRequests, Features};
+use crate::deployment_type::{DeploymentType, FeatureRequests, Features};
 use crate::plugins::Plugins;
 
 /// Saves arriving this close together are one rebuild (editors write a file in several steps).
@@ -196,7 +196,7 @@ impl Preview {
         )?;
         self.generation += 1;
         let folder = self.output.join(self.generation.to_string());
-        crate::deploy::unpack_bundle(&export.archive, &folder)
+        crate::docs_server::unpack_bundle(&export.archive, &folder)
             .map_err(|e| DevError::Files(format!("cannot unpack the build: {e}")))?;
         let manifest = crate::sites::load_site(&self.site, builder.site_limits())
             .map_err(|e| DevError::Files(e.to_string()))?;
@@ -236,7 +236,7 @@ impl Preview {
         )?;
         let staging = self.output.join("staging");
         let _ = std::fs::remove_dir_all(&staging);
-        crate::deploy::unpack_bundle(&export.archive, &staging)
+        crate::docs_server::unpack_bundle(&export.archive, &staging)
             .map_err(|e| DevError::Files(format!("cannot unpack the build: {e}")))?;
         let served = self
             .served

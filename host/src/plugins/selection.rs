@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::config::PluginsConfig;
-use crate::deployment::DeploymentType;
+use crate::deployment_type::DeploymentType;
 
 /// The component files one server loads.
 #[derive(Debug, Clone)]

@@ -3,8 +3,8 @@
 
 mod api_pages;
 mod folder;
+mod names;
 mod navigation;
-mod publish;
 mod upload;
 
 use std::collections::HashSet;
@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::plugins::{NavEntry, NavKind, SiteFile, SiteInfo};
 
 pub use folder::{SiteLimits, load_site};
-pub use publish::{PublishError, PublishRequest, publish, validate_domain, validate_label};
+pub use names::{validate_domain, validate_label};
 pub use upload::{extract_site_archive, safe_relative};
 
 /// What kind of navigation entry (see the WIT `nav-kind`).

@@ -27,8 +27,8 @@ const SAME_ORIGIN_ONLY: &str = "default-src 'self' 'unsafe-inline'; img-src 'sel
 /// The policy for `features`: none but for air-gapped deployments, where pages may reach other
 /// hosts only through the API playground, when an operator switches it on (its "Try it" calls
 /// their API).
-pub fn content_security_policy(features: &crate::deployment::Features) -> Option<HeaderValue> {
-    if features.deployment != crate::deployment::DeploymentType::AirGapped {
+pub fn content_security_policy(features: &crate::deployment_type::Features) -> Option<HeaderValue> {
+    if features.deployment != crate::deployment_type::DeploymentType::AirGapped {
         return None;
     }
     let connect = if features.playground {

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use quire::build::{BuildRequest, OutputFormat, build};
 use quire::config::Config;
-use quire::deployment::DeploymentType;
+use quire::deployment_type::DeploymentType;
 
 /// Warnings printed in full; the rest are counted.
 const WARNINGS_SHOWN: usize = 50;

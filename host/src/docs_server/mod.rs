@@ -16,7 +16,7 @@ pub use fetch::{FetchError, FetchLimits};
 pub use unpack::{BundleError, UnpackLimits};
 pub use versions::Versions;
 
-use crate::deployment::{DeploymentType, FeatureRequests, Features};
+use crate::deployment_type::{DeploymentType, FeatureRequests, Features};
 
 /// What the docs server is told (flags and environment; see `quire docs-server --help`).
 #[derive(Debug, Clone)]

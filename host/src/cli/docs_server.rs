@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use clap::Args;
 
-use quire::deploy::{DocsServerConfig, FetchLimits, UnpackLimits};
-use quire::deployment::{DeploymentType, FeatureRequests};
+use quire::deployment_type::{DeploymentType, FeatureRequests};
+use quire::docs_server::{DocsServerConfig, FetchLimits, UnpackLimits};
 
 #[derive(Args)]
 pub struct DocsServerArgs {
