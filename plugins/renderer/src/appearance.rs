@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::settings::{is_hex_color, text_at};
+use crate::config_values::{is_hex_color, text_at};
 
 /// The options of the contextual menu this renderer offers, in docs.json's spelling.
 const CONTEXTUAL: &[&str] = &["copy", "view", "chatgpt", "claude", "perplexity"];

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::settings::text_at;
+use crate::config_values::text_at;
 
 /// The frame settings of a site.
 #[derive(Debug, Clone, Default, PartialEq)]

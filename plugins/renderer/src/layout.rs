@@ -8,8 +8,9 @@ use crate::frontmatter::Frontmatter;
 use crate::icons;
 use crate::links::root_prefix;
 use crate::markup::PageHeading;
-use crate::navigation::{Destination, NavContext, NavItemKind, Site, SwitchChoice, language_name};
+use crate::navigation::{Destination, NavContext, NavItemKind, language_name};
 use crate::settings::Settings;
+use crate::site::{Site, SwitchChoice};
 
 /// What the layout needs of a rendered page.
 pub struct PageView<'a> {

@@ -6,7 +6,7 @@ use crate::api::PlaygroundDisplay;
 use crate::frontmatter::{self, Frontmatter};
 use crate::layout::{self, PageView};
 use crate::markup::{Markup, PageHeading, PageSection, PageWarning};
-use crate::navigation::Site;
+use crate::site::Site;
 
 /// Everything rendering one page produced.
 #[derive(Debug)]

@@ -4,6 +4,8 @@
 
 use serde_json::Value;
 
+use crate::config_values::is_hex_color;
+
 /// The theme settings of a site.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
@@ -155,22 +157,6 @@ impl Settings {
             }
         })
     }
-}
-
-/// The trimmed, non-empty string at `pointer` in the navigation file, if any.
-pub(crate) fn text_at(config: &Value, pointer: &str) -> Option<String> {
-    config
-        .pointer(pointer)
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(String::from)
-}
-
-/// `#rgb`, `#rrggbb` or `#rrggbbaa`: a colour that cannot leave its place in the CSS.
-pub(crate) fn is_hex_color(c: &str) -> bool {
-    let hex = c.strip_prefix('#').unwrap_or("");
-    matches!(hex.len(), 3 | 6 | 8) && hex.chars().all(|ch| ch.is_ascii_hexdigit())
 }
 
 #[cfg(test)]

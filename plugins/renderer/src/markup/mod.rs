@@ -5,12 +5,12 @@ use std::collections::HashMap;
 
 use markdown::mdast::{AlignKind, Node};
 
-use crate::components;
 use crate::escape::{escaped, push_escaped};
 use crate::icons::IconRef;
 use crate::links;
-use crate::navigation::Site;
+use crate::site::Site;
 
+pub(crate) mod components;
 mod scope;
 use crate::snippets::Import;
 

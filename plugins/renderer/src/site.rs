@@ -1,0 +1,250 @@
+//! The prepared site: its settings, navigation contexts, snippets, API documents, theme files
+//! and link targets, built once per job and consulted for every page.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::navigation::{NavContext, NavItem, NavItemKind, NavPage, split_contexts};
+
+/// One choice of a version or language switcher.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SwitchChoice {
+    pub label: String,
+    pub target: String,
+    pub current: bool,
+}
+
+/// The prepared site: built once per job, consulted for every page.
+pub struct Site {
+    pub name: String,
+    pub version: String,
+    pub settings: crate::settings::Settings,
+    pub pages: HashSet<String>,
+    pub contexts: Vec<NavContext>,
+    /// Which context each navigation page belongs to (the first that lists it).
+    context_of: HashMap<String, usize>,
+    /// Each navigation page's place in its context's reading order.
+    position: HashMap<String, usize>,
+    /// Group and section labels above each navigation page.
+    trails: HashMap<String, Vec<String>>,
+    /// Snippets by path (`snippets/intro.mdx`), parsed once for every page that uses them.
+    pub snippets: HashMap<String, crate::snippets::Snippet>,
+    /// OpenAPI documents.
+    pub api: crate::api::ApiDocuments,
+    /// Why OpenAPI documents were left out, reported on the pages that needed them.
+    pub api_problems: Vec<String>,
+    /// The theme's shared files and their content-addressed names.
+    pub theme: crate::theme::ThemeFiles,
+    /// Where links lead: pages, folders' first pages, and docs.json `redirects`.
+    pub links: crate::links::Targets,
+    /// Whether a page has already carried the Mermaid script into the bundle.
+    pub mermaid_given: std::cell::Cell<bool>,
+    /// Whether a page has already carried the warnings about the site's settings.
+    pub settings_reported: std::cell::Cell<bool>,
+}
+
+impl Site {
+    /// Prepares the site. `pages` lists every page path, in navigation or not.
+    pub fn new(
+        name: String,
+        version: String,
+        items: Vec<NavItem>,
+        config_json: &str,
+        pages: Vec<String>,
+    ) -> Result<Self, String> {
+        let settings = crate::settings::Settings::parse(config_json)?;
+        let contexts = split_contexts(&items);
+        let mut context_of = HashMap::new();
+        let mut trails = HashMap::new();
+        for (c, context) in contexts.iter().enumerate() {
+            let mut stack: Vec<(u32, String)> = Vec::new();
+            for item in &context.items {
+                while stack.last().is_some_and(|(d, _)| *d >= item.depth) {
+                    stack.pop();
+                }
+                if let Some(path) = item.page()
+                    && !context_of.contains_key(path)
+                {
+                    context_of.insert(path.to_string(), c);
+                    trails.insert(
+                        path.to_string(),
+                        stack.iter().map(|(_, l)| l.clone()).collect(),
+                    );
+                }
+                if !matches!(item.kind, NavItemKind::Page | NavItemKind::Link) {
+                    stack.push((item.depth, item.label.clone()));
+                }
+            }
+        }
+        let mut position = HashMap::new();
+        for (c, context) in contexts.iter().enumerate() {
+            for (i, (path, _)) in context.order.iter().enumerate() {
+                if context_of.get(path) == Some(&c) {
+                    position.insert(path.clone(), i);
+                }
+            }
+        }
+        let mut all: HashSet<String> = pages.into_iter().collect();
+        all.extend(context_of.keys().cloned());
+        let theme = crate::theme::ThemeFiles::build(&settings, &contexts);
+        let config: serde_json::Value = serde_json::from_str(config_json).unwrap_or_default();
+        // Warnings about the rules are the host's to give, once per export, not per page.
+        let (redirects, _) =
+            quire_sdk::redirects::Redirects::from_config(&config, &|p| all.contains(p));
+        let reading_order = contexts
+            .iter()
+            .flat_map(|c| c.order.iter().map(|(p, _)| p.as_str()));
+        let mut in_order: Vec<&str> = reading_order.collect();
+        let mut rest: Vec<&str> = all.iter().map(String::as_str).collect();
+        rest.sort_unstable();
+        in_order.extend(rest);
+        let links = crate::links::Targets::new(in_order, redirects);
+        Ok(Self {
+            name,
+            version,
+            settings,
+            pages: all,
+            contexts,
+            context_of,
+            position,
+            trails,
+            snippets: HashMap::new(),
+            api: crate::api::ApiDocuments::default(),
+            api_problems: Vec::new(),
+            theme,
+            links,
+            mermaid_given: std::cell::Cell::new(false),
+            settings_reported: std::cell::Cell::new(false),
+        })
+    }
+
+    /// Adds the site's snippets and OpenAPI documents (a document that cannot be parsed is
+    /// left out, and the pages that refer to it say why).
+    pub fn with_files(
+        mut self,
+        snippets: Vec<(String, String)>,
+        api_documents: Vec<(String, String)>,
+    ) -> Self {
+        self.snippets = snippets
+            .into_iter()
+            .map(|(path, source)| {
+                let snippet = crate::snippets::Snippet::parse(&path, &source);
+                (path, snippet)
+            })
+            .collect();
+        let (api, problems) = crate::api::ApiDocuments::parse(api_documents);
+        self.api = api;
+        self.api_problems = problems;
+        self
+    }
+
+    /// The context `path` is shown in: its own, or the first for pages outside navigation.
+    pub fn context_index(&self, path: &str) -> usize {
+        self.context_of.get(path).copied().unwrap_or(0)
+    }
+
+    pub fn context(&self, path: &str) -> Option<&NavContext> {
+        self.contexts.get(self.context_index(path))
+    }
+
+    /// The navigation pages before and after `path` in its context, as (path, label).
+    pub fn neighbours(&self, path: &str) -> (Option<&NavPage>, Option<&NavPage>) {
+        let Some(&c) = self.context_of.get(path) else {
+            return (None, None);
+        };
+        let order = &self.contexts[c].order;
+        match self.position.get(path).copied() {
+            Some(i) => (
+                i.checked_sub(1).and_then(|j| order.get(j)),
+                order.get(i + 1),
+            ),
+            None => (None, None),
+        }
+    }
+
+    /// The group and section labels above `path` in the navigation.
+    pub fn trail(&self, path: &str) -> &[String] {
+        self.trails.get(path).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// The page the site's `index.html` leads to.
+    pub fn home(&self) -> Option<&str> {
+        if self.pages.contains("index") {
+            return Some("index");
+        }
+        self.contexts.first().and_then(NavContext::first_page)
+    }
+
+    /// The version switcher for `path`: every version, each leading to the same page in that
+    /// version when it exists, else to the version's first page. Empty without versions.
+    pub fn version_choices(&self, path: &str) -> Vec<SwitchChoice> {
+        let Some(here) = self.context(path) else {
+            return Vec::new();
+        };
+        let mut versions: Vec<&str> = Vec::new();
+        for context in &self.contexts {
+            if let Some(v) = context.version.as_deref()
+                && !versions.contains(&v)
+            {
+                versions.push(v);
+            }
+        }
+        versions
+            .into_iter()
+            .filter_map(|v| {
+                let target = self
+                    .contexts
+                    .iter()
+                    .filter(|c| c.version.as_deref() == Some(v))
+                    .max_by_key(|c| c.language == here.language)?;
+                Some(SwitchChoice {
+                    label: v.to_string(),
+                    target: self.counterpart(path, here, target)?,
+                    current: here.version.as_deref() == Some(v),
+                })
+            })
+            .collect()
+    }
+
+    /// The language switcher for `path`: the languages of its version. Empty without languages.
+    pub fn language_choices(&self, path: &str) -> Vec<SwitchChoice> {
+        let Some(here) = self.context(path) else {
+            return Vec::new();
+        };
+        self.contexts
+            .iter()
+            .filter(|c| c.language.is_some() && c.version == here.version)
+            .filter_map(|c| {
+                let code = c.language.clone()?;
+                Some(SwitchChoice {
+                    label: code.clone(),
+                    target: self.counterpart(path, here, c)?,
+                    current: here.language.as_deref() == Some(code.as_str()),
+                })
+            })
+            .collect()
+    }
+
+    /// The page in context `to` that corresponds to `path` in context `from`: the same path
+    /// with the version or language segment swapped, else `to`'s first page.
+    fn counterpart(&self, path: &str, from: &NavContext, to: &NavContext) -> Option<String> {
+        let labels = |c: &NavContext| [c.version.clone(), c.language.clone()];
+        let rest: Vec<&str> = path
+            .split('/')
+            .filter(|segment| !labels(from).iter().flatten().any(|l| l == segment))
+            .collect();
+        let rest = rest.join("/");
+        let mut candidates = vec![rest.clone()];
+        for label in labels(to).iter().flatten() {
+            candidates.push(format!("{label}/{rest}"));
+        }
+        if let (Some(v), Some(l)) = (&to.version, &to.language) {
+            candidates.push(format!("{v}/{l}/{rest}"));
+            candidates.push(format!("{l}/{v}/{rest}"));
+        }
+        let listed: HashSet<&str> = to.order.iter().map(|(p, _)| p.as_str()).collect();
+        candidates
+            .into_iter()
+            .find(|c| listed.contains(c.as_str()))
+            .or_else(|| to.first_page().map(String::from))
+    }
+}

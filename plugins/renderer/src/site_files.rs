@@ -1,0 +1,107 @@
+//! The site-wide files of a bundle besides its pages: the theme's files, the feature file, the
+//! not-found page and, when the site has no `index` page, an entry page.
+
+use crate::escape::escaped;
+use crate::site::Site;
+use crate::theme::{DEFAULT_FEATURES, FEATURES_FILE, features_script};
+
+/// The shared files as (path, contents): the theme's files, the feature file, the not-found
+/// page and, when the site has no `index` page, an entry page. Each navigation context's tree is
+/// written once, not into every page, so the export grows linearly with the number of pages.
+pub fn assets(site: &Site) -> Vec<(String, Vec<u8>)> {
+    let mut files = site.theme.files.clone();
+    files.push((
+        FEATURES_FILE.to_string(),
+        features_script(DEFAULT_FEATURES).into_bytes(),
+    ));
+    files.push(("404.html".to_string(), not_found(site).into_bytes()));
+    if !site.pages.contains("index")
+        && let Some(home) = site.home()
+    {
+        files.push(("index.html".to_string(), redirect(site, home).into_bytes()));
+    }
+    files
+}
+
+/// The entry page when the site has no `index` page: a link to the first navigation page that
+/// browsers follow at once (a meta refresh works from `file://` too).
+fn redirect(site: &Site, home: &str) -> String {
+    let target = format!("{}.html", escaped(home));
+    format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta http-equiv=\"refresh\" content=\"0; url={target}\"><title>{}</title>\
+         <link rel=\"stylesheet\" href=\"{}\"></head>\
+         <body><main class=\"content\"><p><a href=\"{target}\">Go to the documentation</a></p></main></body></html>\n",
+        escaped(&site.name),
+        escaped(&site.theme.stylesheet)
+    )
+}
+
+/// The not-found page. Servers show it for any missing path, so it cannot know its depth: it
+/// carries its own styling and finds the site's root from where it is served (the bundle's
+/// own `404.html` location), falling back to a plain link.
+fn not_found(site: &Site) -> String {
+    let home = site.home().unwrap_or("index");
+    format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <meta name=\"robots\" content=\"noindex\"><title>Page not found · {name}</title>\
+         <style>:root{{color-scheme:light dark}}body{{font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;line-height:1.6}}\
+         h1{{font-size:2rem}}a{{color:{color}}}</style>\
+         </head><body><p>404</p><h1>{title}</h1><p>{description}</p>\
+         <p><a href=\"{home}.html\" id=\"home\">Back to the documentation</a></p></body></html>\n",
+        name = escaped(&site.name),
+        title = escaped(
+            site.settings
+                .appearance
+                .not_found_title
+                .as_deref()
+                .unwrap_or("Page not found")
+        ),
+        description = match &site.settings.appearance.not_found_description {
+            Some(description) => escaped(description),
+            None => format!("This page does not exist in {}.", escaped(&site.name)),
+        },
+        color = site.settings.primary,
+        home = escaped(home),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::navigation::{NavItem, NavItemKind};
+    use crate::theme::FEATURES_FILE;
+
+    #[test]
+    fn shared_files_carry_the_theme_and_navigation() {
+        let mut item = NavItem::new(NavItemKind::Page, 0, "Intro</script>", Some("intro"));
+        item.icon = Some("rocket".into());
+        let site = Site::new(
+            "Acme".into(),
+            "v1".into(),
+            vec![item],
+            r##"{"colors":{"primary":"#112233"}}"##,
+            vec![],
+        )
+        .unwrap();
+        let files = assets(&site);
+        let get = |p: &str| {
+            String::from_utf8(files.iter().find(|(path, _)| path == p).unwrap().1.clone()).unwrap()
+        };
+        let css = &site.theme.stylesheet;
+        assert!(
+            css.starts_with("assets/quire.")
+                && css.ends_with(".css")
+                && css.len() == "assets/quire.0123456789.css".len(),
+            "{css}"
+        );
+        assert!(get(css).contains("--quire-primary: #112233"));
+        let nav = get(&site.theme.navigation[0]);
+        assert!(nav.contains("\\u003c/script>"));
+        assert!(nav.contains("\"rocket\":\"\\u003csvg"), "{nav}");
+        assert!(get("index.html").contains("url=intro.html"));
+        assert!(get("404.html").contains("Page not found"));
+        assert!(get(FEATURES_FILE).contains("\"assistant\":{\"enabled\":false"));
+    }
+}
