@@ -1,7 +1,7 @@
 //! Unpacking an uploaded `.tar.gz` of a site folder, refusing any entry that could write
 //! outside the destination: absolute paths, `..`, and links of any kind.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
 
 use flate2::read::GzDecoder;
@@ -72,15 +72,13 @@ pub fn extract_site_archive(
             .take(limits.max_bytes + 1)
             .read_to_end(&mut contents)
             .map_err(|e| io(&name, e))?;
-        std::fs::write(&target, contents).map_err(|e| io(&name, e))?;
         // The archive's times are the site's "last modified" dates (docs.json
         // `metadata.timestamp`); an entry without one keeps the time of unpacking.
-        if let Some(mtime) = entry.header().mtime().ok().filter(|&t| t > 0) {
-            let time = std::time::UNIX_EPOCH + std::time::Duration::from_secs(mtime);
-            std::fs::File::options()
-                .write(true)
-                .open(&target)
-                .and_then(|file| file.set_modified(time))
+        let mtime = entry.header().mtime().ok().filter(|&t| t > 0);
+        let mut file = std::fs::File::create(&target).map_err(|e| io(&name, e))?;
+        file.write_all(&contents).map_err(|e| io(&name, e))?;
+        if let Some(mtime) = mtime {
+            file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(mtime))
                 .map_err(|e| io(&name, e))?;
         }
     }

@@ -314,7 +314,7 @@ pub fn syntax_for(lang: &str) -> Option<Grammar> {
 }
 
 /// The theme that "colours" each token with its kind's number in the red channel.
-fn classifier() -> &'static Theme {
+fn classifier_theme() -> &'static Theme {
     static THEME: OnceLock<Theme> = OnceLock::new();
     THEME.get_or_init(|| Theme {
         name: None,
@@ -340,6 +340,13 @@ fn classifier() -> &'static Theme {
     })
 }
 
+/// The classifier, prepared once: syntect sorts a theme's selectors each time a highlighter is
+/// made, which is wasted work per code block.
+fn classifier() -> &'static Highlighter<'static> {
+    static HIGHLIGHTER: OnceLock<Highlighter<'static>> = OnceLock::new();
+    HIGHLIGHTER.get_or_init(|| Highlighter::new(classifier_theme()))
+}
+
 fn class_color(index: usize) -> Color {
     Color {
         r: u8::try_from(index).unwrap_or(0),
@@ -360,31 +367,33 @@ fn class_of(style: Style) -> Option<&'static str> {
 /// The code's lines as HTML (escaped, with one span per run of one kind), or `None` when the
 /// grammar fails on it (the caller shows it plain).
 pub fn highlight_lines((set, syntax): Grammar, code: &str) -> Option<Vec<String>> {
-    let highlighter = Highlighter::new(classifier());
+    let highlighter = classifier();
     let mut parse = ParseState::new(syntax);
-    let mut state = HighlightState::new(&highlighter, ScopeStack::new());
+    let mut state = HighlightState::new(highlighter, ScopeStack::new());
     let mut lines = Vec::new();
+    let mut run: (Option<&str>, String) = (None, String::new());
     for line in LinesWithEndings::from(code) {
         let ops = parse.parse_line(line, set).ok()?;
         let mut html = String::with_capacity(line.len() + 16);
-        let mut run: (Option<&str>, String) = (None, String::new());
-        for (style, text) in HighlightIterator::new(&mut state, &ops, line, &highlighter) {
+        for (style, text) in HighlightIterator::new(&mut state, &ops, line, highlighter) {
             let text = text.strip_suffix('\n').unwrap_or(text);
             let class = class_of(style);
             // Whitespace takes the class of the run it sits in: fewer spans.
             if class != run.0 && !text.trim().is_empty() {
-                flush(&mut html, &run);
-                run = (class, String::new());
+                flush(&mut html, &mut run);
+                run.0 = class;
             }
             run.1.push_str(text);
         }
-        flush(&mut html, &run);
+        flush(&mut html, &mut run);
+        run.0 = None;
         lines.push(html);
     }
     Some(lines)
 }
 
-fn flush(html: &mut String, (class, text): &(Option<&str>, String)) {
+/// Writes the pending run and empties it (its buffer is reused for the next run).
+fn flush(html: &mut String, (class, text): &mut (Option<&str>, String)) {
     if text.is_empty() {
         return;
     }
@@ -398,6 +407,7 @@ fn flush(html: &mut String, (class, text): &(Option<&str>, String)) {
         }
         None => push_escaped(html, text),
     }
+    text.clear();
 }
 
 /// The stylesheet for the token classes: GitHub's colours in light mode, One Half Dark's
@@ -456,23 +466,27 @@ fn hex(color: Color) -> String {
     format!("#{:02x}{:02x}{:02x}", color.r, color.g, color.b)
 }
 
-/// Scope names of a line, for tests that check how a grammar classifies something.
+/// The (class, text) runs of `code`'s highlighted HTML, texts trimmed: for tests that check how
+/// a grammar classifies something.
 #[cfg(test)]
 pub fn classes_in(lang: &str, code: &str) -> Vec<(String, String)> {
-    let (set, syntax) = syntax_for(lang).expect("a grammar");
-    let highlighter = Highlighter::new(classifier());
-    let mut parse = ParseState::new(syntax);
-    let mut state = HighlightState::new(&highlighter, ScopeStack::new());
-    let mut out = Vec::new();
-    for line in LinesWithEndings::from(code) {
-        let ops = parse.parse_line(line, set).expect("parse");
-        for (style, text) in HighlightIterator::new(&mut state, &ops, line, &highlighter) {
-            if let Some(class) = class_of(style).filter(|_| !text.trim().is_empty()) {
-                out.push((class.to_string(), text.trim().to_string()));
-            }
-        }
-    }
-    out
+    let grammar = syntax_for(lang).expect("a grammar");
+    let html = highlight_lines(grammar, code)
+        .expect("highlighted")
+        .join("\n");
+    html.split("<span class=\"")
+        .skip(1)
+        .filter_map(|run| {
+            let (class, rest) = run.split_once("\">")?;
+            let text = rest.split("</span>").next()?;
+            let text = text
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&amp;", "&");
+            Some((class.to_string(), text.trim().to_string()))
+        })
+        .collect()
 }
 
 #[cfg(test)]
