@@ -6,7 +6,8 @@
 //! server, and the v1 assistant with the built-in generator under concurrent load: requests
 //! per second and time to first byte. Client and server share the machine's cores.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/integration/common/mod.rs"]
+#[allow(dead_code)]
 mod common;
 
 use std::sync::Arc;

@@ -6,7 +6,8 @@
 //! concurrent load over HTTP on 127.0.0.1 (requests per second, p50/p99 latency), for fresh
 //! requests and for revalidations that answer 304. Client and server share the machine's cores.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/integration/common/mod.rs"]
+#[allow(dead_code)]
 mod common;
 
 use std::sync::Arc;

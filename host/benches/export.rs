@@ -8,7 +8,8 @@
 //! plugin runtime in-process: compiling the renderer cold, loading it from the compiled cache,
 //! and one instantiation plus call.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/integration/common/mod.rs"]
+#[allow(dead_code)]
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};

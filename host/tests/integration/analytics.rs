@@ -1,9 +1,8 @@
 //! Web analytics over HTTP: the beacon's events with a public assistant key (validated,
 //! rate-limited, counted per page) and the admin endpoint that reads the counts back.
 
-mod common;
 
-use common::Instance;
+use crate::common::Instance;
 use serde_json::{Value, json};
 
 async fn post(base: &str, key: &str, domain: &str, body: Value) -> (u16, Value) {

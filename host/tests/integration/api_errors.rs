@@ -1,12 +1,12 @@
 //! Every error the static export and publishing endpoints can answer, over a real socket:
 //! status, the `{"error"}` body, and a message that names what is wrong.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
-use common::archive::tar_gz_dir;
-use common::{Api, Instance, Server};
+use crate::common::archive::tar_gz_dir;
+use crate::common::{Api, Instance, Server};
 use serde_json::{Value, json};
 
 struct World {

@@ -1,9 +1,9 @@
 //! The v1 assistant endpoint over a real socket: validation (every rule of SPEC 2.1-2.4 gives a
 //! 400 naming the field), key kinds, thread rules, and the stream itself.
 
-mod common;
+use crate::common;
 
-use common::{Instance, Server};
+use crate::common::{Instance, Server};
 use serde_json::{Value, json};
 
 struct World {

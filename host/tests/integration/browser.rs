@@ -4,14 +4,14 @@
 //! sub-path; and `tests/browser/components.test.mjs` over each component page of the example site,
 //! in light and dark mode. Screenshots land in `target/browser-artifacts/`.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use common::archive::{tar_gz_dir, unpack};
-use common::{Api, Instance};
+use crate::common::archive::{tar_gz_dir, unpack};
+use crate::common::{Api, Instance};
 use serde_json::json;
 
 /// Exports the example site and writes the unpacked bundle to `dir`; returns the job's warnings.

@@ -3,11 +3,11 @@
 //! `@ai-sdk/ui-utils`) on v1, `ai@5` (latest 5.0 and 5.0.0) on v2. `scripts/setup --test`
 //! installs the npm packages.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 
-use common::Instance;
+use crate::common::Instance;
 
 fn run_node_tests(file: &str, passes: usize) {
     let sdk_dir = common::workspace().join("host/tests/chat-sdk");

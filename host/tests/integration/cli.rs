@@ -1,9 +1,9 @@
 //! The operator's command line: organizations, keys, publishing, plugin checks, and what it
 //! says when the server holds the data directory.
 
-mod common;
+use crate::common;
 
-use common::Instance;
+use crate::common::Instance;
 
 fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

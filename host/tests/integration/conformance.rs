@@ -8,15 +8,15 @@
 //! leaves the server.
 //! The figures are printed and written to `target/conformance.md`; BENCHMARKS.md keeps them.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::archive::{links, resolve, unpack};
-use common::{Api, Instance};
+use crate::common::archive::{links, resolve, unpack};
+use crate::common::{Api, Instance};
 use serde_json::{Value, json};
 
 /// Files the corpora leave out (they carry text only), so links to them may be missing; any

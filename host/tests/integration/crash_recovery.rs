@@ -1,11 +1,11 @@
 //! Jobs survive the server dying: a real process killed with SIGKILL mid-export, or stopped
 //! with SIGTERM, and started again on the same data directory.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 
-use common::{Api, Instance};
+use crate::common::{Api, Instance};
 use serde_json::json;
 
 /// Polls until the job is running and has exported some pages.

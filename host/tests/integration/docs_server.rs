@@ -3,7 +3,7 @@
 //! through it. Then new versions, pins, an expired link, a tampered bundle and archives that try
 //! to write outside the data directory, and the deployment types.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
@@ -11,8 +11,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use common::archive::{tar_gz_dir, unpack};
-use common::{Api, Instance, docs_server};
+use crate::common::archive::{tar_gz_dir, unpack};
+use crate::common::{Api, Instance, docs_server};
 use serde_json::json;
 
 /// A running API host with an enterprise organization; returns its admin and assistant keys.

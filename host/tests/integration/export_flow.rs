@@ -1,13 +1,13 @@
 //! The README walkthrough as a test: publish over HTTP, start an export, poll it, generate the
 //! bundle link and download the archive, all against a real server on a real socket.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use common::archive::{links, resolve, tar_gz_dir, unpack};
-use common::{Api, Instance};
+use crate::common::archive::{links, resolve, tar_gz_dir, unpack};
+use crate::common::{Api, Instance};
 use serde_json::{Value, json};
 
 /// Every page path listed in a docs.json navigation.

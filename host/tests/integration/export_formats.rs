@@ -1,12 +1,12 @@
 //! Archive formats: the example zip packager configured as a further format, chosen per export
 //! (`format`) or per deployment type, and a docs server serving the `.zip` bundle it wrote.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::time::Duration;
 
-use common::{Api, Instance};
+use crate::common::{Api, Instance};
 use serde_json::{Value, json};
 
 fn zip_config() -> String {

@@ -2,7 +2,7 @@
 //! helm binary here) and validated against the Kubernetes schemas: `deploy/helm/test_chart.py`,
 //! run with the virtualenv `scripts/setup --test` makes in `.tools/venv`.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -1,11 +1,11 @@
 //! Misbehaving plugins: a page they cannot render becomes a warning and a fallback page within
 //! their limits, the export goes on with a fresh instance, and the server goes on serving.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 
-use common::{Api, Instance};
+use crate::common::{Api, Instance};
 use serde_json::json;
 
 /// A server whose renderer is the hostile fixture, with the hostile site published;

@@ -1,14 +1,14 @@
 //! Opt-in: the OpenAI-compatible generator against a real local model server (llama.cpp's
 //! llama-server with Gemma 3 270M, installed by `scripts/local-model`). Too slow to set up for
 //! every run, so it is ignored by default:
-//! `cargo test --release -p quire --test local_model -- --ignored`.
+//! `cargo test --release -p quire --test integration local_model -- --ignored`.
 
-mod common;
+use crate::common;
 
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::Instance;
+use crate::common::Instance;
 use serde_json::{Value, json};
 
 struct ModelServer(Child);

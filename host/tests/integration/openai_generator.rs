@@ -2,15 +2,14 @@
 //! a stand-in is right: the real thing is a paid service). The fake records what Quire sends
 //! and streams tokens back as server-sent events; the assistant must pass them on in order.
 
-mod common;
 
 use std::sync::{Arc, Mutex};
 
+use crate::common::Instance;
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use common::Instance;
 use serde_json::{Value, json};
 
 const TOKENS: [&str; 4] = [

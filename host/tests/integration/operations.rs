@@ -1,11 +1,10 @@
 //! What operators watch: `/metrics` in the Prometheus text format on both servers, request ids
 //! on responses and in JSON log lines.
 
-mod common;
 
 use std::time::Duration;
 
-use common::{Api, Instance, docs_server};
+use crate::common::{Api, Instance, docs_server};
 use serde_json::json;
 
 async fn metrics(base: &str) -> String {

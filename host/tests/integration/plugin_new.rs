@@ -5,13 +5,13 @@
 //! The generated crates build in the workspace's target folder with the workspace's lock file,
 //! so the dependencies they share with it are not compiled again.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use common::{Api, Instance};
+use crate::common::{Api, Instance};
 use serde_json::json;
 
 /// Creates the plugin `name` of `role` in `parent` and runs its tests; returns their output.

@@ -2,12 +2,12 @@
 //! startup; contract versions; per-role limits; and replacing a component file while the server
 //! runs (work in flight finishes on the old one, a broken replacement is refused).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::{Api, Instance};
+use crate::common::{Api, Instance};
 use serde_json::{Value, json};
 
 /// Copies `name`'s built component into `dir` (so the test may replace it) and returns the copy.

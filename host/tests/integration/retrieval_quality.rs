@@ -4,9 +4,9 @@
 //! title-weighted retriever, swapped in by configuration alone, is measured on the same set and
 //! compared; both figures are printed.
 
-mod common;
+use crate::common;
 
-use common::{Api, Instance};
+use crate::common::{Api, Instance};
 use serde_json::{Value, json};
 
 const TOP: usize = 5;

@@ -2,13 +2,13 @@
 //! --test`) on 127.0.0.1: content versions and bundles live in the bucket, and `bundleUrl` is
 //! a SigV4 presigned link that the server itself checks and expires.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Api, Instance};
+use crate::common::{Api, Instance};
 use serde_json::json;
 
 const ACCESS_KEY: &str = "quire-test-access";

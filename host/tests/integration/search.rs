@@ -1,10 +1,10 @@
 //! Search and page endpoints over a real socket: the index built at publish time by the
 //! retriever plugin, ranking, validation, keys, and a new version replacing the old index.
 
-mod common;
+use crate::common;
 
-use common::archive::tar_gz_dir;
-use common::{Api, Instance, Server};
+use crate::common::archive::tar_gz_dir;
+use crate::common::{Api, Instance, Server};
 use serde_json::{Value, json};
 
 struct World {

@@ -6,14 +6,14 @@
 //! languages are marked, a component attribute with `&` renders, and pages carry their
 //! "last modified" date.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
-use common::archive::unpack;
-use common::{Api, Instance};
+use crate::common::archive::unpack;
+use crate::common::{Api, Instance};
 use serde_json::{Value, json};
 
 fn write(root: &Path, files: &[(&str, &str)]) {

@@ -1,6 +1,5 @@
 //! Test harness: runs the real `quire` binary (CLI commands and `quire serve`) on a temporary
 //! data directory and a free loopback port, and speaks to it over HTTP.
-#![allow(dead_code)]
 
 pub mod archive;
 pub mod sites;
@@ -210,6 +209,8 @@ impl Server {
         std::fs::read_to_string(&self.log_path).unwrap_or_default()
     }
 
+    /// The server's process id (the benchmarks read its memory use by it).
+    #[allow(dead_code)]
     pub fn pid(&self) -> u32 {
         self.child.as_ref().map(Child::id).unwrap_or(0)
     }

@@ -1,0 +1,31 @@
+//! The host's integration tests, in one binary so the host is linked once: each module drives
+//! the real `quire` binary (CLI commands, `quire serve`, the docs server) over real sockets,
+//! with real plugins built for `wasm32-wasip2` and, where a module says so, a real S3-compatible
+//! server, headless Chromium or the chat SDK. `common` holds the shared harness.
+//!
+//! Run one module with a filter: `cargo test --release -p quire --test integration conformance`.
+
+mod common;
+
+mod analytics;
+mod api_errors;
+mod assistant;
+mod browser;
+mod chat_sdk;
+mod cli;
+mod conformance;
+mod crash_recovery;
+mod docs_server;
+mod export_flow;
+mod export_formats;
+mod helm_chart;
+mod hostile_plugins;
+mod local_model;
+mod openai_generator;
+mod operations;
+mod plugin_new;
+mod plugin_operations;
+mod retrieval_quality;
+mod s3_storage;
+mod search;
+mod site_shapes;
