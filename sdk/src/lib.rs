@@ -5,8 +5,9 @@
 //! implement its trait ([`renderer::Renderer`], [`retriever::Retriever`],
 //! [`packager::Packager`]) and export it with the matching macro
 //! ([`export_renderer!`], [`export_retriever!`], [`export_packager!`]). The helpers
-//! ([`navigation`], [`links`], [`escape`], [`sections`], [`warnings`], [`frontmatter`]) do the
-//! common work, and [`log`] writes to the host's log under your plugin's name.
+//! ([`navigation`], [`links`], [`escape`], [`sections`], [`paths`], [`warnings`],
+//! [`frontmatter`]) do the common work, and [`log`] writes to the host's log under your
+//! plugin's name.
 //!
 //! For tests, enable `harness` in `[dev-dependencies]`: [`harness`] builds your crate for
 //! `wasm32-wasip2` and runs the component in the runtime the Quire host itself uses.
@@ -23,6 +24,7 @@ pub mod links;
 pub mod log;
 pub mod navigation;
 pub mod packager;
+pub mod paths;
 pub mod redirects;
 pub mod renderer;
 pub mod retriever;

@@ -1,8 +1,13 @@
 //! The site's navigation as a tree, rebuilt from the flattened entries the contract carries,
 //! with the walks renderers need: pages in reading order, previous/next, the trail to a page.
+//! [`NavKind`] and [`NavEntry`] are the one Rust form of the contract's navigation: the host
+//! stores its navigation in them and the default renderer reads them.
 
-/// What a navigation entry is (the contract's `nav-kind`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+use serde::{Deserialize, Serialize};
+
+/// What a navigation entry is (the contract's `nav-kind`), written in lower case in JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum NavKind {
     Group,
     Page,
@@ -15,17 +20,58 @@ pub enum NavKind {
     Language,
 }
 
-/// One entry of the navigation as the contract flattens it (pre-order, with depth).
-#[derive(Debug, Clone, PartialEq, Eq)]
+impl NavKind {
+    /// Tabs, anchors, dropdowns and products split a navigation into sections, of which a
+    /// sidebar shows one at a time.
+    pub fn is_section(self) -> bool {
+        matches!(
+            self,
+            Self::Tab | Self::Anchor | Self::Dropdown | Self::Product
+        )
+    }
+}
+
+/// One entry of the navigation as the contract flattens it (pre-order, with depth). In JSON,
+/// fields that are not set are left out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NavEntry {
     pub kind: NavKind,
     pub depth: u32,
     pub label: String,
-    /// A page's path (no extension) or a link's URL.
+    /// A page's path (no extension), a group's root page, or a link's URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub icon: Option<String>,
+    /// A short label shown beside the entry (docs.json `tag`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
+    /// Whether a group starts expanded (docs.json `expanded`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub expanded: bool,
+}
+
+impl NavEntry {
+    /// An entry with only the required fields set.
+    pub fn new(kind: NavKind, depth: u32, label: &str, target: Option<&str>) -> Self {
+        Self {
+            kind,
+            depth,
+            label: label.to_string(),
+            target: target.map(String::from),
+            icon: None,
+            tag: None,
+            expanded: false,
+        }
+    }
+
+    /// The page this entry opens: a page's path, or a group's root page.
+    pub fn page(&self) -> Option<&str> {
+        match self.kind {
+            NavKind::Page | NavKind::Group => self.target.as_deref(),
+            _ => None,
+        }
+    }
 }
 
 /// A navigation node with its children.
@@ -82,6 +128,22 @@ impl Navigation {
             close_last(&mut open, &mut roots);
         }
         Self { roots }
+    }
+
+    /// The tree flattened again, in pre-order with depths, as the contract carries it.
+    pub fn entries(&self) -> Vec<NavEntry> {
+        self.walk()
+            .into_iter()
+            .map(|(ancestors, node)| NavEntry {
+                kind: node.kind,
+                depth: ancestors.len() as u32,
+                label: node.label.clone(),
+                target: node.target.clone(),
+                icon: node.icon.clone(),
+                tag: node.tag.clone(),
+                expanded: node.expanded,
+            })
+            .collect()
     }
 
     /// Every node, depth first, with its ancestors (outermost first).
@@ -146,15 +208,7 @@ mod tests {
     use super::*;
 
     fn entry(kind: NavKind, depth: u32, label: &str, target: Option<&str>) -> NavEntry {
-        NavEntry {
-            kind,
-            depth,
-            label: label.into(),
-            target: target.map(Into::into),
-            icon: None,
-            tag: None,
-            expanded: false,
-        }
+        NavEntry::new(kind, depth, label, target)
     }
 
     #[test]
@@ -176,5 +230,27 @@ mod tests {
         );
         assert_eq!(nav.trail("guides/signatures"), ["Guides", "Webhooks"]);
         assert_eq!(nav.trail("missing"), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn the_tree_flattens_back_to_its_entries_and_entries_read_as_json() {
+        let mut group = entry(NavKind::Group, 1, "Guides", Some("guides"));
+        group.expanded = true;
+        let entries = vec![
+            entry(NavKind::Tab, 0, "Docs", None),
+            group,
+            entry(NavKind::Page, 2, "Auth", Some("guides/auth")),
+            entry(NavKind::Link, 0, "Blog", Some("https://example.com")),
+        ];
+        let nav = Navigation::from_entries(entries.clone());
+        assert_eq!(nav.entries(), entries);
+        assert_eq!(entries[1].page(), Some("guides"));
+        assert!(entries[0].kind.is_section() && !entries[1].kind.is_section());
+        let json = serde_json::to_string(&entries[1]).unwrap();
+        assert_eq!(
+            json,
+            r#"{"kind":"group","depth":1,"label":"Guides","target":"guides","expanded":true}"#
+        );
+        assert_eq!(serde_json::from_str::<NavEntry>(&json).unwrap(), entries[1]);
     }
 }

@@ -145,49 +145,6 @@ pub fn check_path(path: &str) -> Result<()> {
     Ok(())
 }
 
-/// Exports a [`Packager`] as the component's `packager` world:
-/// `quire_sdk::export_packager!(MyPackager);`
-#[cfg(test)]
-mod tests {
-    use std::io::{Seek, SeekFrom, Write};
-
-    use super::SeekWindow;
-
-    #[test]
-    fn drained_bytes_are_final_and_patching_works_after_them() {
-        let mut window = SeekWindow::default();
-        window.write_all(b"headerAAAA").unwrap();
-        let entry = window.end();
-        window.write_all(b"hdr2BBBB").unwrap();
-        assert_eq!(window.drain_before(entry), b"headerAAAA");
-        window.seek(SeekFrom::Start(entry)).unwrap();
-        window.write_all(b"HDR2").unwrap();
-        window.seek(SeekFrom::End(0)).unwrap();
-        window.write_all(b"!").unwrap();
-        assert!(window.seek(SeekFrom::Start(0)).is_err());
-        assert_eq!(window.drain_all(), b"HDR2BBBB!");
-    }
-}
-
-#[macro_export]
-macro_rules! export_packager {
-    ($packager:ty) => {
-        #[cfg(target_arch = "wasm32")]
-        #[doc(hidden)]
-        pub struct QuirePackagerExport;
-        #[cfg(target_arch = "wasm32")]
-        impl $crate::bindings::packager::exports::quire::plugins::packing::Guest
-            for QuirePackagerExport
-        {
-            type Archive = $crate::packager::adapter::ArchiveAdapter<$packager>;
-        }
-        #[cfg(target_arch = "wasm32")]
-        $crate::bindings::packager::export_packager_world!(
-            QuirePackagerExport with_types_in $crate::bindings::packager
-        );
-    };
-}
-
 /// The glue between [`Packager`] and the generated bindings.
 #[cfg(feature = "packager")]
 #[doc(hidden)]
@@ -225,5 +182,48 @@ pub mod adapter {
         fn finish(&self) -> Result<Vec<u8>, WitError> {
             self.0.borrow_mut().finish().map_err(Into::into)
         }
+    }
+}
+
+/// Exports a [`Packager`] as the component's `packager` world:
+/// `quire_sdk::export_packager!(MyPackager);`
+#[macro_export]
+macro_rules! export_packager {
+    ($packager:ty) => {
+        #[cfg(target_arch = "wasm32")]
+        #[doc(hidden)]
+        pub struct QuirePackagerExport;
+        #[cfg(target_arch = "wasm32")]
+        impl $crate::bindings::packager::exports::quire::plugins::packing::Guest
+            for QuirePackagerExport
+        {
+            type Archive = $crate::packager::adapter::ArchiveAdapter<$packager>;
+        }
+        #[cfg(target_arch = "wasm32")]
+        $crate::bindings::packager::export_packager_world!(
+            QuirePackagerExport with_types_in $crate::bindings::packager
+        );
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Seek, SeekFrom, Write};
+
+    use super::SeekWindow;
+
+    #[test]
+    fn drained_bytes_are_final_and_patching_works_after_them() {
+        let mut window = SeekWindow::default();
+        window.write_all(b"headerAAAA").unwrap();
+        let entry = window.end();
+        window.write_all(b"hdr2BBBB").unwrap();
+        assert_eq!(window.drain_before(entry), b"headerAAAA");
+        window.seek(SeekFrom::Start(entry)).unwrap();
+        window.write_all(b"HDR2").unwrap();
+        window.seek(SeekFrom::End(0)).unwrap();
+        window.write_all(b"!").unwrap();
+        assert!(window.seek(SeekFrom::Start(0)).is_err());
+        assert_eq!(window.drain_all(), b"HDR2BBBB!");
     }
 }

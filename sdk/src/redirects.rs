@@ -175,12 +175,7 @@ pub fn is_plain(source: &str) -> bool {
 
 /// The page path (no leading `/`, no extension) a plain source or destination names.
 pub fn page_of(source: &str) -> Option<&str> {
-    let path = source.split(['#', '?']).next()?.trim_matches('/');
-    let path = path
-        .strip_suffix(".html")
-        .or_else(|| path.strip_suffix(".mdx"))
-        .or_else(|| path.strip_suffix(".md"))
-        .unwrap_or(path);
+    let path = crate::paths::page_key(source);
     (!path.is_empty()).then_some(path)
 }
 

@@ -25,7 +25,8 @@ pub struct Site {
     pub navigation: Navigation,
     /// Every page of the site (path without extension), in the navigation or not.
     pub pages: Vec<String>,
-    /// The navigation file (docs.json or mint.json), parsed; `Null` if it was not JSON.
+    /// The navigation file (docs.json or mint.json), parsed (`Null` when the host sent none; a
+    /// file that is not JSON is refused before [`Renderer::open`]).
     pub config: serde_json::Value,
     /// Files under `snippets/`.
     pub snippets: Vec<SiteFile>,
@@ -123,12 +124,20 @@ pub mod adapter {
                     })
                     .collect()
             };
+            let config = match info.config_json.trim() {
+                "" => serde_json::Value::Null,
+                text => serde_json::from_str(text).map_err(|e| {
+                    crate::Error::invalid_input(format!(
+                        "site configuration is not valid JSON: {e}"
+                    ))
+                })?,
+            };
             let site = Site {
                 name: info.name,
                 version: info.version,
                 navigation: Navigation::from_entries(info.navigation.into_iter().map(nav_entry)),
                 pages: info.pages,
-                config: serde_json::from_str(&info.config_json).unwrap_or_default(),
+                config,
                 snippets: files(info.snippets),
                 api_documents: files(info.api_documents),
             };

@@ -2,10 +2,12 @@
 //! an [`Index`] that loads those bytes when a server starts and answers searches. Export both
 //! with [`export_retriever!`](crate::export_retriever).
 
+use serde::{Deserialize, Serialize};
+
 use crate::Result;
 
-/// A section of a page to index.
-#[derive(Debug, Clone, PartialEq)]
+/// A section of a page to index (serializable, so an index can store it as it came).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IndexSection {
     /// Page path without extension.
     pub path: String,
@@ -35,10 +37,13 @@ pub struct Query {
 }
 
 impl Query {
-    /// Whether `section` passes the query's version and language filter.
+    /// Whether `section` passes the query's version and language filter. A section with no
+    /// version (or language) belongs to every version (or language): pages outside the
+    /// `versions` of docs.json are shared by all of them.
     pub fn admits(&self, section: &IndexSection) -> bool {
-        let passes = |wanted: &Option<String>, has: &Option<String>| {
-            wanted.as_ref().is_none_or(|w| has.as_ref() == Some(w))
+        let passes = |wanted: &Option<String>, has: &Option<String>| match (wanted, has) {
+            (Some(wanted), Some(has)) => wanted == has,
+            _ => true,
         };
         passes(&self.version, &section.version) && passes(&self.language, &section.language)
     }

@@ -35,7 +35,7 @@ pub struct SectionBuilder {
     current: Section,
     sections: Vec<Section>,
     headings: Vec<Heading>,
-    anchors_used: HashMap<String, usize>,
+    anchors: Anchors,
 }
 
 impl SectionBuilder {
@@ -52,18 +52,13 @@ impl SectionBuilder {
             trail: Vec::new(),
             sections: Vec::new(),
             headings: Vec::new(),
-            anchors_used: HashMap::new(),
+            anchors: Anchors::default(),
         }
     }
 
     /// A heading starts a new section; returns its anchor (unique within the page).
     pub fn heading(&mut self, level: u8, text: &str) -> String {
-        let mut anchor = slug(text);
-        let seen = self.anchors_used.entry(anchor.clone()).or_insert(0);
-        *seen += 1;
-        if *seen > 1 {
-            anchor = format!("{anchor}-{}", *seen - 1);
-        }
+        let anchor = self.anchors.next(text);
         self.trail.retain(|(l, _)| *l < level);
         self.trail.push((level, text.to_string()));
         let finished = std::mem::replace(
@@ -122,21 +117,50 @@ impl SectionBuilder {
     }
 }
 
-/// A URL-safe anchor from heading text: lowercase letters and digits joined by `-`.
+/// A heading's anchor as GitHub and docs.json sites spell it, so links written against the
+/// published site (`#whats-new`, `#api_key`) keep working: letters and digits lowercased, each
+/// space or `-` a `-`, `_` kept, everything else dropped; `section` when nothing is left.
 pub fn slug(text: &str) -> String {
-    let mut out = String::new();
-    for c in text.chars().flat_map(char::to_lowercase) {
+    let mut out = String::with_capacity(text.len());
+    for c in text.trim().chars() {
         if c.is_alphanumeric() {
-            out.push(c);
-        } else if !out.is_empty() && !out.ends_with('-') {
+            out.extend(c.to_lowercase());
+        } else if c == ' ' || c == '-' {
             out.push('-');
+        } else if c == '_' {
+            out.push('_');
         }
     }
-    let trimmed = out.trim_end_matches('-');
-    if trimmed.is_empty() {
+    if out.is_empty() {
         "section".to_string()
     } else {
-        trimmed.to_string()
+        out
+    }
+}
+
+/// The anchors given out on one page, so each is unique: the second "Usage" heading is
+/// `usage-1`, the third `usage-2`, as GitHub numbers them.
+#[derive(Debug, Default, Clone)]
+pub struct Anchors {
+    used: HashMap<String, usize>,
+}
+
+impl Anchors {
+    /// The anchor for a heading reading `text`.
+    pub fn next(&mut self, text: &str) -> String {
+        let base = slug(text);
+        let seen = self.used.entry(base.clone()).or_insert(0);
+        *seen += 1;
+        match *seen {
+            1 => base,
+            n => format!("{base}-{}", n - 1),
+        }
+    }
+
+    /// Records an anchor the page set itself (an explicit `id`), kept as written; a later
+    /// heading with the same text is numbered after it.
+    pub fn reserve(&mut self, anchor: &str) {
+        *self.used.entry(anchor.to_string()).or_insert(0) += 1;
     }
 }
 
@@ -165,8 +189,20 @@ mod tests {
     }
 
     #[test]
-    fn slugs_are_url_safe() {
+    fn slugs_are_spelled_as_github_spells_them() {
         assert_eq!(slug("Hello, World!"), "hello-world");
+        assert_eq!(slug("What's new?"), "whats-new");
+        assert_eq!(slug("api_key and  more"), "api_key-and--more");
+        assert_eq!(slug("Schnellstart für Ärzte"), "schnellstart-für-ärzte");
         assert_eq!(slug("???"), "section");
+    }
+
+    #[test]
+    fn repeated_headings_are_numbered_after_explicit_ids() {
+        let mut anchors = Anchors::default();
+        assert_eq!(anchors.next("Usage"), "usage");
+        assert_eq!(anchors.next("Usage"), "usage-1");
+        anchors.reserve("setup");
+        assert_eq!(anchors.next("Setup"), "setup-1");
     }
 }
