@@ -305,12 +305,7 @@ async fn check_paths(
     let known: HashSet<&str> = manifest.pages.iter().map(|p| p.path.as_str()).collect();
     let mut out = Vec::new();
     for (i, raw) in paths.iter().enumerate() {
-        let path = raw
-            .trim()
-            .trim_start_matches('/')
-            .trim_end_matches(".mdx")
-            .trim_end_matches(".md")
-            .trim_end_matches(".html");
+        let path = quire_sdk::paths::page_key(raw);
         if path.is_empty() {
             return Err(ApiError::bad_request(format!("paths[{i}] is empty")));
         }

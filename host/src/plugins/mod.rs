@@ -1,8 +1,10 @@
 //! Which component serves each role in this server. The runtime itself (contract checks,
 //! sandboxes, sessions) is the `quire-runtime` crate; this module chooses the files (per
 //! deployment type, in `selection`), holds them in hot-swappable slots (`slot`) and keeps the
-//! packagers by the archive format they write (`packagers`).
+//! packagers by the archive format they write (`packagers`); `contract` converts the host's
+//! types to the contract's.
 
+pub mod contract;
 mod packagers;
 mod selection;
 mod slot;

@@ -77,7 +77,7 @@ pub fn operation_page(
         _ => format!("{method} {path}"),
     };
     let directory = spec.map_or("api-reference", |s| s.directory.as_str());
-    let slug = slug(&format!("{method} {path}"));
+    let slug = path_slug(&format!("{method} {path}"));
     let path = unique(&format!("{directory}/{slug}"), taken);
     GeneratedPage {
         path,
@@ -108,7 +108,7 @@ pub fn channel_page(id: &str, spec: &ApiSpec, taken: &mut HashSet<String>) -> Ge
     } else {
         format!("{} {id}", spec.file)
     };
-    let path = unique(&format!("{}/{}", spec.directory, slug(id)), taken);
+    let path = unique(&format!("{}/{}", spec.directory, path_slug(id)), taken);
     GeneratedPage {
         path,
         source: format!("---\nasyncapi: {}\n---\n", Value::String(reference)),
@@ -180,8 +180,9 @@ fn is_method(word: &str) -> bool {
     METHODS.contains(&lower.as_str()) || lower == "webhook"
 }
 
-/// `GET /users/{id}` → `get-users-id`.
-fn slug(text: &str) -> String {
+/// A generated page's file name from an operation (`GET /users/{id}` → `get-users-id`): words
+/// kept apart by `-`, unlike a heading anchor (`quire_sdk::sections::slug`), which drops `/`.
+fn path_slug(text: &str) -> String {
     let mut out = String::new();
     for c in text.chars() {
         if c.is_alphanumeric() {

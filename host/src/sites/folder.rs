@@ -9,7 +9,7 @@ use serde_json::Value;
 use walkdir::WalkDir;
 
 use super::navigation::{PageMeta, flatten, resolve_refs};
-use super::{FileEntry, NavNodeKind, PageEntry, SiteError, SiteManifest};
+use super::{FileEntry, NavKind, PageEntry, SiteError, SiteManifest};
 
 /// Limits on what a site may hold.
 #[derive(Debug, Clone, Copy)]
@@ -115,7 +115,7 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
     // Pages in navigation order (group root pages included), hidden ones too: they are
     // exported, with the version and language of their place.
     for node in &navigation.nodes {
-        let is_page = node.kind == NavNodeKind::Page || node.kind == NavNodeKind::Group;
+        let is_page = node.kind == NavKind::Page || node.kind == NavKind::Group;
         let Some(path) = node.target.as_ref().filter(|_| is_page) else {
             continue;
         };

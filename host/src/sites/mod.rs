@@ -11,31 +11,17 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::plugins::{NavEntry, NavKind, SiteFile, SiteInfo};
+use crate::plugins::{NavEntry, SiteFile, SiteInfo};
+pub use quire_sdk::navigation::NavKind;
 
 pub use folder::{SiteLimits, load_site};
 pub use names::{validate_domain, validate_label};
 pub use upload::{extract_site_archive, safe_relative};
 
-/// What kind of navigation entry (see the WIT `nav-kind`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum NavNodeKind {
-    Group,
-    Page,
-    Tab,
-    Link,
-    Anchor,
-    Dropdown,
-    Product,
-    Version,
-    Language,
-}
-
 /// One entry of the navigation, flattened in pre-order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NavNode {
-    pub kind: NavNodeKind,
+    pub kind: NavKind,
     pub depth: u32,
     pub label: String,
     pub target: Option<String>,
@@ -208,17 +194,7 @@ impl SiteManifest {
                 .iter()
                 .filter(|n| !n.hidden)
                 .map(|n| NavEntry {
-                    kind: match n.kind {
-                        NavNodeKind::Group => NavKind::Group,
-                        NavNodeKind::Page => NavKind::Page,
-                        NavNodeKind::Tab => NavKind::Tab,
-                        NavNodeKind::Link => NavKind::Link,
-                        NavNodeKind::Anchor => NavKind::Anchor,
-                        NavNodeKind::Dropdown => NavKind::Dropdown,
-                        NavNodeKind::Product => NavKind::Product,
-                        NavNodeKind::Version => NavKind::Version,
-                        NavNodeKind::Language => NavKind::Language,
-                    },
+                    kind: crate::plugins::contract::nav_kind(n.kind),
                     depth: n.depth,
                     label: n.label.clone(),
                     target: n.target.clone(),

@@ -7,8 +7,8 @@ use crate::escape::{escaped, push_escaped};
 use crate::frontmatter::Frontmatter;
 use crate::icons;
 use crate::links::root_prefix;
-use crate::markup::PageHeading;
-use crate::navigation::{Destination, NavContext, NavItemKind, language_name};
+use crate::markup::Heading;
+use crate::navigation::{Destination, NavContext, NavKind, language_name};
 use crate::settings::Settings;
 use crate::site::{Site, SwitchChoice};
 
@@ -18,7 +18,7 @@ pub struct PageView<'a> {
     pub title: &'a str,
     pub frontmatter: &'a Frontmatter,
     pub body: &'a str,
-    pub headings: &'a [PageHeading],
+    pub headings: &'a [Heading],
     /// Whether the page loads the Mermaid script (it has a diagram).
     pub has_diagram: bool,
     /// The side column's HTML (API examples); empty for most pages.
@@ -401,9 +401,7 @@ fn switcher(
 
 /// The tabs a reader on `path` chooses between, each leading to its first page (or its link).
 fn tabs_bar(html: &mut String, settings: &Settings, context: &NavContext, path: &str, root: &str) {
-    let tabs: Vec<usize> = context
-        .sections_of_kind(path, &[NavItemKind::Tab])
-        .collect();
+    let tabs: Vec<usize> = context.sections_of_kind(path, &[NavKind::Tab]).collect();
     if tabs.is_empty() {
         return;
     }
@@ -469,9 +467,7 @@ fn sidebar(
 ) {
     html.push_str("<nav class=\"sidebar\" id=\"sidebar\" aria-label=\"Site navigation\">");
     if let Some(context) = context {
-        let anchors: Vec<usize> = context
-            .sections_of_kind(path, &[NavItemKind::Anchor])
-            .collect();
+        let anchors: Vec<usize> = context.sections_of_kind(path, &[NavKind::Anchor]).collect();
         if !anchors.is_empty() {
             html.push_str("<div class=\"sidebar-anchors\">");
             for i in anchors {
@@ -480,7 +476,7 @@ fn sidebar(
             html.push_str("</div>");
         }
         let menus: Vec<usize> = context
-            .sections_of_kind(path, &[NavItemKind::Dropdown, NavItemKind::Product])
+            .sections_of_kind(path, &[NavKind::Dropdown, NavKind::Product])
             .collect();
         if !menus.is_empty() {
             let section = context.section_of(path);
@@ -542,7 +538,7 @@ fn pager(html: &mut String, site: &Site, path: &str, root: &str) {
 }
 
 /// The on-page table of contents: second- and third-level headings.
-fn toc(html: &mut String, headings: &[PageHeading]) {
+fn toc(html: &mut String, headings: &[Heading]) {
     let entries: Vec<_> = headings
         .iter()
         .filter(|h| (2..=3).contains(&h.level))

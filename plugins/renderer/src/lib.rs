@@ -1,9 +1,11 @@
 //! Quire's default renderer: MDX and Markdown pages to a navigable static HTML site.
 //!
 //! The work lives in plain-Rust modules that know nothing of the component model, so they are
-//! tested natively; `component` is the WIT glue, compiled only for WebAssembly.
+//! tested natively; `plugin` implements the SDK's `Renderer` over them and exports the
+//! component (the SDK holds the WIT glue).
 
 mod api;
+mod api_pages;
 mod appearance;
 mod chrome;
 mod code;
@@ -29,12 +31,12 @@ mod snippets;
 mod tailwind;
 mod theme;
 
-#[cfg(target_arch = "wasm32")]
-mod component;
+mod plugin;
 
 pub use code::highlight_code;
-pub use navigation::{NavItem, NavItemKind};
+pub use navigation::{NavEntry, NavKind};
 pub use page::{PageOutput, PageSource, render, render_page};
+pub use plugin::DefaultRenderer;
 pub use settings::Settings;
 pub use site::Site;
 pub use site_files::assets;

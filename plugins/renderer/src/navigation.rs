@@ -4,72 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde::Serialize;
-
-/// What a navigation entry is (mirrors the WIT `nav-kind`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum NavItemKind {
-    Group,
-    Page,
-    Tab,
-    Link,
-    Anchor,
-    Dropdown,
-    Product,
-    Version,
-    Language,
-}
-
-impl NavItemKind {
-    /// Tabs, anchors, dropdowns and products split a context's navigation into sections, of
-    /// which the sidebar shows one at a time.
-    pub fn is_section(self) -> bool {
-        matches!(
-            self,
-            Self::Tab | Self::Anchor | Self::Dropdown | Self::Product
-        )
-    }
-}
-
-/// One entry of the flattened, pre-order navigation tree.
-#[derive(Debug, Clone, Serialize)]
-pub struct NavItem {
-    pub kind: NavItemKind,
-    pub depth: u32,
-    pub label: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub target: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub icon: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tag: Option<String>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub expanded: bool,
-}
-
-impl NavItem {
-    /// The page this entry opens: a page's path, or a group's root page.
-    pub fn page(&self) -> Option<&str> {
-        match self.kind {
-            NavItemKind::Page | NavItemKind::Group => self.target.as_deref(),
-            _ => None,
-        }
-    }
-
-    /// An entry with only the required fields set.
-    pub fn new(kind: NavItemKind, depth: u32, label: &str, target: Option<&str>) -> Self {
-        Self {
-            kind,
-            depth,
-            label: label.to_string(),
-            target: target.map(String::from),
-            icon: None,
-            tag: None,
-            expanded: false,
-        }
-    }
-}
+pub use quire_sdk::navigation::{NavEntry, NavKind};
 
 /// A navigation page as (path, label).
 pub type NavPage = (String, String);
@@ -81,7 +16,7 @@ pub struct NavContext {
     pub version: Option<String>,
     pub language: Option<String>,
     /// The entries, depths counted from the context's top.
-    pub items: Vec<NavItem>,
+    pub items: Vec<NavEntry>,
     /// Pages in reading order, for previous/next links.
     pub order: Vec<NavPage>,
     /// Each entry's parent (an index into `items`), `None` at the top.
@@ -109,7 +44,7 @@ impl NavContext {
     pub fn sections_of_kind<'a>(
         &'a self,
         path: &str,
-        kinds: &'a [NavItemKind],
+        kinds: &'a [NavKind],
     ) -> impl Iterator<Item = usize> + 'a {
         let mut ancestors = HashSet::new();
         let mut at = self.entry_of_page.get(path).copied();
@@ -163,7 +98,7 @@ impl NavContext {
                     .iter()
                     .take_while(|i| i.depth > depth),
             )
-            .find_map(NavItem::page)
+            .find_map(NavEntry::page)
     }
 
     /// Where the entry at `index` leads: its first page, else (a section that is only a link,
@@ -176,7 +111,7 @@ impl NavContext {
         self.items[index + 1..]
             .iter()
             .take_while(|i| i.depth > depth)
-            .find(|i| i.kind == NavItemKind::Link)
+            .find(|i| i.kind == NavKind::Link)
             .and_then(|i| i.target.as_deref())
             .map(Destination::Link)
     }
@@ -193,11 +128,11 @@ pub enum Destination<'a> {
 
 /// Splits the navigation into contexts: entries under a `version` or `language` entry go to
 /// that context (depths counted from it); entries under neither are shared by every context.
-pub(crate) fn split_contexts(items: &[NavItem]) -> Vec<NavContext> {
+pub(crate) fn split_contexts(items: &[NavEntry]) -> Vec<NavContext> {
     type Key = (Option<String>, Option<String>);
     // First pass: each entry's context and depth within it.
-    let mut placed: Vec<(Key, NavItem)> = Vec::new();
-    let mut stack: Vec<&NavItem> = Vec::new();
+    let mut placed: Vec<(Key, NavEntry)> = Vec::new();
+    let mut stack: Vec<&NavEntry> = Vec::new();
     for item in items {
         while stack.last().is_some_and(|s| s.depth >= item.depth) {
             stack.pop();
@@ -205,19 +140,19 @@ pub(crate) fn split_contexts(items: &[NavItem]) -> Vec<NavContext> {
         let version = stack
             .iter()
             .rev()
-            .find(|s| s.kind == NavItemKind::Version)
+            .find(|s| s.kind == NavKind::Version)
             .map(|s| s.label.clone());
         let language = stack
             .iter()
             .rev()
-            .find(|s| s.kind == NavItemKind::Language)
+            .find(|s| s.kind == NavKind::Language)
             .map(|s| s.label.clone());
         let scopes = stack
             .iter()
-            .filter(|s| matches!(s.kind, NavItemKind::Version | NavItemKind::Language))
+            .filter(|s| matches!(s.kind, NavKind::Version | NavKind::Language))
             .count() as u32;
         stack.push(item);
-        if matches!(item.kind, NavItemKind::Version | NavItemKind::Language) {
+        if matches!(item.kind, NavKind::Version | NavKind::Language) {
             continue;
         }
         let mut entry = item.clone();
@@ -296,10 +231,10 @@ pub fn language_name(code: &str) -> &str {
 mod tests {
     use super::*;
     use crate::site::Site;
-    use NavItemKind::*;
+    use NavKind::*;
 
-    fn item(kind: NavItemKind, depth: u32, label: &str, target: Option<&str>) -> NavItem {
-        NavItem::new(kind, depth, label, target)
+    fn item(kind: NavKind, depth: u32, label: &str, target: Option<&str>) -> NavEntry {
+        NavEntry::new(kind, depth, label, target)
     }
 
     fn site() -> Site {

@@ -5,7 +5,7 @@ use markdown::mdast::Node;
 use crate::api::PlaygroundDisplay;
 use crate::frontmatter::{self, Frontmatter};
 use crate::layout::{self, PageView};
-use crate::markup::{Markup, PageHeading, PageSection, PageWarning};
+use crate::markup::{Heading, Markup, PageWarning, Section};
 use crate::site::Site;
 
 /// Everything rendering one page produced.
@@ -16,8 +16,8 @@ pub struct PageOutput {
     /// False for `hidden` or `noindex` pages.
     pub indexable: bool,
     pub html: String,
-    pub headings: Vec<PageHeading>,
-    pub sections: Vec<PageSection>,
+    pub headings: Vec<Heading>,
+    pub sections: Vec<Section>,
     pub warnings: Vec<PageWarning>,
     /// Files besides the page that it needs in the bundle (the Mermaid script), as (path,
     /// contents); each is given with the first page of the site that needs it.
@@ -121,10 +121,10 @@ pub fn render(site: &Site, page: &PageSource<'_>) -> PageOutput {
             .as_deref()
             .and_then(PlaygroundDisplay::parse)
             .unwrap_or(site.settings.playground);
-        crate::api::render_operation(&mut markup, op, display);
+        crate::api_pages::render_operation(&mut markup, op, display);
     }
     if let Some(channel) = &channel {
-        crate::api::render_channel(&mut markup, channel);
+        crate::api_pages::render_channel(&mut markup, channel);
     }
     markup.render_root(&tree);
     let body = std::mem::take(&mut markup.html);
@@ -227,13 +227,12 @@ fn first_heading(tree: &Node) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::navigation::{NavItem, NavItemKind};
+    use crate::navigation::{NavEntry, NavKind};
 
     fn site() -> Site {
-        let page =
-            |label: &str, target: &str| NavItem::new(NavItemKind::Page, 1, label, Some(target));
+        let page = |label: &str, target: &str| NavEntry::new(NavKind::Page, 1, label, Some(target));
         let items = vec![
-            NavItem::new(NavItemKind::Group, 0, "Start", None),
+            NavEntry::new(NavKind::Group, 0, "Start", None),
             page("Intro", "index"),
             page("Quickstart", "quickstart"),
             page("Auth", "guides/auth"),
@@ -245,7 +244,7 @@ mod tests {
 
     #[test]
     fn metadata_timestamp_dates_pages_unless_the_page_opts_out() {
-        let items = vec![NavItem::new(NavItemKind::Page, 0, "A", Some("a"))];
+        let items = vec![NavEntry::new(NavKind::Page, 0, "A", Some("a"))];
         let config = r#"{"metadata": {"timestamp": true}}"#;
         let site = Site::new("Acme".into(), "v1".into(), items, config, vec![]).unwrap();
         let page = |source: &str, modified: Option<u64>| {

@@ -41,17 +41,25 @@ pub struct Settings {
     pub config_file: &'static str,
 }
 
+/// The navigation file's JSON text, parsed (`Null` for an empty text).
+pub fn parse_config(config_json: &str) -> Result<Value, String> {
+    if config_json.trim().is_empty() {
+        return Ok(Value::Null);
+    }
+    serde_json::from_str(config_json)
+        .map_err(|e| format!("site configuration is not valid JSON: {e}"))
+}
+
 const DEFAULT_PRIMARY: &str = "#2563eb";
 
 impl Settings {
     /// Reads the settings from the navigation file's JSON text.
     pub fn parse(config_json: &str) -> Result<Self, String> {
-        let config: Value = if config_json.trim().is_empty() {
-            Value::Null
-        } else {
-            serde_json::from_str(config_json)
-                .map_err(|e| format!("site configuration is not valid JSON: {e}"))?
-        };
+        Ok(Self::from_config(&parse_config(config_json)?))
+    }
+
+    /// Reads the settings from the parsed navigation file (`Null` for none).
+    pub fn from_config(config: &Value) -> Self {
         let color = |pointer: &str| {
             config
                 .pointer(pointer)
@@ -102,7 +110,7 @@ impl Settings {
                     .collect()
             })
             .unwrap_or_default();
-        Ok(Self {
+        Self {
             primary,
             light,
             dark,
@@ -114,10 +122,10 @@ impl Settings {
                 .or_else(|| text("/favicon/dark")),
             default_mode,
             navbar_links: links,
-            chrome: crate::chrome::Chrome::from_config(&config),
-            appearance: crate::appearance::Appearance::from_config(&config),
-            playground: crate::api::PlaygroundDisplay::from_config(&config),
-            external: crate::external::External::from_config(&config),
+            chrome: crate::chrome::Chrome::from_config(config),
+            appearance: crate::appearance::Appearance::from_config(config),
+            playground: crate::api::PlaygroundDisplay::from_config(config),
+            external: crate::external::External::from_config(config),
             config_file: if config.get("navigation").is_some_and(Value::is_array) {
                 "mint.json"
             } else {
@@ -126,7 +134,7 @@ impl Settings {
             icon_library: crate::icons::Library::parse(
                 config.pointer("/icons/library").and_then(Value::as_str),
             ),
-        })
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::navigation::{NavContext, NavItem, NavItemKind, NavPage, split_contexts};
+use crate::navigation::{NavContext, NavEntry, NavKind, NavPage, split_contexts};
 
 /// One choice of a version or language switcher.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,15 +43,28 @@ pub struct Site {
 }
 
 impl Site {
-    /// Prepares the site. `pages` lists every page path, in navigation or not.
+    /// Prepares the site from the navigation file's JSON text. `pages` lists every page path,
+    /// in navigation or not.
     pub fn new(
         name: String,
         version: String,
-        items: Vec<NavItem>,
+        items: Vec<NavEntry>,
         config_json: &str,
         pages: Vec<String>,
     ) -> Result<Self, String> {
-        let settings = crate::settings::Settings::parse(config_json)?;
+        let config = crate::settings::parse_config(config_json)?;
+        Ok(Self::from_config(name, version, items, &config, pages))
+    }
+
+    /// Prepares the site from the parsed navigation file (`Null` for none).
+    pub fn from_config(
+        name: String,
+        version: String,
+        items: Vec<NavEntry>,
+        config: &serde_json::Value,
+        pages: Vec<String>,
+    ) -> Self {
+        let settings = crate::settings::Settings::from_config(config);
         let contexts = split_contexts(&items);
         let mut context_of = HashMap::new();
         let mut trails = HashMap::new();
@@ -70,7 +83,7 @@ impl Site {
                         stack.iter().map(|(_, l)| l.clone()).collect(),
                     );
                 }
-                if !matches!(item.kind, NavItemKind::Page | NavItemKind::Link) {
+                if !matches!(item.kind, NavKind::Page | NavKind::Link) {
                     stack.push((item.depth, item.label.clone()));
                 }
             }
@@ -86,10 +99,9 @@ impl Site {
         let mut all: HashSet<String> = pages.into_iter().collect();
         all.extend(context_of.keys().cloned());
         let theme = crate::theme::ThemeFiles::build(&settings, &contexts);
-        let config: serde_json::Value = serde_json::from_str(config_json).unwrap_or_default();
         // Warnings about the rules are the host's to give, once per export, not per page.
         let (redirects, _) =
-            quire_sdk::redirects::Redirects::from_config(&config, &|p| all.contains(p));
+            quire_sdk::redirects::Redirects::from_config(config, &|p| all.contains(p));
         let reading_order = contexts
             .iter()
             .flat_map(|c| c.order.iter().map(|(p, _)| p.as_str()));
@@ -98,7 +110,7 @@ impl Site {
         rest.sort_unstable();
         in_order.extend(rest);
         let links = crate::links::Targets::new(in_order, redirects);
-        Ok(Self {
+        Self {
             name,
             version,
             settings,
@@ -114,7 +126,7 @@ impl Site {
             links,
             mermaid_given: std::cell::Cell::new(false),
             settings_reported: std::cell::Cell::new(false),
-        })
+        }
     }
 
     /// Adds the site's snippets and OpenAPI documents (a document that cannot be parsed is

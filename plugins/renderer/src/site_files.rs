@@ -70,12 +70,12 @@ fn not_found(site: &Site) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::navigation::{NavItem, NavItemKind};
+    use crate::navigation::{NavEntry, NavKind};
     use crate::theme::FEATURES_FILE;
 
     #[test]
     fn shared_files_carry_the_theme_and_navigation() {
-        let mut item = NavItem::new(NavItemKind::Page, 0, "Intro</script>", Some("intro"));
+        let mut item = NavEntry::new(NavKind::Page, 0, "Intro</script>", Some("intro"));
         item.icon = Some("rocket".into());
         let site = Site::new(
             "Acme".into(),

@@ -5,7 +5,7 @@
 //! runs longer. Inputs it found are kept in `regressions` below.
 
 use proptest::prelude::*;
-use quire_renderer::{NavItem, NavItemKind, Site, render_page};
+use quire_renderer::{NavEntry, NavKind, Site, render_page};
 
 /// Fragments of the shapes real pages use: components with attributes, code, tables, lists,
 /// entities, expressions, imports and frontmatter.
@@ -149,8 +149,8 @@ fn page() -> impl Strategy<Value = String> {
 
 fn site() -> Site {
     let items = vec![
-        NavItem::new(NavItemKind::Group, 0, "Start", None),
-        NavItem::new(NavItemKind::Page, 1, "Page", Some("page")),
+        NavEntry::new(NavKind::Group, 0, "Start", None),
+        NavEntry::new(NavKind::Page, 1, "Page", Some("page")),
     ];
     let snippets = vec![(
         "snippets/support.mdx".to_string(),

@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::tokenize::Tokenizer;
 
+pub use quire_sdk::retriever::{IndexSection as Section, Query};
+
 /// Version of the serialized form; an index of another version is refused, not misread.
 const FORMAT: u32 = 1;
 /// BM25 parameters (the usual defaults).
@@ -16,36 +18,6 @@ const B: f32 = 0.75;
 const HEADING_WEIGHT: u32 = 3;
 /// Sections on a boosted page (the reader's current page) score this much higher.
 const PATH_BOOST: f32 = 1.25;
-
-/// A section of a page, as indexed and as returned.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Section {
-    pub path: String,
-    pub anchor: String,
-    pub title: String,
-    pub heading_trail: Vec<String>,
-    pub text: String,
-    pub version: Option<String>,
-    pub language: Option<String>,
-}
-
-/// Which sections a search may return.
-#[derive(Debug, Clone, Default)]
-pub struct Filter {
-    pub version: Option<String>,
-    pub language: Option<String>,
-}
-
-impl Filter {
-    /// Sections without a version (or language) apply to every version (or language).
-    fn admits(&self, section: &Section) -> bool {
-        let matches = |wanted: &Option<String>, has: &Option<String>| match (wanted, has) {
-            (Some(w), Some(h)) => w == h,
-            _ => true,
-        };
-        matches(&self.version, &section.version) && matches(&self.language, &section.language)
-    }
-}
 
 /// Collects sections; `finish` produces the serialized index.
 #[derive(Default)]
@@ -70,7 +42,8 @@ impl IndexBuilder {
         Self::default()
     }
 
-    pub fn add(&mut self, section: Section) {
+    /// Indexes one section.
+    pub fn add_section(&mut self, section: Section) {
         let id = self.sections.len() as u32;
         let mut counts: HashMap<String, u32> = HashMap::new();
         let mut length = 0;
@@ -93,7 +66,8 @@ impl IndexBuilder {
         self.sections.push(section);
     }
 
-    pub fn finish(self) -> Result<Vec<u8>, String> {
+    /// The index's bytes, as `Index::from_bytes` reads them.
+    pub fn to_bytes(self) -> Result<Vec<u8>, String> {
         let mut terms: Vec<_> = self.postings.into_iter().collect();
         terms.sort_by(|a, b| a.0.cmp(&b.0));
         postcard::to_allocvec(&Stored {
@@ -123,7 +97,8 @@ pub struct Ranked {
 }
 
 impl Index {
-    pub fn load(bytes: &[u8]) -> Result<Self, String> {
+    /// Reads what `IndexBuilder::to_bytes` wrote; bytes of another format are refused.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
         let stored: Stored =
             postcard::from_bytes(bytes).map_err(|e| format!("not a Quire search index: {e}"))?;
         if stored.format != FORMAT {
@@ -162,15 +137,10 @@ impl Index {
         self.sections.is_empty()
     }
 
-    /// The best `limit` sections for `query`, best first.
-    pub fn search(
-        &self,
-        query: &str,
-        limit: usize,
-        filter: &Filter,
-        boost_paths: &[String],
-    ) -> Vec<Ranked> {
-        let mut terms = self.tokenizer.collect(query);
+    /// The best `query.limit` sections for `query`, best first.
+    pub fn rank(&self, query: &Query) -> Vec<Ranked> {
+        let limit = query.limit;
+        let mut terms = self.tokenizer.collect(&query.text);
         terms.sort();
         terms.dedup();
         let n = self.sections.len() as f32;
@@ -188,11 +158,11 @@ impl Index {
                 scores[section as usize] += idf * tf * (K1 + 1.0) / (tf + norm);
             }
         }
-        let boosted: HashSet<&str> = boost_paths.iter().map(String::as_str).collect();
+        let boosted: HashSet<&str> = query.boost_paths.iter().map(String::as_str).collect();
         let mut ranked: Vec<Ranked> = scores
             .into_iter()
             .enumerate()
-            .filter(|(i, score)| *score > 0.0 && filter.admits(&self.sections[*i]))
+            .filter(|(i, score)| *score > 0.0 && query.admits(&self.sections[*i]))
             .map(|(i, score)| {
                 let boost = if boosted.contains(self.sections[i].path.as_str()) {
                     PATH_BOOST
@@ -235,42 +205,52 @@ mod tests {
 
     fn index() -> Index {
         let mut builder = IndexBuilder::new();
-        builder.add(section(
+        builder.add_section(section(
             "auth",
             "Authentication",
             "Send your API key in the Authorization header as a bearer token.",
             None,
         ));
-        builder.add(section(
+        builder.add_section(section(
             "webhooks",
             "Webhooks",
             "Verify each delivery with the signature header. Retries use exponential backoff.",
             None,
         ));
-        builder.add(section(
+        builder.add_section(section(
             "limits",
             "Rate limits",
             "Requests per organization are limited to 10,000 per hour.",
             Some("v2"),
         ));
-        builder.add(section(
+        builder.add_section(section(
             "old-limits",
             "Rate limits",
             "Requests are limited to 100 per hour.",
             Some("v1"),
         ));
-        builder.add(section(
+        builder.add_section(section(
             "config",
             "Configuration",
             "Set retrievalPageSize to change how many results are used.",
             None,
         ));
-        Index::load(&builder.finish().unwrap()).unwrap()
+        Index::from_bytes(&builder.to_bytes().unwrap()).unwrap()
     }
 
-    fn paths(index: &Index, query: &str, filter: &Filter) -> Vec<String> {
+    fn query(text: &str, limit: usize) -> Query {
+        Query {
+            text: text.into(),
+            limit,
+            version: None,
+            language: None,
+            boost_paths: Vec::new(),
+        }
+    }
+
+    fn paths(index: &Index, query: &Query) -> Vec<String> {
         index
-            .search(query, 5, filter, &[])
+            .rank(query)
             .iter()
             .map(|r| index.section(r.section).path.clone())
             .collect()
@@ -280,47 +260,40 @@ mod tests {
     fn ranks_the_answering_section_first() {
         let i = index();
         assert_eq!(
-            paths(
-                &i,
-                "how do I verify webhook signatures?",
-                &Filter::default()
-            )[0],
+            paths(&i, &query("how do I verify webhook signatures?", 5))[0],
             "webhooks"
         );
-        assert_eq!(paths(&i, "bearer token", &Filter::default())[0], "auth");
-        assert_eq!(paths(&i, "page size", &Filter::default())[0], "config");
-        assert_eq!(
-            paths(&i, "retrievalPageSize", &Filter::default())[0],
-            "config"
-        );
-        assert!(paths(&i, "kubernetes", &Filter::default()).is_empty());
+        assert_eq!(paths(&i, &query("bearer token", 5))[0], "auth");
+        assert_eq!(paths(&i, &query("page size", 5))[0], "config");
+        assert_eq!(paths(&i, &query("retrievalPageSize", 5))[0], "config");
+        assert!(paths(&i, &query("kubernetes", 5)).is_empty());
     }
 
     #[test]
     fn filters_and_boosts_apply() {
         let i = index();
-        let v1 = Filter {
+        let v1 = Query {
             version: Some("v1".into()),
-            language: None,
+            ..query("rate limits", 5)
         };
-        assert_eq!(paths(&i, "rate limits", &v1), ["old-limits"]);
-        let boosted = i.search("rate limits", 5, &Filter::default(), &["old-limits".into()]);
+        assert_eq!(paths(&i, &v1), ["old-limits"]);
+        let boosted = i.rank(&Query {
+            boost_paths: vec!["old-limits".into()],
+            ..query("rate limits", 5)
+        });
         assert_eq!(i.section(boosted[0].section).path, "old-limits");
     }
 
     #[test]
     fn limit_bounds_the_results() {
         let i = index();
-        assert_eq!(
-            i.search("limits header", 1, &Filter::default(), &[]).len(),
-            1
-        );
-        assert!(i.search("limits", 0, &Filter::default(), &[]).is_empty());
+        assert_eq!(i.rank(&query("limits header", 1)).len(), 1);
+        assert!(i.rank(&query("limits", 0)).is_empty());
     }
 
     #[test]
     fn garbage_is_not_an_index() {
-        assert!(Index::load(b"nope").is_err());
-        assert!(Index::load(&[]).is_err());
+        assert!(Index::from_bytes(b"nope").is_err());
+        assert!(Index::from_bytes(&[]).is_err());
     }
 }

@@ -1,12 +1,11 @@
 //! Quire's default retriever: BM25 over heading-level documentation sections.
 //!
-//! [`IndexBuilder`] and [`Index`] are plain Rust, tested natively; `component` is the WIT
-//! glue, compiled only for WebAssembly.
+//! [`IndexBuilder`] and [`Index`] are plain Rust, tested natively; `plugin` implements the
+//! SDK's retriever traits over them and exports the component.
 
-#[cfg(target_arch = "wasm32")]
-mod component;
 mod index;
+mod plugin;
 mod tokenize;
 
-pub use index::{Filter, Index, IndexBuilder, Ranked, Section};
+pub use index::{Index, IndexBuilder, Query, Ranked, Section};
 pub use tokenize::Tokenizer;

@@ -2,7 +2,7 @@
 //! which stand for every operation (OpenAPI) or channel (AsyncAPI) in them.
 
 use super::Walker;
-use crate::sites::NavNodeKind;
+use crate::sites::NavKind;
 use crate::sites::api_pages::{self, ApiSpec};
 
 impl Walker<'_> {
@@ -17,13 +17,7 @@ impl Walker<'_> {
                 .to_string(),
             None => entry.to_string(),
         };
-        self.push(
-            NavNodeKind::Page,
-            depth,
-            &label,
-            Some(page.path.clone()),
-            None,
-        );
+        self.push(NavKind::Page, depth, &label, Some(page.path.clone()), None);
         self.generated.push(page);
     }
 
@@ -33,7 +27,7 @@ impl Walker<'_> {
             return;
         };
         for (tag, entries) in groups {
-            self.push(NavNodeKind::Group, depth, &tag, None, None);
+            self.push(NavKind::Group, depth, &tag, None, None);
             for entry in entries {
                 self.operation(&entry, depth + 1, at);
             }
@@ -59,13 +53,7 @@ impl Walker<'_> {
         };
         for (id, label) in channels {
             let page = api_pages::channel_page(&id, spec, &mut self.taken);
-            self.push(
-                NavNodeKind::Page,
-                depth,
-                &label,
-                Some(page.path.clone()),
-                None,
-            );
+            self.push(NavKind::Page, depth, &label, Some(page.path.clone()), None);
             self.generated.push(page);
         }
     }

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::Walker;
-use crate::sites::{NavNodeKind, SiteError};
+use crate::sites::{NavKind, SiteError};
 
 impl Walker<'_> {
     /// mint.json's navigation: `{group, pages, version?}` objects. With `versions`, groups go
@@ -64,7 +64,7 @@ impl Walker<'_> {
             let mut depth = 0;
             if let Some(v) = version {
                 self.version = Some(v.to_string());
-                self.push_container(NavNodeKind::Version, v, 0);
+                self.push_container(NavKind::Version, v, 0);
                 depth = 1;
             }
             if tabs.is_empty() {
@@ -85,7 +85,7 @@ impl Walker<'_> {
                     if members.is_empty() {
                         continue;
                     }
-                    self.push_container(NavNodeKind::Tab, name, depth);
+                    self.push_container(NavKind::Tab, name, depth);
                     for (i, group) in members {
                         self.pages(
                             std::slice::from_ref(*group),

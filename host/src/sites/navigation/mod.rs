@@ -14,21 +14,21 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::api_pages::{ApiSpec, GeneratedPage};
-use super::{NavNode, NavNodeKind, SiteError, SiteWarning};
+use super::{NavKind, NavNode, SiteError, SiteWarning};
 
 pub use refs::resolve_refs;
 
 /// Containers of docs.json navigation, the key naming each element, and the entry kind. A
 /// tab's `menu` items are sections chosen from a menu, as dropdowns are.
-const CONTAINERS: &[(&str, &str, NavNodeKind)] = &[
-    ("products", "product", NavNodeKind::Product),
-    ("versions", "version", NavNodeKind::Version),
-    ("languages", "language", NavNodeKind::Language),
-    ("dropdowns", "dropdown", NavNodeKind::Dropdown),
-    ("anchors", "anchor", NavNodeKind::Anchor),
-    ("tabs", "tab", NavNodeKind::Tab),
-    ("menu", "item", NavNodeKind::Dropdown),
-    ("groups", "group", NavNodeKind::Group),
+const CONTAINERS: &[(&str, &str, NavKind)] = &[
+    ("products", "product", NavKind::Product),
+    ("versions", "version", NavKind::Version),
+    ("languages", "language", NavKind::Language),
+    ("dropdowns", "dropdown", NavKind::Dropdown),
+    ("anchors", "anchor", NavKind::Anchor),
+    ("tabs", "tab", NavKind::Tab),
+    ("menu", "item", NavKind::Dropdown),
+    ("groups", "group", NavKind::Group),
 ];
 
 /// What a page's frontmatter says about its navigation entry.
@@ -96,8 +96,8 @@ pub fn flatten(
                 anchor.get("url").and_then(Value::as_str),
             ) {
                 let icon = anchor.get("icon").and_then(Value::as_str);
-                walker.push(NavNodeKind::Anchor, 0, name, None, icon);
-                walker.push(NavNodeKind::Link, 1, name, Some(url.to_string()), icon);
+                walker.push(NavKind::Anchor, 0, name, None, icon);
+                walker.push(NavKind::Link, 1, name, Some(url.to_string()), icon);
             }
         }
     }
@@ -123,11 +123,7 @@ pub fn is_operation_entry(entry: &str) -> bool {
 
 /// A page path as navigation names it: no leading `/`, no `.mdx`/`.md` ending.
 pub fn page_path(entry: &str) -> String {
-    let path = entry.trim().trim_start_matches('/');
-    path.strip_suffix(".mdx")
-        .or_else(|| path.strip_suffix(".md"))
-        .unwrap_or(path)
-        .to_string()
+    quire_sdk::paths::page_key(entry).to_string()
 }
 
 struct Walker<'a> {
@@ -167,7 +163,7 @@ impl Walker<'_> {
 
     fn push(
         &mut self,
-        kind: NavNodeKind,
+        kind: NavKind,
         depth: u32,
         label: &str,
         target: Option<String>,
@@ -226,7 +222,7 @@ impl Walker<'_> {
                 return Err(self.invalid(&format!("{at}.{key}"), "must be an array"));
             };
             let mut order: Vec<usize> = (0..items.len()).collect();
-            if matches!(kind, NavNodeKind::Version | NavNodeKind::Language) {
+            if matches!(kind, NavKind::Version | NavKind::Language) {
                 // The `default: true` version or language comes first: it is where the site
                 // opens and what the switchers start from.
                 order.sort_by_key(|&i| {
@@ -262,7 +258,7 @@ impl Walker<'_> {
         &mut self,
         item: &Map<String, Value>,
         label_key: &str,
-        kind: NavNodeKind,
+        kind: NavKind,
         depth: u32,
         at: &str,
     ) -> Result<(), SiteError> {
@@ -284,13 +280,13 @@ impl Walker<'_> {
         }
         let href = item.get("href").and_then(Value::as_str).map(String::from);
         let walked = match href {
-            Some(href) if !has_children && kind == NavNodeKind::Group => {
-                self.push(NavNodeKind::Link, depth, label, Some(href), icon);
+            Some(href) if !has_children && kind == NavKind::Group => {
+                self.push(NavKind::Link, depth, label, Some(href), icon);
                 Ok(())
             }
             Some(href) if !has_children => {
                 self.push(kind, depth, label, None, icon);
-                self.push(NavNodeKind::Link, depth + 1, label, Some(href), icon);
+                self.push(NavKind::Link, depth + 1, label, Some(href), icon);
                 Ok(())
             }
             _ => {
@@ -323,7 +319,7 @@ impl Walker<'_> {
         None
     }
 
-    fn push_container(&mut self, kind: NavNodeKind, label: &str, depth: u32) {
+    fn push_container(&mut self, kind: NavKind, label: &str, depth: u32) {
         self.push(kind, depth, label, None, None);
     }
 
@@ -342,17 +338,11 @@ impl Walker<'_> {
                     let meta = &self.pages[&path];
                     let (label, icon, hidden) =
                         (meta.label.clone(), meta.icon.clone(), meta.hidden);
-                    let node = self.push(
-                        NavNodeKind::Page,
-                        depth,
-                        &label,
-                        Some(path),
-                        icon.as_deref(),
-                    );
+                    let node = self.push(NavKind::Page, depth, &label, Some(path), icon.as_deref());
                     node.hidden |= hidden;
                 }
                 Value::Object(group) => {
-                    self.entry(group, "group", NavNodeKind::Group, depth, &here)?;
+                    self.entry(group, "group", NavKind::Group, depth, &here)?;
                 }
                 _ => return Err(self.invalid(&here, "must be a page path or a group object")),
             }
@@ -373,7 +363,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn kinds(nodes: &[NavNode]) -> Vec<(NavNodeKind, u32, String)> {
+    fn kinds(nodes: &[NavNode]) -> Vec<(NavKind, u32, String)> {
         nodes
             .iter()
             .map(|n| (n.kind, n.depth, n.label.clone()))
@@ -421,13 +411,13 @@ mod tests {
         assert_eq!(
             kinds(&nav),
             vec![
-                (NavNodeKind::Tab, 0, "Guides".into()),
-                (NavNodeKind::Group, 1, "Start".into()),
-                (NavNodeKind::Page, 2, "Welcome".into()),
-                (NavNodeKind::Group, 2, "More".into()),
-                (NavNodeKind::Page, 3, "b".into()),
-                (NavNodeKind::Anchor, 0, "Blog".into()),
-                (NavNodeKind::Link, 1, "Blog".into()),
+                (NavKind::Tab, 0, "Guides".into()),
+                (NavKind::Group, 1, "Start".into()),
+                (NavKind::Page, 2, "Welcome".into()),
+                (NavKind::Group, 2, "More".into()),
+                (NavKind::Page, 3, "b".into()),
+                (NavKind::Anchor, 0, "Blog".into()),
+                (NavKind::Link, 1, "Blog".into()),
             ]
         );
     }
@@ -474,17 +464,17 @@ mod tests {
         assert_eq!(
             kinds(&nav),
             vec![
-                (NavNodeKind::Version, 0, "v2".into()),
-                (NavNodeKind::Tab, 1, "Documentation".into()),
-                (NavNodeKind::Group, 2, "Start".into()),
-                (NavNodeKind::Page, 3, "intro".into()),
-                (NavNodeKind::Tab, 1, "API reference".into()),
-                (NavNodeKind::Group, 2, "API".into()),
-                (NavNodeKind::Page, 3, "widgets".into()),
-                (NavNodeKind::Version, 0, "v1".into()),
-                (NavNodeKind::Tab, 1, "Documentation".into()),
-                (NavNodeKind::Group, 2, "Old".into()),
-                (NavNodeKind::Page, 3, "intro".into()),
+                (NavKind::Version, 0, "v2".into()),
+                (NavKind::Tab, 1, "Documentation".into()),
+                (NavKind::Group, 2, "Start".into()),
+                (NavKind::Page, 3, "intro".into()),
+                (NavKind::Tab, 1, "API reference".into()),
+                (NavKind::Group, 2, "API".into()),
+                (NavKind::Page, 3, "widgets".into()),
+                (NavKind::Version, 0, "v1".into()),
+                (NavKind::Tab, 1, "Documentation".into()),
+                (NavKind::Group, 2, "Old".into()),
+                (NavKind::Page, 3, "intro".into()),
             ]
         );
         assert_eq!(nav[10].version.as_deref(), Some("v1"));
@@ -530,17 +520,17 @@ mod tests {
         assert_eq!(
             kinds(&nav),
             vec![
-                (NavNodeKind::Language, 0, "ar".into()),
-                (NavNodeKind::Page, 1, "a".into()),
-                (NavNodeKind::Anchor, 1, "Community".into()),
-                (NavNodeKind::Link, 2, "Community".into()),
-                (NavNodeKind::Language, 0, "en".into()),
-                (NavNodeKind::Tab, 1, "Guides".into()),
-                (NavNodeKind::Dropdown, 2, "Start".into()),
-                (NavNodeKind::Group, 3, "G".into()),
-                (NavNodeKind::Page, 4, "a".into()),
-                (NavNodeKind::Tab, 1, "Blog".into()),
-                (NavNodeKind::Link, 2, "Blog".into()),
+                (NavKind::Language, 0, "ar".into()),
+                (NavKind::Page, 1, "a".into()),
+                (NavKind::Anchor, 1, "Community".into()),
+                (NavKind::Link, 2, "Community".into()),
+                (NavKind::Language, 0, "en".into()),
+                (NavKind::Tab, 1, "Guides".into()),
+                (NavKind::Dropdown, 2, "Start".into()),
+                (NavKind::Group, 3, "G".into()),
+                (NavKind::Page, 4, "a".into()),
+                (NavKind::Tab, 1, "Blog".into()),
+                (NavKind::Link, 2, "Blog".into()),
             ]
         );
         assert_eq!(
@@ -558,8 +548,8 @@ mod tests {
         assert_eq!(
             kinds(&walked.nodes),
             vec![
-                (NavNodeKind::Group, 0, "G".into()),
-                (NavNodeKind::Page, 1, "a".into()),
+                (NavKind::Group, 0, "G".into()),
+                (NavKind::Page, 1, "a".into()),
             ]
         );
         let warnings: Vec<String> = walked.warnings.iter().map(|w| w.to_string()).collect();
@@ -593,13 +583,13 @@ mod tests {
         assert_eq!(
             kinds(&walked.nodes),
             vec![
-                (NavNodeKind::Group, 0, "API".into()),
-                (NavNodeKind::Page, 1, "List users".into()),
-                (NavNodeKind::Group, 0, "All".into()),
-                (NavNodeKind::Group, 1, "Users".into()),
-                (NavNodeKind::Page, 2, "List users".into()),
-                (NavNodeKind::Group, 0, "Events".into()),
-                (NavNodeKind::Page, 1, "Chat room".into()),
+                (NavKind::Group, 0, "API".into()),
+                (NavKind::Page, 1, "List users".into()),
+                (NavKind::Group, 0, "All".into()),
+                (NavKind::Group, 1, "Users".into()),
+                (NavKind::Page, 2, "List users".into()),
+                (NavKind::Group, 0, "Events".into()),
+                (NavKind::Page, 1, "Chat room".into()),
             ]
         );
         let paths: Vec<&str> = walked.generated.iter().map(|g| g.path.as_str()).collect();

@@ -1,24 +1,20 @@
-//! AsyncAPI channels as reference pages (2.x and 3.0 documents): the channel's address on its
-//! server, its parameters, and for each operation on it the messages with their payload and
-//! headers; message examples go in the side column. Operations keep the document's own verb
-//! (`send`/`receive` in 3.0, `publish`/`subscribe` in 2.x), whose point of view is the
-//! document's.
+//! AsyncAPI channels (2.x and 3.0 documents): finding the one a page names, and reading its
+//! address on its server and the operations on it with their messages (`api_pages` draws them).
+//! Operations keep the document's own verb (`send`/`receive` in 3.0, `publish`/`subscribe` in
+//! 2.x), whose point of view is the document's.
 
 use serde_json::Value;
 
-use super::fields::{self, Field};
 use super::schema::Schemas;
 use super::{names_document, pointer_escape};
-use crate::code;
-use crate::markup::Markup;
 
 /// One channel of a document.
 #[derive(Debug)]
 pub struct Channel<'a> {
-    document: &'a Value,
+    pub(crate) document: &'a Value,
     /// The channel's key in `channels`.
-    id: String,
-    channel: &'a Value,
+    pub(crate) id: String,
+    pub(crate) channel: &'a Value,
 }
 
 /// The channel `reference` (`"channel"` or `"file channel"`) names among `documents`: by its
@@ -71,11 +67,11 @@ pub(super) fn find<'a>(
 }
 
 /// An operation on the channel: the document's verb, its summary and its messages.
-struct ChannelOperation<'a> {
-    action: String,
-    summary: Option<&'a str>,
-    description: Option<&'a str>,
-    messages: Vec<&'a Value>,
+pub struct ChannelOperation<'a> {
+    pub(crate) action: String,
+    pub(crate) summary: Option<&'a str>,
+    pub(crate) description: Option<&'a str>,
+    pub(crate) messages: Vec<&'a Value>,
 }
 
 impl<'a> Channel<'a> {
@@ -90,13 +86,13 @@ impl<'a> Channel<'a> {
         )
     }
 
-    fn schemas(&self) -> Schemas<'a> {
+    pub(crate) fn schemas(&self) -> Schemas<'a> {
         Schemas {
             document: self.document,
         }
     }
 
-    fn is_v2(&self) -> bool {
+    pub(crate) fn is_v2(&self) -> bool {
         self.document
             .get("asyncapi")
             .and_then(Value::as_str)
@@ -104,7 +100,7 @@ impl<'a> Channel<'a> {
     }
 
     /// The first server's protocol and address (2.x `url`; 3.0 `host` and `pathname`).
-    fn server(&self) -> (Option<&'a str>, String) {
+    pub(crate) fn server(&self) -> (Option<&'a str>, String) {
         let server = self
             .document
             .get("servers")
@@ -131,7 +127,7 @@ impl<'a> Channel<'a> {
     }
 
     /// The channel's address: 3.0 `address` (null for a dynamic one), else the 2.x key.
-    fn address(&self) -> Option<String> {
+    pub(crate) fn address(&self) -> Option<String> {
         match self.channel.get("address") {
             Some(Value::String(a)) => Some(a.clone()),
             Some(_) => None,
@@ -141,7 +137,7 @@ impl<'a> Channel<'a> {
     }
 
     /// The operations on this channel, in document order.
-    fn operations(&self) -> Vec<ChannelOperation<'a>> {
+    pub(crate) fn operations(&self) -> Vec<ChannelOperation<'a>> {
         let schemas = self.schemas();
         let messages_of = |value: Option<&'a Value>| -> Vec<&'a Value> {
             let Some(value) = value.map(|v| schemas.resolve(v)) else {
@@ -210,180 +206,17 @@ impl<'a> Channel<'a> {
 }
 
 /// A message's payload schema (3.0 may wrap it as `{schemaFormat, schema}`).
-fn payload(message: &Value) -> Option<&Value> {
+pub(crate) fn payload(message: &Value) -> Option<&Value> {
     let payload = message.get("payload")?;
     Some(payload.get("schema").unwrap_or(payload))
 }
 
 /// A message's name for headings: `title`, else `name`, else `messageId`.
-fn message_name(message: &Value) -> &str {
+pub(crate) fn message_name(message: &Value) -> &str {
     ["title", "name", "messageId"]
         .iter()
         .find_map(|k| message.get(*k).and_then(Value::as_str))
         .unwrap_or("Message")
-}
-
-/// Renders the reference for `channel` into the page, message examples into the side column.
-pub fn render(m: &mut Markup<'_>, channel: &Channel<'_>) {
-    let schemas = channel.schemas();
-    let (protocol, server) = channel.server();
-    let label = protocol.unwrap_or("channel").to_ascii_uppercase();
-    m.html.push_str(&format!(
-        "<div class=\"api-endpoint\"><span class=\"method method-channel\">{}</span><code class=\"api-path\">",
-        crate::escape::escaped(&label)
-    ));
-    let address = channel.address().unwrap_or_default();
-    let joined = match (server.is_empty(), address.is_empty()) {
-        (false, false) => format!(
-            "{}/{}",
-            server.trim_end_matches('/'),
-            address.trim_start_matches('/')
-        ),
-        (false, true) => server,
-        _ => address,
-    };
-    m.text(if joined.is_empty() {
-        &channel.id
-    } else {
-        &joined
-    });
-    m.html.push_str("</code></div>\n");
-    for key in ["summary", "description"] {
-        if let Some(text) = channel.channel.get(key).and_then(Value::as_str) {
-            m.html.push_str("<p>");
-            m.text(text);
-            m.html.push_str("</p>\n");
-        }
-    }
-    if let Some(parameters) = channel.channel.get("parameters").and_then(Value::as_object) {
-        m.heading_text(2, "Parameters");
-        for (name, parameter) in parameters {
-            let parameter = schemas.resolve(parameter);
-            // 2.x nests a schema; 3.0 parameters are strings, with enum/default on themselves.
-            let v3_schema;
-            let schema = match parameter.get("schema") {
-                Some(schema) => schema,
-                None => {
-                    let mut schema = parameter.clone();
-                    if let Value::Object(fields) = &mut schema {
-                        fields.insert("type".into(), Value::String("string".into()));
-                    }
-                    v3_schema = schema;
-                    &v3_schema
-                }
-            };
-            let f = Field {
-                name,
-                location: Some("channel"),
-                schema,
-                required: true,
-                description: parameter.get("description").and_then(Value::as_str),
-            };
-            fields::field(m, schemas, &f, 0);
-        }
-    }
-    let operations = channel.operations();
-    let mut examples = Vec::new();
-    for op in &operations {
-        let verb = capitalised(&op.action);
-        let heading = match op.summary {
-            Some(summary) => format!("{verb}: {summary}"),
-            None => verb,
-        };
-        m.heading_text(2, &heading);
-        if let Some(d) = op.description {
-            m.html.push_str("<p>");
-            m.text(d);
-            m.html.push_str("</p>\n");
-        }
-        // One message named as its operation needs no heading of its own.
-        let one_named_alike =
-            op.messages.len() == 1 && op.summary == Some(message_name(op.messages[0]));
-        for message in &op.messages {
-            message_reference(m, schemas, message, !one_named_alike);
-            examples.push((
-                format!("{} · {}", op.action, message_name(message)),
-                *message,
-            ));
-        }
-    }
-    if operations.is_empty()
-        && let Some(messages) = channel.channel.get("messages")
-    {
-        m.heading_text(2, "Messages");
-        for message in messages
-            .as_object()
-            .into_iter()
-            .flatten()
-            .map(|(_, v)| schemas.resolve(v))
-        {
-            message_reference(m, schemas, message, true);
-            examples.push((message_name(message).to_string(), message));
-        }
-    }
-    if !examples.is_empty() {
-        m.aside(|m| {
-            m.html.push_str("<div class=\"api-examples\">");
-            for (title, message) in examples {
-                let example = message
-                    .pointer("/examples/0/payload")
-                    .cloned()
-                    .or_else(|| payload(message).map(|p| schemas.example(p, 0)))
-                    .unwrap_or(Value::Null);
-                let text = serde_json::to_string_pretty(&example).unwrap_or_default();
-                m.html.push_str("<div class=\"message-example\">");
-                m.html
-                    .push_str(&code::block(Some("json"), Some(&title), &text));
-                m.html.push_str("</div>");
-            }
-            m.html.push_str("</div>\n");
-        });
-    }
-}
-
-/// One message: its name (as a heading, if `titled`), description, payload and headers as
-/// fields.
-fn message_reference(m: &mut Markup<'_>, schemas: Schemas<'_>, message: &Value, titled: bool) {
-    if titled {
-        m.heading_text(3, message_name(message));
-    }
-    for key in ["summary", "description"] {
-        if let Some(text) = message.get(key).and_then(Value::as_str) {
-            m.html.push_str("<p>");
-            m.text(text);
-            m.html.push_str("</p>\n");
-        }
-    }
-    if let Some(payload) = payload(message) {
-        let resolved = schemas.resolve(payload);
-        if resolved.get("properties").is_some() || resolved.get("items").is_some() {
-            fields::properties(m, schemas, payload, 0);
-        } else {
-            let f = Field {
-                name: "payload",
-                location: None,
-                schema: payload,
-                required: true,
-                description: resolved.get("description").and_then(Value::as_str),
-            };
-            fields::field(m, schemas, &f, 0);
-        }
-    }
-    if let Some(headers) = message.get("headers") {
-        m.html.push_str(
-            "<div class=\"message-headers\"><div class=\"field-group-title\">Headers</div>",
-        );
-        fields::properties(m, schemas, headers, 0);
-        m.html.push_str("</div>");
-    }
-}
-
-fn capitalised(word: &str) -> String {
-    let mut chars = word.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 #[cfg(test)]

@@ -1,18 +1,18 @@
-//! API reference pages from the site's API documents: OpenAPI 3 operations and webhooks
-//! (frontmatter `openapi: "GET /widgets/{id}"`, optionally after the document's file) and
-//! AsyncAPI 2 and 3 channels (frontmatter `asyncapi: "file channel"`). This module finds what a
-//! page names; `openapi` and `asyncapi` draw it.
+//! The site's API documents, as data: OpenAPI 3 operations and webhooks (frontmatter
+//! `openapi: "GET /widgets/{id}"`, optionally after the document's file) and AsyncAPI 2 and 3
+//! channels (frontmatter `asyncapi: "file channel"`). This module parses the documents and finds
+//! what a page names; `api_pages` draws it. Keeping the two apart lets the prepared `Site` hold
+//! the documents without depending on the drawing, which goes through `markup`.
 
-mod asyncapi;
-mod fields;
+pub(crate) mod asyncapi;
 mod openapi;
-mod playground;
-mod schema;
+pub(crate) mod schema;
 
 use serde_json::Value;
 
-pub use asyncapi::{Channel, render as render_channel};
-pub use openapi::{Operation, render as render_operation};
+pub use asyncapi::Channel;
+pub use openapi::Operation;
+pub use schema::Schemas;
 
 /// The site's API documents, parsed.
 #[derive(Debug, Default)]

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::schema::{MAX_DEPTH, Schemas, schema_type};
+use crate::api::schema::{MAX_DEPTH, Schemas, schema_type};
 use crate::escape::{escaped, push_escaped};
 use crate::markup::Markup;
 

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::schema::Schemas;
+use crate::api::Schemas;
 use crate::escape::escaped;
 use crate::markup::Markup;
 

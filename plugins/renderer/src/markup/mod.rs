@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use markdown::mdast::{AlignKind, Node};
+pub use quire_sdk::sections::{Anchors, Heading, Section};
 
 use crate::escape::{escaped, push_escaped};
 use crate::icons::IconRef;
@@ -20,22 +21,6 @@ pub(super) const CHILDREN: &str = "\u{0}children";
 
 /// Deepest chain of snippets rendering snippets; deeper is taken for a cycle.
 pub(super) const MAX_SNIPPET_DEPTH: usize = 8;
-
-/// A heading of the page, with the anchor it got.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PageHeading {
-    pub level: u8,
-    pub text: String,
-    pub anchor: String,
-}
-
-/// The text under one heading.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PageSection {
-    pub anchor: String,
-    pub heading_trail: Vec<String>,
-    pub text: String,
-}
 
 /// A problem in the page's source, with the line it is on.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,13 +40,13 @@ pub struct Markup<'a> {
     /// HTML for the page's side column (request and response examples), in place of the table
     /// of contents where the layout has room; after the article where it has not.
     pub side: String,
-    pub headings: Vec<PageHeading>,
+    pub headings: Vec<Heading>,
     pub warnings: Vec<PageWarning>,
-    sections: Vec<PageSection>,
+    sections: Vec<Section>,
     /// Headings above the current position, as (level, text).
     heading_stack: Vec<(u8, String)>,
     page_title: String,
-    slugs: HashMap<String, usize>,
+    anchors: Anchors,
     definitions: HashMap<String, (String, Option<String>)>,
     /// Names the page imported from snippets.
     imports: HashMap<String, Import>,
@@ -86,14 +71,14 @@ impl<'a> Markup<'a> {
             side: String::new(),
             headings: Vec::new(),
             warnings: Vec::new(),
-            sections: vec![PageSection {
+            sections: vec![Section {
                 anchor: String::new(),
                 heading_trail: vec![page_title.clone()],
                 text: String::new(),
             }],
             heading_stack: Vec::new(),
             page_title,
-            slugs: HashMap::new(),
+            anchors: Anchors::default(),
             definitions: HashMap::new(),
             imports: HashMap::new(),
             local_components: HashMap::new(),
@@ -112,7 +97,7 @@ impl<'a> Markup<'a> {
     }
 
     /// The sections, without empty ones.
-    pub fn into_sections(self) -> Vec<PageSection> {
+    pub fn into_sections(self) -> Vec<Section> {
         self.sections
             .into_iter()
             .map(|mut s| {
@@ -436,10 +421,10 @@ impl<'a> Markup<'a> {
         let text = text.to_string();
         let anchor = match anchor {
             Some(id) => {
-                *self.slugs.entry(id.clone()).or_insert(0) += 1;
+                self.anchors.reserve(&id);
                 id
             }
-            None => self.unique_slug(&text),
+            None => self.anchors.next(&text),
         };
         let level = depth.clamp(1, 6);
         self.html.push_str(&format!(
@@ -454,12 +439,12 @@ impl<'a> Markup<'a> {
         self.heading_stack.push((level, text.clone()));
         let mut trail = vec![self.page_title.clone()];
         trail.extend(self.heading_stack.iter().map(|(_, t)| t.clone()));
-        self.sections.push(PageSection {
+        self.sections.push(Section {
             anchor: anchor.clone(),
             heading_trail: trail,
             text: String::new(),
         });
-        self.headings.push(PageHeading {
+        self.headings.push(Heading {
             level,
             text,
             anchor,
@@ -537,22 +522,6 @@ impl<'a> Markup<'a> {
         }
         self.html.push_str("</table></div>\n");
     }
-
-    fn unique_slug(&mut self, text: &str) -> String {
-        let base = slugify(text);
-        let base = if base.is_empty() {
-            "section".to_string()
-        } else {
-            base
-        };
-        let count = self.slugs.entry(base.clone()).or_insert(0);
-        *count += 1;
-        if *count == 1 {
-            base
-        } else {
-            format!("{base}-{}", *count - 1)
-        }
-    }
 }
 
 fn is_component_or_space(node: &Node) -> bool {
@@ -582,21 +551,6 @@ pub(crate) fn collect_text(node: &Node, out: &mut String) {
             }
         }
     }
-}
-
-/// GitHub-style heading anchors: lower case, letters and digits kept, spaces to `-`.
-pub fn slugify(text: &str) -> String {
-    let mut slug = String::with_capacity(text.len());
-    for c in text.trim().chars() {
-        if c.is_alphanumeric() {
-            slug.extend(c.to_lowercase());
-        } else if c == ' ' || c == '-' {
-            slug.push('-');
-        } else if c == '_' {
-            slug.push('_');
-        }
-    }
-    slug
 }
 
 fn collect_definitions(node: &Node, out: &mut HashMap<String, (String, Option<String>)>) {
