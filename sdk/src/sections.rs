@@ -96,6 +96,11 @@ impl SectionBuilder {
         }
     }
 
+    /// Adds a code block to the current section, fenced (see [`push_code`]).
+    pub fn code(&mut self, language: &str, code: &str) {
+        push_code(&mut self.current.text, language, code);
+    }
+
     /// The page's headings and its non-empty sections.
     pub fn finish(mut self) -> (Vec<Heading>, Vec<Section>) {
         let last = std::mem::replace(
@@ -110,11 +115,72 @@ impl SectionBuilder {
         (self.headings, self.sections)
     }
 
-    fn push_section(&mut self, section: Section) {
+    fn push_section(&mut self, mut section: Section) {
+        section.text = tidy(&section.text);
         if !section.text.is_empty() {
             self.sections.push(section);
         }
     }
+}
+
+/// Appends a code block to a section's text as a Markdown fence on lines of its own (the
+/// language after the opening backticks), so that whoever reads the text (the host's search, the
+/// docs assistant) can tell code from prose: the assistant shows code as code and never quotes
+/// it as a sentence. A line of the code that would close the fence early is left out.
+pub fn push_code(text: &mut String, language: &str, code: &str) {
+    let language: String = language
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '`')
+        .collect();
+    text.push_str("\n```");
+    text.push_str(&language);
+    text.push('\n');
+    for line in code.trim_end().lines() {
+        if !line.trim_start().starts_with("```") {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    text.push_str("```\n");
+}
+
+/// A section's text tidied: white space in prose collapsed to single spaces, code blocks
+/// fenced by [`push_code`] kept line for line.
+pub fn tidy(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut prose = String::new();
+    let mut in_code = false;
+    let flush = |prose: &mut String, out: &mut String| {
+        let words = prose.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !words.is_empty() {
+            if !out.is_empty() && !out.ends_with('\n') {
+                out.push(' ');
+            }
+            out.push_str(&words);
+        }
+        prose.clear();
+    };
+    for line in text.lines() {
+        let fence = line.trim_start().starts_with("```");
+        if in_code {
+            out.push_str(if fence { "```" } else { line });
+            out.push('\n');
+            in_code = !fence;
+        } else if fence {
+            flush(&mut prose, &mut out);
+            if !out.is_empty() && !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(line.trim());
+            out.push('\n');
+            in_code = true;
+        } else {
+            prose.push_str(line);
+            prose.push(' ');
+        }
+    }
+    flush(&mut prose, &mut out);
+    out.trim_end().to_string()
 }
 
 /// A heading's anchor as GitHub and docs.json sites spell it, so links written against the
@@ -195,6 +261,30 @@ mod tests {
         assert_eq!(slug("api_key and  more"), "api_key-and--more");
         assert_eq!(slug("Schnellstart für Ärzte"), "schnellstart-für-ärzte");
         assert_eq!(slug("???"), "section");
+    }
+
+    #[test]
+    fn code_is_fenced_on_lines_of_its_own() {
+        let mut page = SectionBuilder::new("Install");
+        page.text("Run this:");
+        page.code("bash", "npm i acme\n```\nacme login\n");
+        page.text("Done.");
+        let (_, sections) = page.finish();
+        assert_eq!(
+            sections[0].text,
+            "Run this:\n```bash\nnpm i acme\nacme login\n```\nDone."
+        );
+    }
+
+    #[test]
+    fn tidying_collapses_prose_and_keeps_code_lines() {
+        let mut text = String::from("  Run\n this: ");
+        push_code(&mut text, "bash", "npm i  acme\n  acme login");
+        text.push_str("  and   done. ");
+        assert_eq!(
+            tidy(&text),
+            "Run this:\n```bash\nnpm i  acme\n  acme login\n```\nand done."
+        );
     }
 
     #[test]

@@ -130,6 +130,7 @@ pub async fn search(
                 language: filter.language,
             },
             boost_paths: Vec::new(),
+            reader: None,
         })
         .await?;
     let best = hits.first().map_or(1.0, |h| h.score).max(f32::MIN_POSITIVE);
@@ -192,12 +193,7 @@ pub async fn page(
 ) -> Result<Response, ApiError> {
     let (principal, rate) = discovery_caller(&state, peer, &headers).await?;
     let raw = body.path.unwrap_or_default();
-    let path = raw
-        .trim()
-        .trim_start_matches('/')
-        .trim_end_matches(".mdx")
-        .trim_end_matches(".md")
-        .to_string();
+    let path = quire_sdk::paths::page_key(&raw).to_string();
     if path.is_empty() {
         return Err(ApiError::bad_request(
             "path is required and must not be empty",

@@ -2,6 +2,7 @@
 //! reader is on, their context and the thread's history), generates an answer, and emits it as
 //! protocol-neutral events that `stream_v1` (and later protocols) encode.
 
+mod extractive;
 mod generator;
 mod openai;
 pub mod request;
@@ -17,8 +18,9 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 use tokio::sync::mpsc;
 
-pub use generator::{ExtractiveGenerator, GenerateError, GenerationInput, Generator};
-pub use openai::{OpenAiGenerator, OpenAiSettings, system_prompt};
+pub use extractive::ExtractiveGenerator;
+pub use generator::{GenerationInput, Generator};
+pub use openai::{OpenAiGenerator, OpenAiSettings};
 pub use request::AssistantRequest;
 
 use crate::plugins::SearchFilter;
@@ -140,6 +142,8 @@ pub struct Conversation {
     query: String,
     boost_paths: Vec<String>,
     filter: SearchFilter,
+    /// The page the reader is on, whose version and language the answer keeps to.
+    current_path: Option<String>,
     limit: u32,
 }
 
@@ -234,7 +238,9 @@ impl Assistant {
             boost_paths.extend(item.path.as_deref().map(page_path));
         }
         boost_paths.extend(request.current_path.as_deref().map(page_path));
+        let current_path = request.current_path.as_deref().map(page_path);
         Ok(Conversation {
+            current_path,
             domain: domain.to_string(),
             organization: organization.to_string(),
             thread,
@@ -276,11 +282,15 @@ impl Assistant {
                 limit: conversation.limit,
                 filter: conversation.filter.clone(),
                 boost_paths: conversation.boost_paths.clone(),
+                reader: Some(conversation.current_path.clone()),
             })
             .await;
+        // The same section in several versions or languages is one source, the best-ranked.
+        let mut said = std::collections::HashSet::new();
         let sections: Vec<RetrievedSection> = match hits {
             Ok(hits) => hits
                 .into_iter()
+                .filter(|h| said.insert(same_text_key(&h.section.text)))
                 .map(|h| {
                     let s = h.section;
                     let url = if s.anchor.is_empty() {
@@ -420,6 +430,14 @@ impl Assistant {
     }
 }
 
+/// A section's text with case and spacing left out, to tell copies apart from sections.
+fn same_text_key(text: &str) -> String {
+    text.split_whitespace()
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn message_id() -> String {
     format!("msg-{}", hex::encode(rand::rng().random::<[u8; 12]>()))
 }
@@ -430,12 +448,7 @@ fn words(text: &str) -> u64 {
 
 /// A page path as the index stores it, from a reader's URL path (`/guides/auth/?x#y`).
 fn page_path(path: &str) -> String {
-    let path = path.split(['?', '#']).next().unwrap_or("");
-    let path = path.trim_matches('/');
-    path.trim_end_matches(".html")
-        .trim_end_matches(".mdx")
-        .trim_end_matches(".md")
-        .to_string()
+    quire_sdk::paths::page_key(path).to_string()
 }
 
 #[cfg(test)]

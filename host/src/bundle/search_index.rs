@@ -174,7 +174,15 @@ fn script(name: &str, json: &str) -> Vec<u8> {
     format!("QUIRE_SEARCH_DATA({name:?},{safe});\n").into_bytes()
 }
 
+/// The start of a section's text as a result shows it: the fence lines around code blocks
+/// (see `quire_sdk::sections::push_code`) left out, white space collapsed.
 fn excerpt(text: &str) -> String {
+    let text = text
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("```"))
+        .flat_map(str::split_whitespace)
+        .collect::<Vec<_>>()
+        .join(" ");
     let mut out: String = text.chars().take(EXCERPT_CHARS).collect();
     if text.chars().count() > EXCERPT_CHARS {
         out.push('…');
@@ -223,6 +231,14 @@ fn stem(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn excerpts_leave_out_code_fences() {
+        assert_eq!(
+            excerpt("Run this:\n```bash\nnpm i  acme\n```\n then log in."),
+            "Run this: npm i acme then log in."
+        );
+    }
 
     #[test]
     fn the_stemmer_folds_plurals() {

@@ -51,6 +51,10 @@ pub struct SearchRequest {
     pub limit: u32,
     pub filter: SearchFilter,
     pub boost_paths: Vec<String>,
+    /// Searching for a reader (the assistant): a version or language the filter leaves open is
+    /// the one of the page they are on (`Some(path)`), else the site's default, so answers
+    /// come from the docs they are reading and not from every version at once.
+    pub reader: Option<Option<String>>,
 }
 
 /// Warm retriever instances for one content version of one site.
@@ -58,6 +62,11 @@ struct SitePool {
     version: String,
     /// The site's name (docs.json `name`), for answers.
     site_name: String,
+    /// Each page's docs.json version and language.
+    scopes: HashMap<String, SearchFilter>,
+    /// Where the site opens: the version and language of its first navigation page (the
+    /// `default: true` ones come first).
+    default_scope: SearchFilter,
     index: Arc<Vec<u8>>,
     /// The retriever the instances run; a replaced retriever gets a new pool.
     retriever: Arc<LoadedPlugin>,
@@ -94,10 +103,19 @@ impl SearchService {
     pub async fn search(&self, request: SearchRequest) -> Result<Vec<SearchHit>, SearchError> {
         let pool = self.pool(&request.organization, &request.domain).await?;
         let plugins = self.plugins.clone();
+        let mut filter = request.filter;
+        if let Some(page) = &request.reader {
+            let scope = page
+                .as_deref()
+                .and_then(|p| pool.scopes.get(quire_sdk::paths::page_key(p)))
+                .unwrap_or(&pool.default_scope);
+            filter.version = filter.version.or_else(|| scope.version.clone());
+            filter.language = filter.language.or_else(|| scope.language.clone());
+        }
         let query = SearchQuery {
             text: request.query,
             limit: request.limit,
-            filter: request.filter,
+            filter,
             boost_paths: request.boost_paths,
         };
         let work = format!("search {}", request.domain);
@@ -159,13 +177,30 @@ impl SearchService {
             }
             Err(e) => return Err(e.into()),
         };
-        let site_name = SiteManifest::read(&self.operator, domain, &version)
+        let manifest = SiteManifest::read(&self.operator, domain, &version)
             .await
-            .map(|m| m.name)
-            .unwrap_or_else(|_| domain.to_string());
+            .ok();
+        let site_name = manifest
+            .as_ref()
+            .map_or_else(|| domain.to_string(), |m| m.name.clone());
+        let scope = |page: &crate::sites::PageEntry| SearchFilter {
+            version: page.version.clone(),
+            language: page.language.clone(),
+        };
+        let pages = manifest
+            .as_ref()
+            .map(|m| m.pages.as_slice())
+            .unwrap_or_default();
+        let scopes = pages.iter().map(|p| (p.path.clone(), scope(p))).collect();
+        let default_scope = pages.first().map(scope).unwrap_or(SearchFilter {
+            version: None,
+            language: None,
+        });
         let pool = Arc::new(SitePool {
             version,
             site_name,
+            scopes,
+            default_scope,
             index: Arc::new(bytes),
             retriever,
             instances: (0..self.instances_per_site)

@@ -725,3 +725,80 @@ async fn docs_sites_may_call_the_discovery_endpoints_cross_origin_but_not_the_ad
         .to_lowercase();
     assert!(exposed.contains("x-thread-id"), "{exposed}");
 }
+
+/// A site with two docs.json versions of one page that differ in one fact: the answer keeps to
+/// the version of the page the reader is on, else the site's default, quotes what it says once,
+/// shows a how-to's code as code, and never quotes code as a sentence.
+#[tokio::test]
+async fn answers_keep_to_the_readers_version_and_quote_prose_once() {
+    let site = tempfile::tempdir().expect("site");
+    let write = |path: &str, text: &str| {
+        let file = site.path().join(path);
+        std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+        std::fs::write(file, text).expect("write");
+    };
+    write(
+        "docs.json",
+        r#"{"name": "Acme", "navigation": {"versions": [
+            {"version": "v1", "pages": ["v1/webhooks"]},
+            {"version": "v2", "default": true, "pages": ["v2/webhooks"]}
+        ]}}"#,
+    );
+    let page = |hours: u32| {
+        format!(
+            "---\ntitle: Webhooks\n---\n\n## Retries\n\n\
+             Failed webhook deliveries are retried with exponential backoff for up to {hours} hours.\n\n\
+             ## Registering\n\nRegister an endpoint for webhook deliveries with the Acme command line.\n\n\
+             ```bash\nacme webhooks create --url https://example.com/hook\n```\n"
+        )
+    };
+    write("v1/webhooks.mdx", &page(12));
+    write("v2/webhooks.mdx", &page(24));
+    let instance = Instance::new("");
+    instance.organization("acme", "pro");
+    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    instance.publish_folder(
+        "docs.acme.test",
+        site.path().to_str().expect("utf-8"),
+        "acme",
+        None,
+    );
+    let server = instance.start();
+    let answer = async |question: &str, current: Option<&str>| {
+        let mut body = json!({"fp": "a", "messages": [user(question)]});
+        if let Some(path) = current {
+            body["currentPath"] = json!(path);
+        }
+        let (status, _, stream) = ask(&server.base, Some(&key), "docs.acme.test", &body).await;
+        assert_eq!(status, 200, "{stream}");
+        parts_text(&stream)
+    };
+
+    let question = "How long are failed webhook deliveries retried?";
+    let v1 = answer(question, Some("/v1/webhooks")).await;
+    assert!(v1.contains("up to 12 hours"), "{v1}");
+    assert!(!v1.contains("24 hours"), "{v1}");
+    assert!(v1.contains("(/v1/webhooks#retries)"), "{v1}");
+    let default = answer(question, None).await;
+    assert!(default.contains("up to 24 hours"), "{default}");
+    assert!(!default.contains("12 hours"), "{default}");
+    assert_eq!(
+        default.matches("exponential backoff").count(),
+        1,
+        "{default}"
+    );
+
+    let how = answer(
+        "How do I register a webhook endpoint?",
+        Some("/v2/webhooks"),
+    )
+    .await;
+    assert!(
+        how.contains("```bash\nacme webhooks create --url https://example.com/hook\n```"),
+        "the code is shown as code: {how}"
+    );
+    assert!(
+        !how.contains("> acme webhooks"),
+        "code is not quoted as prose: {how}"
+    );
+}

@@ -101,7 +101,7 @@ impl<'a> Markup<'a> {
         self.sections
             .into_iter()
             .map(|mut s| {
-                s.text = s.text.split_whitespace().collect::<Vec<_>>().join(" ");
+                s.text = quire_sdk::sections::tidy(&s.text);
                 s
             })
             .filter(|s| !s.text.is_empty())
@@ -478,7 +478,9 @@ impl<'a> Markup<'a> {
                 site.settings
                     .icon_html(IconRef::named(name), 14, Some(&root))
             }));
-        self.search_text(code);
+        if let Some(section) = self.sections.last_mut() {
+            quire_sdk::sections::push_code(&mut section.text, lang.unwrap_or(""), code);
+        }
     }
 
     fn image(&mut self, node: &Node, url: &str, alt: &str) {

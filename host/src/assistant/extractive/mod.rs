@@ -1,0 +1,332 @@
+//! The built-in answer: extractive and offline. It quotes the sentences of the retrieved
+//! sections that best cover the question's words (rarer words weigh more), never the same
+//! sentence twice (across versions of a page, say), never code as prose; for "how do I"
+//! questions it adds the code block of the section it quoted, shown as code. When the best
+//! sentence covers too little of the question, it says the documentation does not seem to
+//! answer it and lists the closest pages instead of quoting something beside the point.
+
+mod text;
+
+use std::collections::{HashMap, HashSet};
+
+use futures::stream::{self, BoxStream};
+
+use super::generator::{GenerateError, GenerationInput, Generator};
+use text::{CodeBlock, looks_like_code, normalised, split};
+
+/// Sentences quoted at most.
+const MAX_SENTENCES: usize = 3;
+/// Below this share of the question's weight, the best sentence is not an answer.
+const WEAK_EVIDENCE: f32 = 0.5;
+/// A further sentence must add at least this share of the question's weight.
+const MIN_GAIN: f32 = 0.15;
+/// Sentences shorter or longer than these many words are not quoted.
+const MIN_WORDS: usize = 4;
+const MAX_WORDS: usize = 80;
+/// Code blocks longer than this are linked, not shown.
+const MAX_CODE_LINES: usize = 30;
+/// Two sentences sharing this share of their words say the same thing.
+const SAME_SENTENCE: f32 = 0.8;
+
+/// Words that say nothing about what a question is about.
+const QUESTION_WORDS: &[&str] = &[
+    "a", "about", "an", "and", "are", "be", "can", "could", "do", "does", "for", "from", "get",
+    "how", "i", "if", "in", "into", "is", "it", "me", "my", "of", "on", "or", "should", "so",
+    "that", "the", "there", "this", "to", "use", "using", "want", "way", "we", "what", "when",
+    "where", "which", "who", "why", "will", "with", "would", "you", "your",
+];
+
+/// What kind of answer the question asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Asking {
+    /// "What is X": the sentences that define it.
+    Definition,
+    /// "How do I X": the steps, and the code that does it.
+    HowTo,
+    Other,
+}
+
+fn asking(question: &str) -> Asking {
+    let q = normalised(question);
+    let starts = |prefixes: &[&str]| prefixes.iter().any(|p| q.starts_with(p));
+    if starts(&[
+        "what is",
+        "what are",
+        "what s ",
+        "whats ",
+        "define ",
+        "what does",
+        "meaning of",
+    ]) {
+        Asking::Definition
+    } else if starts(&[
+        "how do",
+        "how can",
+        "how to",
+        "how should",
+        "how would",
+        "steps to",
+    ]) || q.contains("set up")
+        || q.starts_with("configure ")
+        || q.starts_with("install ")
+    {
+        Asking::HowTo
+    } else {
+        Asking::Other
+    }
+}
+
+/// A question's or sentence's words, reduced so that plurals and verb endings meet.
+fn terms(text: &str) -> HashSet<String> {
+    normalised(text)
+        .split(' ')
+        .filter(|w| w.chars().count() > 1 && !QUESTION_WORDS.contains(w))
+        .map(stem)
+        .collect()
+}
+
+/// A light English stem: enough for "retries"/"retried"/"retrying" to meet "retry".
+fn stem(word: &str) -> String {
+    for (ending, replacement) in [
+        ("ies", "y"),
+        ("ied", "y"),
+        ("ing", ""),
+        ("ed", ""),
+        ("es", ""),
+        ("s", ""),
+    ] {
+        if let Some(root) = word.strip_suffix(ending)
+            && root.chars().count() >= 3
+        {
+            return format!("{root}{replacement}");
+        }
+    }
+    word.to_string()
+}
+
+/// One quotable sentence.
+struct Candidate {
+    section: usize,
+    position: usize,
+    text: String,
+    terms: HashSet<String>,
+}
+
+/// The built-in, offline generator.
+pub struct ExtractiveGenerator;
+
+impl Generator for ExtractiveGenerator {
+    fn generate(
+        &self,
+        input: GenerationInput,
+    ) -> BoxStream<'static, Result<String, GenerateError>> {
+        let answer = compose(&input);
+        // Word-sized pieces, as a model would stream them.
+        let pieces: Vec<Result<String, GenerateError>> = answer
+            .split_inclusive(' ')
+            .map(|w| Ok(w.to_string()))
+            .collect();
+        Box::pin(stream::iter(pieces))
+    }
+}
+
+/// The answer text for `input`.
+pub fn compose(input: &GenerationInput) -> String {
+    let asked = terms(&input.question);
+    let kind = asking(&input.question);
+    let splits: Vec<_> = input.sections.iter().map(|s| split(&s.content)).collect();
+    let mut seen = HashSet::new();
+    let mut candidates = Vec::new();
+    for (section, parts) in splits.iter().enumerate() {
+        for (position, sentence) in parts.sentences.iter().enumerate() {
+            let words = sentence.split_whitespace().count();
+            if !(MIN_WORDS..=MAX_WORDS).contains(&words)
+                || looks_like_code(sentence)
+                || !seen.insert(normalised(sentence))
+            {
+                continue;
+            }
+            candidates.push(Candidate {
+                section,
+                position,
+                text: sentence.clone(),
+                terms: terms(sentence),
+            });
+        }
+    }
+    if asked.is_empty() || candidates.is_empty() {
+        return nothing_found(input);
+    }
+    let weights = weights(&asked, &candidates);
+    let total: f32 = weights.values().sum();
+    let chosen = choose(&candidates, &weights, total, kind);
+    let Some(best) = chosen.first() else {
+        return nothing_found(input);
+    };
+    let best_share = covered(&candidates[*best].terms, &weights, &HashSet::new()) / total;
+    if best_share == 0.0 {
+        return nothing_found(input);
+    }
+    if best_share < WEAK_EVIDENCE {
+        return not_answered(input);
+    }
+    let mut chosen = chosen;
+    chosen.sort_by_key(|&c| (candidates[c].section, candidates[c].position));
+    let mut answer = format!(
+        "Here is what the {} documentation says:\n\n",
+        input.site_name
+    );
+    let mut cited = Vec::new();
+    for &c in &chosen {
+        let candidate = &candidates[c];
+        let section = &input.sections[candidate.section];
+        answer.push_str(&format!("> {}\n\n", candidate.text));
+        if chosen
+            .iter()
+            .filter(|&&o| o > c)
+            .all(|&o| candidates[o].section != candidate.section)
+        {
+            answer.push_str(&format!("From [{}]({})\n\n", section.label(), section.url));
+            cited.push(candidate.section);
+        }
+    }
+    if kind == Asking::HowTo
+        && let Some((section, block)) = cited
+            .iter()
+            .find_map(|&s| shown_code(&splits[s].code).map(|b| (s, b)))
+    {
+        let section = &input.sections[section];
+        answer.push_str(&format!(
+            "```{}\n{}\n```\n\nFrom [{}]({})\n\n",
+            block.language,
+            block.code,
+            section.label(),
+            section.url
+        ));
+    }
+    answer.trim_end().to_string()
+}
+
+/// Each question term's weight: rarer among the candidates is more telling (an IDF).
+fn weights(asked: &HashSet<String>, candidates: &[Candidate]) -> HashMap<String, f32> {
+    let n = candidates.len() as f32;
+    asked
+        .iter()
+        .map(|term| {
+            let df = candidates.iter().filter(|c| c.terms.contains(term)).count() as f32;
+            (term.clone(), (1.0 + n / (1.0 + df)).ln())
+        })
+        .collect()
+}
+
+/// The weight of question terms `terms` covers, leaving out those already `covered`.
+fn covered(
+    terms: &HashSet<String>,
+    weights: &HashMap<String, f32>,
+    already: &HashSet<String>,
+) -> f32 {
+    weights
+        .iter()
+        .filter(|(term, _)| terms.contains(*term) && !already.contains(*term))
+        .map(|(_, w)| w)
+        .sum()
+}
+
+/// Picks sentences greedily: each adds the most question weight not yet covered; earlier
+/// sections and sentences break ties, and a definition's "X is" sentences come first.
+fn choose(
+    candidates: &[Candidate],
+    weights: &HashMap<String, f32>,
+    total: f32,
+    kind: Asking,
+) -> Vec<usize> {
+    let mut chosen: Vec<usize> = Vec::new();
+    let mut already: HashSet<String> = HashSet::new();
+    while chosen.len() < MAX_SENTENCES {
+        let scored = candidates
+            .iter()
+            .enumerate()
+            .filter(|(i, c)| !chosen.contains(i) && !repeats(c, &chosen, candidates))
+            .map(|(i, c)| {
+                let gain = covered(&c.terms, weights, &already) / total;
+                let bonus = if kind == Asking::Definition && defines(&c.text) {
+                    0.1
+                } else {
+                    0.0
+                };
+                let order = c.section as f32 * 0.01 + c.position as f32 * 0.001;
+                (i, gain, gain + bonus - order)
+            })
+            .max_by(|a, b| a.2.total_cmp(&b.2));
+        match scored {
+            Some((i, gain, _)) if gain >= MIN_GAIN || chosen.is_empty() => {
+                already.extend(candidates[i].terms.iter().cloned());
+                chosen.push(i);
+            }
+            _ => break,
+        }
+    }
+    chosen
+}
+
+/// Whether `candidate` says what a chosen sentence already says (most words shared).
+fn repeats(candidate: &Candidate, chosen: &[usize], candidates: &[Candidate]) -> bool {
+    chosen.iter().any(|&o| {
+        let other = &candidates[o].terms;
+        let shared = candidate.terms.intersection(other).count() as f32;
+        let smaller = candidate.terms.len().min(other.len()).max(1) as f32;
+        shared / smaller >= SAME_SENTENCE
+    })
+}
+
+/// A sentence that says what something is.
+fn defines(sentence: &str) -> bool {
+    let s = format!(" {} ", sentence.to_lowercase());
+    [
+        " is a ",
+        " is an ",
+        " is the ",
+        " are ",
+        " refers to ",
+        " means ",
+        " lets you ",
+        " is used to ",
+    ]
+    .iter()
+    .any(|p| s.contains(p))
+}
+
+/// The first code block short enough to show.
+fn shown_code(blocks: &[CodeBlock]) -> Option<&CodeBlock> {
+    blocks
+        .iter()
+        .find(|b| !b.code.trim().is_empty() && b.code.lines().count() <= MAX_CODE_LINES)
+}
+
+fn nothing_found(input: &GenerationInput) -> String {
+    format!(
+        "I could not find anything about that in the {} documentation. Try other words, or browse the documentation directly.",
+        input.site_name
+    )
+}
+
+/// The documentation does not say: the closest pages, each once.
+fn not_answered(input: &GenerationInput) -> String {
+    let mut answer = format!(
+        "The {} documentation does not seem to answer that directly. The closest pages:\n\n",
+        input.site_name
+    );
+    let mut pages = HashSet::new();
+    for section in input
+        .sections
+        .iter()
+        .filter(|s| pages.insert(s.path.clone()))
+        .take(3)
+    {
+        answer.push_str(&format!("- [{}]({})\n", section.label(), section.url));
+    }
+    answer.trim_end().to_string()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,173 @@
+//! The built-in answer on small, hand-made retrievals: what it quotes, what it leaves out.
+
+use super::compose;
+use crate::assistant::RetrievedSection;
+use crate::assistant::generator::GenerationInput;
+
+fn section(title: &str, path: &str, content: &str) -> RetrievedSection {
+    RetrievedSection {
+        path: path.into(),
+        anchor: String::new(),
+        title: title.into(),
+        heading_trail: vec![title.into()],
+        content: content.into(),
+        url: format!("/{path}"),
+    }
+}
+
+fn ask(question: &str, sections: Vec<RetrievedSection>) -> String {
+    compose(&GenerationInput {
+        site_name: "Acme".into(),
+        question: question.into(),
+        sections,
+        history: Vec::new(),
+    })
+}
+
+#[test]
+fn quotes_the_matching_sentences_with_links() {
+    let answer = ask(
+        "How are failed webhook deliveries retried?",
+        vec![section(
+            "Webhooks",
+            "guides/webhooks",
+            "Register an endpoint. Failed deliveries are retried with exponential backoff for up to 24 hours.",
+        )],
+    );
+    assert!(
+        answer.contains(
+            "> Failed deliveries are retried with exponential backoff for up to 24 hours."
+        ),
+        "{answer}"
+    );
+    assert!(answer.contains("[Webhooks](/guides/webhooks)"), "{answer}");
+    assert!(!answer.contains("Register an endpoint"), "{answer}");
+}
+
+#[test]
+fn says_so_when_nothing_matches() {
+    let answer = ask(
+        "zeppelin pricing",
+        vec![section(
+            "Webhooks",
+            "w",
+            "Register an endpoint for your events.",
+        )],
+    );
+    assert!(
+        answer.starts_with("I could not find anything about that in the Acme documentation"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn a_sentence_in_three_versions_is_quoted_once() {
+    let text = "A webhook is an HTTP call Acme makes to your server when an event happens.";
+    let answer = ask(
+        "What is a webhook?",
+        vec![
+            section("Webhooks", "v3/webhooks", text),
+            section("Webhooks", "v2/webhooks", text),
+            section(
+                "Webhooks",
+                "v1/webhooks",
+                &format!("{text} It carries a signature."),
+            ),
+        ],
+    );
+    assert_eq!(
+        answer.matches("HTTP call Acme makes").count(),
+        1,
+        "{answer}"
+    );
+    assert!(answer.contains("(/v3/webhooks)"), "{answer}");
+}
+
+#[test]
+fn code_is_never_quoted_as_prose() {
+    // A renderer that does not fence code leaves it in the prose.
+    let answer = ask(
+        "How do I add the get_forecast tool to the server?",
+        vec![section(
+            "Tools",
+            "tools",
+            "mcp.AddTool(server, &mcp.Tool{Name: \"get_forecast\"}, nil) // Add get_forecast tool mcp. Tools are added to the server with AddTool, one call per tool.",
+        )],
+    );
+    assert!(!answer.contains("nil)"), "{answer}");
+    assert!(
+        answer.contains("> Tools are added to the server with AddTool"),
+        "{answer}"
+    );
+}
+
+#[test]
+fn how_to_answers_show_the_code_of_the_quoted_section() {
+    let answer = ask(
+        "How do I install the Acme CLI?",
+        vec![section(
+            "Install",
+            "cli/install",
+            "Install the Acme CLI with npm, then log in once.\n```bash\nnpm install -g acme-cli\nacme login\n```\n",
+        )],
+    );
+    assert!(
+        answer.contains("> Install the Acme CLI with npm, then log in once."),
+        "{answer}"
+    );
+    assert!(
+        answer.contains("```bash\nnpm install -g acme-cli\nacme login\n```"),
+        "{answer}"
+    );
+    assert!(!answer.contains("> npm install"), "{answer}");
+}
+
+#[test]
+fn weak_evidence_lists_the_closest_pages_instead_of_quoting() {
+    let answer = ask(
+        "Can I export my billing invoices to a spreadsheet?",
+        vec![
+            section(
+                "Billing",
+                "billing",
+                "Invoices are sent by email each month to the account owner.",
+            ),
+            section(
+                "Billing",
+                "billing",
+                "Plans can be changed at any time from the dashboard.",
+            ),
+            section(
+                "Exports",
+                "exports",
+                "Static exports render the site into an archive.",
+            ),
+        ],
+    );
+    assert!(
+        answer.starts_with("The Acme documentation does not seem to answer that directly"),
+        "{answer}"
+    );
+    assert_eq!(answer.matches("(/billing)").count(), 1, "{answer}");
+    assert!(answer.contains("- [Exports](/exports)"), "{answer}");
+    assert!(!answer.contains("> "), "{answer}");
+}
+
+#[test]
+fn a_definition_comes_before_a_mere_mention() {
+    let answer = ask(
+        "What is a workspace?",
+        vec![section(
+            "Workspaces",
+            "workspaces",
+            "You can rename a workspace from its settings page at any time. A workspace is a shared space where a team keeps its projects and members.",
+        )],
+    );
+    let definition = answer.find("A workspace is a shared space").expect(&answer);
+    assert!(
+        answer
+            .find("rename a workspace")
+            .is_none_or(|mention| mention > definition),
+        "{answer}"
+    );
+}
