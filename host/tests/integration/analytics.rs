@@ -1,7 +1,6 @@
 //! Web analytics over HTTP: the beacon's events with a public assistant key (validated,
 //! rate-limited, counted per page) and the admin endpoint that reads the counts back.
 
-
 use crate::common::Instance;
 use serde_json::{Value, json};
 

@@ -2,7 +2,6 @@
 //! a stand-in is right: the real thing is a paid service). The fake records what Quire sends
 //! and streams tokens back as server-sent events; the assistant must pass them on in order.
 
-
 use std::sync::{Arc, Mutex};
 
 use crate::common::Instance;

@@ -1,7 +1,6 @@
 //! What operators watch: `/metrics` in the Prometheus text format on both servers, request ids
 //! on responses and in JSON log lines.
 
-
 use std::time::Duration;
 
 use crate::common::{Api, Instance, docs_server};
