@@ -3,6 +3,7 @@
 //! protocol-neutral events that `stream_v1` (and later protocols) encode.
 
 mod extractive;
+mod fusion;
 mod generator;
 mod openai;
 pub mod request;
@@ -255,6 +256,35 @@ impl Assistant {
         })
     }
 
+    /// The sections to answer from: the question steered by the thread and the reader's
+    /// context; when it was steered, fused with the question searched alone, so a follow-up
+    /// that changes the subject ("and how do I check their signatures?") still finds it.
+    async fn retrieve(
+        &self,
+        conversation: &Conversation,
+    ) -> Result<Vec<crate::plugins::SearchHit>, crate::search::SearchError> {
+        let search = |query: &str| {
+            self.search.search(SearchRequest {
+                organization: conversation.organization.clone(),
+                domain: conversation.domain.clone(),
+                query: query.to_string(),
+                limit: conversation.limit,
+                filter: conversation.filter.clone(),
+                boost_paths: conversation.boost_paths.clone(),
+                reader: Some(conversation.current_path.clone()),
+            })
+        };
+        let steered = search(&conversation.query).await?;
+        if conversation.query == conversation.question {
+            return Ok(steered);
+        }
+        let plain = search(&conversation.question).await?;
+        Ok(fusion::fuse(
+            vec![plain, steered],
+            conversation.limit as usize,
+        ))
+    }
+
     /// Answers the conversation, sending events to `events`; persists the thread at the end.
     /// Failures after the start become an `Error` event followed by a clean `Finish`.
     pub async fn answer(&self, conversation: Conversation, events: mpsc::Sender<Event>) {
@@ -273,18 +303,7 @@ impl Assistant {
             query: echoed(&conversation.query),
         })
         .await;
-        let hits = self
-            .search
-            .search(SearchRequest {
-                organization: conversation.organization.clone(),
-                domain: conversation.domain.clone(),
-                query: conversation.query.clone(),
-                limit: conversation.limit,
-                filter: conversation.filter.clone(),
-                boost_paths: conversation.boost_paths.clone(),
-                reader: Some(conversation.current_path.clone()),
-            })
-            .await;
+        let hits = self.retrieve(&conversation).await;
         // The same section in several versions or languages is one source, the best-ranked.
         let mut said = std::collections::HashSet::new();
         let sections: Vec<RetrievedSection> = match hits {

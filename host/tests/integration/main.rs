@@ -10,6 +10,7 @@ mod common;
 mod analytics;
 mod api_errors;
 mod assistant;
+mod assistant_evaluation;
 mod browser;
 mod chat_sdk;
 mod cli;

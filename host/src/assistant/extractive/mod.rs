@@ -17,7 +17,7 @@ use text::{CodeBlock, looks_like_code, normalised, split};
 /// Sentences quoted at most.
 const MAX_SENTENCES: usize = 3;
 /// Below this share of the question's weight, the best sentence is not an answer.
-const WEAK_EVIDENCE: f32 = 0.5;
+const WEAK_EVIDENCE: f32 = 0.42;
 /// A further sentence must add at least this share of the question's weight.
 const MIN_GAIN: f32 = 0.15;
 /// Sentences shorter or longer than these many words are not quoted.
@@ -30,10 +30,13 @@ const SAME_SENTENCE: f32 = 0.8;
 
 /// Words that say nothing about what a question is about.
 const QUESTION_WORDS: &[&str] = &[
-    "a", "about", "an", "and", "are", "be", "can", "could", "do", "does", "for", "from", "get",
-    "how", "i", "if", "in", "into", "is", "it", "me", "my", "of", "on", "or", "should", "so",
-    "that", "the", "there", "this", "to", "use", "using", "want", "way", "we", "what", "when",
-    "where", "which", "who", "why", "will", "with", "would", "you", "your",
+    "a", "about", "all", "also", "an", "and", "any", "are", "at", "be", "but", "by", "can",
+    "could", "did", "do", "does", "each", "else", "for", "from", "get", "had", "has", "have",
+    "here", "how", "i", "if", "in", "into", "is", "it", "its", "just", "me", "more", "most", "my",
+    "need", "not", "of", "on", "one", "or", "other", "our", "should", "so", "some", "than", "that",
+    "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "us", "use",
+    "using", "want", "was", "way", "we", "what", "when", "where", "which", "while", "who", "why",
+    "will", "with", "would", "you", "your",
 ];
 
 /// What kind of answer the question asks for.
@@ -69,6 +72,8 @@ fn asking(question: &str) -> Asking {
     ]) || q.contains("set up")
         || q.starts_with("configure ")
         || q.starts_with("install ")
+        // Asking for a command or a flag: the answer is code.
+        || q.split(' ').any(|w| matches!(w, "command" | "commands" | "flag" | "flags" | "syntax"))
     {
         Asking::HowTo
     } else {
@@ -138,6 +143,12 @@ pub fn compose(input: &GenerationInput) -> String {
     let mut seen = HashSet::new();
     let mut candidates = Vec::new();
     for (section, parts) in splits.iter().enumerate() {
+        let trail = &input.sections[section].heading_trail;
+        let heading = if trail.len() > 1 {
+            trail.last().map(String::as_str).unwrap_or_default()
+        } else {
+            ""
+        };
         for (position, sentence) in parts.sentences.iter().enumerate() {
             let words = sentence.split_whitespace().count();
             if !(MIN_WORDS..=MAX_WORDS).contains(&words)
@@ -150,7 +161,8 @@ pub fn compose(input: &GenerationInput) -> String {
                 section,
                 position,
                 text: sentence.clone(),
-                terms: terms(sentence),
+                // A sentence is about its section's heading too ("Verifying signatures").
+                terms: terms(&format!("{sentence} {heading}")),
             });
         }
     }

@@ -117,6 +117,11 @@ pub fn looks_like_code(sentence: &str) -> bool {
         return true;
     }
     let tokens: Vec<&str> = sentence.split_whitespace().collect();
+    // A run of `name: value` pairs is a listing (arguments, settings), not a sentence.
+    let pairs = tokens.iter().filter(|t| t.ends_with(':')).count();
+    if pairs >= 4 && pairs * 8 >= tokens.len() {
+        return true;
+    }
     let words = tokens
         .iter()
         .filter(|t| {
@@ -208,6 +213,7 @@ mod tests {
             "result = compute(1, \"value\")",
             "server.add_tool(get_forecast, schema)",
             "import { useChat } from \"ai/react\"",
+            "Runner Arguments: room_name: the room to join url: the server to connect to token: a token for the room body: the request data",
         ] {
             assert!(looks_like_code(code), "{code}");
         }

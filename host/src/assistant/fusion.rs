@@ -1,0 +1,71 @@
+//! Reciprocal rank fusion: one ranking from several, each item scored by the sum of
+//! 1 / (K + rank) over the rankings it appears in (Cormack, Clarke and Büttcher, SIGIR 2009).
+//! A follow-up is searched both as asked and steered by the earlier turn; fusing the two keeps
+//! what the new question is about without losing the thread's subject.
+
+use std::collections::HashMap;
+
+use crate::plugins::SearchHit;
+
+/// The constant of the original paper: it damps the weight of the very first ranks.
+const K: f32 = 60.0;
+
+/// `rankings` fused, best first, at most `limit`; a section is known by its page and anchor.
+pub fn fuse(rankings: Vec<Vec<SearchHit>>, limit: usize) -> Vec<SearchHit> {
+    let mut scored: HashMap<(String, String), (f32, usize, SearchHit)> = HashMap::new();
+    let mut order = 0;
+    for ranking in rankings {
+        for (rank, hit) in ranking.into_iter().enumerate() {
+            let key = (hit.section.path.clone(), hit.section.anchor.clone());
+            let gain = 1.0 / (K + rank as f32 + 1.0);
+            order += 1;
+            scored
+                .entry(key)
+                .and_modify(|(score, _, _)| *score += gain)
+                .or_insert((gain, order, hit));
+        }
+    }
+    let mut fused: Vec<(f32, usize, SearchHit)> = scored.into_values().collect();
+    fused.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    fused
+        .into_iter()
+        .take(limit)
+        .map(|(score, _, mut hit)| {
+            hit.score = score;
+            hit
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plugins::IndexSection;
+
+    fn hit(path: &str) -> SearchHit {
+        SearchHit {
+            section: IndexSection {
+                path: path.into(),
+                anchor: String::new(),
+                title: path.into(),
+                heading_trail: vec![path.into()],
+                text: String::new(),
+                version: None,
+                language: None,
+            },
+            score: 1.0,
+        }
+    }
+
+    fn paths(hits: &[SearchHit]) -> Vec<&str> {
+        hits.iter().map(|h| h.section.path.as_str()).collect()
+    }
+
+    #[test]
+    fn items_in_both_rankings_come_first_then_by_rank() {
+        let plain = vec![hit("signatures"), hit("retries"), hit("keys")];
+        let steered = vec![hit("retries"), hit("changelog"), hit("signatures")];
+        let fused = fuse(vec![plain, steered], 3);
+        assert_eq!(paths(&fused), ["signatures", "retries", "changelog"]);
+    }
+}
