@@ -66,6 +66,6 @@ mod tests {
         let plain = vec![hit("signatures"), hit("retries"), hit("keys")];
         let steered = vec![hit("retries"), hit("changelog"), hit("signatures")];
         let fused = fuse(vec![plain, steered], 3);
-        assert_eq!(paths(&fused), ["signatures", "retries", "changelog"]);
+        assert_eq!(paths(&fused), ["retries", "signatures", "changelog"]);
     }
 }
