@@ -267,6 +267,10 @@ pub struct PluginsConfig {
     /// How often component files are checked for replacement while the server runs, in
     /// milliseconds; 0 turns the check off.
     pub watch_interval_ms: u64,
+    /// Folder keeping compiled components between runs. Default: `plugin-cache` in the data
+    /// folder. Several data folders may share one: artifacts are keyed by the component's bytes
+    /// and the engine, and written atomically.
+    pub cache_dir: Option<PathBuf>,
 }
 
 /// Component files chosen for one deployment type; unset roles keep the general choice.
@@ -330,11 +334,19 @@ impl Default for PluginsConfig {
             output_limit_mib: 32,
             limits: RoleLimits::default(),
             watch_interval_ms: 1_000,
+            cache_dir: None,
         }
     }
 }
 
 impl PluginsConfig {
+    /// Where compiled components are kept: `cache_dir`, else `plugin-cache` in `data_dir`.
+    pub fn cache_dir(&self, data_dir: &Path) -> PathBuf {
+        self.cache_dir
+            .clone()
+            .unwrap_or_else(|| data_dir.join("plugin-cache"))
+    }
+
     /// The general limits.
     pub fn limits(&self) -> Limits {
         Limits {

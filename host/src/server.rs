@@ -49,10 +49,13 @@ pub enum ServeError {
 /// deployment type, each checked against its role; shared by `serve`, `site publish` and
 /// `plugins list`. A server never starts with a component that does not satisfy its role.
 pub fn load_plugins(config: &Config, data_dir: &Path) -> Result<Plugins, PluginError> {
-    let runtime = PluginRuntime::new(config.plugins.limits(), Some(data_dir.join("plugin-cache")))?
-        .with_trap_observer(Arc::new(|plugin, kind| {
-            crate::metrics::get().plugin_trap(plugin, kind)
-        }));
+    let runtime = PluginRuntime::new(
+        config.plugins.limits(),
+        Some(config.plugins.cache_dir(data_dir)),
+    )?
+    .with_trap_observer(Arc::new(|plugin, kind| {
+        crate::metrics::get().plugin_trap(plugin, kind)
+    }));
     let files = resolve_files(&config.plugins, config.deployment.kind);
     let limits = |role| config.plugins.role_limits(role);
     let renderer = PluginSlot::load(

@@ -101,8 +101,10 @@ pub fn run(command: PluginsCommand, config: &Config, data_dir: &Path) -> Result<
             Ok(ExitCode::SUCCESS)
         }
         PluginsCommand::Check { file, role } => {
-            let runtime =
-                PluginRuntime::new(config.plugins.limits(), Some(data_dir.join("plugin-cache")))?;
+            let runtime = PluginRuntime::new(
+                config.plugins.limits(),
+                Some(config.plugins.cache_dir(data_dir)),
+            )?;
             let verdicts = runtime.check_file(&file)?;
             let mut satisfied = false;
             for (candidate, verdict) in &verdicts {

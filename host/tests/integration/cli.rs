@@ -266,7 +266,7 @@ fn plugins_are_listed_and_checked_against_their_contract() {
 
 #[test]
 fn compiled_plugins_are_cached_across_restarts() {
-    let instance = Instance::new("");
+    let instance = Instance::new("").with_own_plugin_cache();
     instance.cli_ok(&["plugins", "list"]);
     let cache = instance.data_dir().join("plugin-cache");
     let stamps = || {
@@ -284,6 +284,32 @@ fn compiled_plugins_are_cached_across_restarts() {
     instance.cli_ok(&["plugins", "list"]);
     // A recompilation would write the artifacts again; loading from the cache only reads them.
     assert_eq!(stamps(), first);
+}
+
+/// `plugins.cache_dir` lets several data folders share compiled components: the second one
+/// loads what the first compiled.
+#[test]
+fn data_folders_share_a_configured_plugin_cache() {
+    let cache = tempfile::tempdir().expect("cache dir");
+    let config = format!("[plugins]\ncache_dir = \"{}\"\n", cache.path().display());
+    let first = Instance::new(&config).with_own_plugin_cache();
+    let second = Instance::new(&config).with_own_plugin_cache();
+    let stamps = || {
+        let mut v: Vec<_> = std::fs::read_dir(cache.path())
+            .unwrap()
+            .filter_map(Result::ok)
+            .map(|e| (e.file_name(), e.metadata().unwrap().modified().unwrap()))
+            .collect();
+        v.sort();
+        v
+    };
+    first.cli_ok(&["plugins", "list"]);
+    let compiled = stamps();
+    assert_eq!(compiled.len(), 3, "one compiled artifact per component");
+    second.cli_ok(&["plugins", "list"]);
+    assert_eq!(stamps(), compiled, "the second data folder recompiled");
+    assert!(!first.data_dir().join("plugin-cache").exists());
+    assert!(!second.data_dir().join("plugin-cache").exists());
 }
 
 /// `quire build` as a writer runs it: no server, organization or key; the bundle on disk, set

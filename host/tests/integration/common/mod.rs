@@ -10,10 +10,16 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+/// Compiled plugins shared by every instance of the test run: compiling the components is the
+/// slowest part of starting `quire`, and artifacts are keyed by the component's bytes.
+const SHARED_PLUGIN_CACHE: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/plugin-cache");
+
 /// A data directory with a config file, on which CLI commands and servers run.
 pub struct Instance {
     pub dir: tempfile::TempDir,
     pub port: u16,
+    /// Whether compiled plugins go to the run's shared cache rather than the data directory.
+    shared_plugin_cache: bool,
 }
 
 impl Instance {
@@ -23,7 +29,31 @@ impl Instance {
         let port = free_port();
         let config = format!("[server]\nlisten = \"127.0.0.1:{port}\"\n\n{extra_config}\n");
         std::fs::write(dir.path().join("quire.toml"), config).expect("config");
-        Self { dir, port }
+        Self {
+            dir,
+            port,
+            shared_plugin_cache: true,
+        }
+    }
+
+    /// This instance keeps its compiled plugins in its own data directory, the default.
+    pub fn with_own_plugin_cache(mut self) -> Self {
+        self.shared_plugin_cache = false;
+        self
+    }
+
+    /// `quire --data-dir DATA --config CONFIG`, ready for a command's arguments.
+    fn command(&self) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_quire"));
+        command
+            .arg("--data-dir")
+            .arg(self.data_dir())
+            .arg("--config")
+            .arg(self.dir.path().join("quire.toml"));
+        if self.shared_plugin_cache {
+            command.env("QUIRE_PLUGINS__CACHE_DIR", SHARED_PLUGIN_CACHE);
+        }
+        command
     }
 
     pub fn data_dir(&self) -> PathBuf {
@@ -36,14 +66,7 @@ impl Instance {
 
     /// Runs `quire ARGS` against this instance and returns its output.
     pub fn cli(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_quire"))
-            .arg("--data-dir")
-            .arg(self.data_dir())
-            .arg("--config")
-            .arg(self.dir.path().join("quire.toml"))
-            .args(args)
-            .output()
-            .expect("run quire")
+        self.command().args(args).output().expect("run quire")
     }
 
     /// Runs `quire ARGS`, asserts success and returns its stdout, trimmed.
@@ -105,11 +128,8 @@ impl Instance {
     pub fn start(&self) -> Server {
         let log_path = self.dir.path().join(format!("server-{}.log", now_millis()));
         let log = std::fs::File::create(&log_path).expect("log file");
-        let child = Command::new(env!("CARGO_BIN_EXE_quire"))
-            .arg("--data-dir")
-            .arg(self.data_dir())
-            .arg("--config")
-            .arg(self.dir.path().join("quire.toml"))
+        let child = self
+            .command()
             .arg("serve")
             .stdout(Stdio::null())
             .stderr(log)
@@ -131,11 +151,8 @@ impl Instance {
         let port = free_port();
         let log_path = self.dir.path().join(format!("dev-{}.log", now_millis()));
         let log = std::fs::File::create(&log_path).expect("log file");
-        let child = Command::new(env!("CARGO_BIN_EXE_quire"))
-            .arg("--data-dir")
-            .arg(self.data_dir())
-            .arg("--config")
-            .arg(self.dir.path().join("quire.toml"))
+        let child = self
+            .command()
             .arg("dev")
             .arg(site)
             .arg("--listen")
