@@ -144,19 +144,24 @@ pub fn push_code(text: &mut String, language: &str, code: &str) {
     text.push_str("```\n");
 }
 
-/// A section's text tidied: white space in prose collapsed to single spaces, code blocks
-/// fenced by [`push_code`] kept line for line.
+/// A section's text tidied: white space in prose collapsed to single spaces, a blank line
+/// (the end of a block: a paragraph, a list item, a table row) kept as one line break, so that
+/// blocks without a full stop still end their sentence; code blocks fenced by [`push_code`]
+/// kept line for line.
 pub fn tidy(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut prose = String::new();
     let mut in_code = false;
-    let flush = |prose: &mut String, out: &mut String| {
+    // Whether a blank line came since the last words went out.
+    let mut block_ended = false;
+    let flush = |prose: &mut String, out: &mut String, block_ended: &mut bool| {
         let words = prose.split_whitespace().collect::<Vec<_>>().join(" ");
         if !words.is_empty() {
             if !out.is_empty() && !out.ends_with('\n') {
-                out.push(' ');
+                out.push(if *block_ended { '\n' } else { ' ' });
             }
             out.push_str(&words);
+            *block_ended = false;
         }
         prose.clear();
     };
@@ -167,19 +172,22 @@ pub fn tidy(text: &str) -> String {
             out.push('\n');
             in_code = !fence;
         } else if fence {
-            flush(&mut prose, &mut out);
+            flush(&mut prose, &mut out, &mut block_ended);
             if !out.is_empty() && !out.ends_with('\n') {
                 out.push('\n');
             }
             out.push_str(line.trim());
             out.push('\n');
             in_code = true;
+        } else if line.trim().is_empty() {
+            flush(&mut prose, &mut out, &mut block_ended);
+            block_ended = true;
         } else {
             prose.push_str(line);
             prose.push(' ');
         }
     }
-    flush(&mut prose, &mut out);
+    flush(&mut prose, &mut out, &mut block_ended);
     out.trim_end().to_string()
 }
 
@@ -285,6 +293,12 @@ mod tests {
             tidy(&text),
             "Run this:\n```bash\nnpm i  acme\n  acme login\n```\nand done."
         );
+    }
+
+    #[test]
+    fn tidying_keeps_the_end_of_a_block_as_a_line_break() {
+        let text = "First item\n\nSecond item,\nwrapped\n\n\nThird.";
+        assert_eq!(tidy(text), "First item\nSecond item, wrapped\nThird.");
     }
 
     #[test]

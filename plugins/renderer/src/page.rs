@@ -286,6 +286,19 @@ mod tests {
         assert!(asked.html.contains("January 1, 1970"), "{}", asked.html);
     }
 
+    /// A table's rows reach the search text as sentences, each cell after its column's header.
+    #[test]
+    fn table_rows_are_search_sentences_with_their_headers() {
+        let source = "# Machines\n\n| Preset | vCPU | Memory |\n|---|---|---|\n| `small-1x` | 0.5 | 0.5 GB |\n| large | 4 | |\n\nThe end.\n";
+        let out = render_page(&site(), "machines", "machines.mdx", source);
+        let text = &out.sections[0].text;
+        assert!(
+            text.contains("Preset; vCPU; Memory.\nPreset: small-1x; vCPU: 0.5; Memory: 0.5 GB.\nPreset: large; vCPU: 4.\nThe end."),
+            "{text:?}"
+        );
+        assert!(out.html.contains("<td>0.5 GB</td>"), "{}", out.html);
+    }
+
     #[test]
     fn renders_a_page_with_layout_sections_and_links() {
         let out = render_page(&site(), "quickstart", "quickstart.mdx", PAGE);
@@ -313,7 +326,8 @@ mod tests {
         assert_eq!(out.sections[1].heading_trail, ["Quickstart", "Install it"]);
         assert!(out.sections[1].text.contains("Use cargo."));
         assert!(
-            out.sections[2].text.starts_with("One Run it."),
+            // A step's title is a block of its own, not the start of its first sentence.
+            out.sections[2].text.starts_with("One\nRun it."),
             "{:?}",
             out.sections[2].text
         );

@@ -23,8 +23,13 @@ const MIN_GAIN: f32 = 0.15;
 /// Sentences shorter or longer than these many words are not quoted.
 const MIN_WORDS: usize = 4;
 const MAX_WORDS: usize = 80;
-/// Code blocks longer than this are linked, not shown.
+/// Code blocks longer than this are shown in part: `EXCERPT_LINES` lines around the best match.
 const MAX_CODE_LINES: usize = 30;
+const EXCERPT_LINES: usize = 12;
+/// Below this share of the question's weight, code is shown only for "how do I" questions.
+const CODE_EVIDENCE: f32 = 0.4;
+/// When no sentence answers, code alone must cover this much to be the answer.
+const CODE_ALONE: f32 = 0.6;
 /// Two sentences sharing this share of their words say the same thing.
 const SAME_SENTENCE: f32 = 0.8;
 
@@ -180,7 +185,23 @@ pub fn compose(input: &GenerationInput) -> String {
         return nothing_found(input);
     }
     if best_share < WEAK_EVIDENCE {
-        return not_answered(input);
+        // No sentence says it, but a code block may show it (a flag, a setting).
+        return match code_to_show(Asking::Other, &[], &splits, &weights, total)
+            .filter(|shown| shown.share >= CODE_ALONE)
+        {
+            Some(shown) => {
+                let section = &input.sections[shown.section];
+                format!(
+                    "Here is what the {} documentation shows:\n\n```{}\n{}\n```\n\nFrom [{}]({})",
+                    input.site_name,
+                    shown.block.language,
+                    shown.code,
+                    section.label(),
+                    section.url
+                )
+            }
+            None => not_answered(input),
+        };
     }
     let mut chosen = chosen;
     chosen.sort_by_key(|&c| (candidates[c].section, candidates[c].position));
@@ -202,21 +223,89 @@ pub fn compose(input: &GenerationInput) -> String {
             cited.push(candidate.section);
         }
     }
-    if kind == Asking::HowTo
-        && let Some((section, block)) = cited
-            .iter()
-            .find_map(|&s| shown_code(&splits[s].code).map(|b| (s, b)))
-    {
-        let section = &input.sections[section];
+    if let Some(shown) = code_to_show(kind, &cited, &splits, &weights, total) {
+        let section = &input.sections[shown.section];
         answer.push_str(&format!(
             "```{}\n{}\n```\n\nFrom [{}]({})\n\n",
-            block.language,
-            block.code,
+            shown.block.language,
+            shown.code,
             section.label(),
             section.url
         ));
     }
     answer.trim_end().to_string()
+}
+
+/// A code block, or the part of it, that the answer shows.
+struct ShownCode<'a> {
+    section: usize,
+    block: &'a CodeBlock,
+    code: String,
+    /// The share of the question's weight the block covers.
+    share: f32,
+}
+
+/// The code the answer shows: the block of the retrieved sections whose words cover most of
+/// the question (a flag, a setting, a command), preferring the sections the answer quoted. A
+/// "how do I" answer shows the best one it has; any other answer only one that covers at least
+/// `CODE_EVIDENCE` of the question. Long blocks are cut to the lines around the best match.
+fn code_to_show<'a>(
+    kind: Asking,
+    cited: &[usize],
+    splits: &'a [text::Split],
+    weights: &HashMap<String, f32>,
+    total: f32,
+) -> Option<ShownCode<'a>> {
+    let none = HashSet::new();
+    let mut best: Option<(f32, usize, &CodeBlock)> = None;
+    for (section, split) in splits.iter().enumerate() {
+        let quoted = cited.contains(&section);
+        if kind == Asking::HowTo && !quoted {
+            continue;
+        }
+        for block in split.code.iter().filter(|b| !b.code.trim().is_empty()) {
+            let share = covered(&terms(&block.code), weights, &none) / total;
+            // The sections quoted come first; then rank order (the first best wins ties).
+            let score = share + if quoted { 0.1 } else { 0.0 };
+            if best.is_none_or(|(b, _, _)| score > b) {
+                best = Some((score, section, block));
+            }
+        }
+    }
+    let (score, section, block) = best?;
+    let share = score - if cited.contains(&section) { 0.1 } else { 0.0 };
+    if kind != Asking::HowTo && share < CODE_EVIDENCE {
+        return None;
+    }
+    let code = excerpt(&block.code, weights);
+    Some(ShownCode {
+        section,
+        block,
+        code,
+        share,
+    })
+}
+
+/// `code` whole when it is short; else `EXCERPT_LINES` lines from just before the line that
+/// covers most of the question.
+fn excerpt(code: &str, weights: &HashMap<String, f32>) -> String {
+    let lines: Vec<&str> = code.lines().collect();
+    if lines.len() <= MAX_CODE_LINES {
+        return code.to_string();
+    }
+    let none = HashSet::new();
+    let best = lines
+        .iter()
+        .enumerate()
+        .max_by(|a, b| {
+            let score = |line: &str| covered(&terms(line), weights, &none);
+            // On equal scores the earlier line is the greater.
+            score(a.1).total_cmp(&score(b.1)).then(b.0.cmp(&a.0))
+        })
+        .map_or(0, |(i, _)| i);
+    let start = best.saturating_sub(2);
+    let end = (start + EXCERPT_LINES).min(lines.len());
+    lines[start..end].join("\n")
 }
 
 /// Each question term's weight: rarer among the candidates is more telling (an IDF).
@@ -306,13 +395,6 @@ fn defines(sentence: &str) -> bool {
     ]
     .iter()
     .any(|p| s.contains(p))
-}
-
-/// The first code block short enough to show.
-fn shown_code(blocks: &[CodeBlock]) -> Option<&CodeBlock> {
-    blocks
-        .iter()
-        .find(|b| !b.code.trim().is_empty() && b.code.lines().count() <= MAX_CODE_LINES)
 }
 
 fn nothing_found(input: &GenerationInput) -> String {

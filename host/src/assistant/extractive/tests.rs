@@ -171,3 +171,29 @@ fn a_definition_comes_before_a_mere_mention() {
         "{answer}"
     );
 }
+
+/// Not only "how do I" answers show code: the block whose words cover most of the question (a
+/// flag, here) is shown when it covers enough of it, and a long one only around its match.
+#[test]
+fn shows_the_code_that_answers_and_only_its_matching_part_when_long() {
+    let mut script: Vec<String> = (1..=40).map(|i| format!("echo step {i}")).collect();
+    script[30] = "acme export --format json > out.json".into();
+    let content = format!(
+        "The export command writes your data out in any of several formats.\n```bash\n{}\n```\n",
+        script.join("\n")
+    );
+    let answer = ask(
+        "Which format flag exports JSON?",
+        vec![section("Export", "cli/export", &content)],
+    );
+    assert!(answer.contains("```bash\n"), "{answer}");
+    assert!(answer.contains("acme export --format json"), "{answer}");
+    assert!(!answer.contains("echo step 1\n"), "{answer}");
+    assert!(
+        answer
+            .lines()
+            .filter(|l| l.starts_with("echo step"))
+            .count()
+            < 12
+    );
+}

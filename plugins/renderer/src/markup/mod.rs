@@ -163,10 +163,42 @@ impl<'a> Markup<'a> {
         }
     }
 
-    /// Ends a block in the search text, so words of adjacent blocks do not run together.
+    /// Where the current search section's text ends now, for `take_search_text`.
+    fn search_mark(&self) -> (usize, usize) {
+        let len = self.sections.last().map_or(0, |s| s.text.len());
+        (self.sections.len(), len)
+    }
+
+    /// Removes and returns the search text added since `mark`, with its whitespace collapsed
+    /// (empty if a new section began since).
+    fn take_search_text(&mut self, (sections, len): (usize, usize)) -> String {
+        if self.sections.len() != sections {
+            return String::new();
+        }
+        let Some(section) = self.sections.last_mut() else {
+            return String::new();
+        };
+        let taken = section.text.split_off(len.min(section.text.len()));
+        taken.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// Adds `line` to the current search section as a block of its own.
+    fn search_line(&mut self, line: &str) {
+        if line.is_empty() {
+            return;
+        }
+        self.block_break();
+        if let Some(section) = self.sections.last_mut() {
+            section.text.push_str(line);
+        }
+        self.block_break();
+    }
+
+    /// Ends a block in the search text with a blank line, which `tidy` keeps as a line break:
+    /// words of adjacent blocks do not run together, and a block ends its sentence.
     fn block_break(&mut self) {
         if let Some(section) = self.sections.last_mut() {
-            section.text.push(' ');
+            section.text.push_str("\n\n");
         }
     }
 
@@ -494,7 +526,11 @@ impl<'a> Markup<'a> {
 
     fn table(&mut self, node: &Node, align: &[AlignKind]) {
         self.html.push_str("<div class=\"table-wrap\"><table>\n");
+        // In the search text each row is a sentence of its own, its cells labelled by their
+        // column ("Memory: 0.5 GB"), so a row can be found and quoted on its own.
+        let mut headers: Vec<String> = Vec::new();
         for (row_index, row) in node.children().into_iter().flatten().enumerate() {
+            let mut cells: Vec<String> = Vec::new();
             let cell_tag = if row_index == 0 { "th" } else { "td" };
             if row_index == 0 {
                 self.html.push_str("<thead>");
@@ -510,9 +546,18 @@ impl<'a> Markup<'a> {
                     _ => "",
                 };
                 self.html.push_str(&format!("<{cell_tag}{style}>"));
+                let mark = self.search_mark();
                 self.children(cell);
+                cells.push(self.take_search_text(mark));
                 self.html.push_str(&format!("</{cell_tag}>"));
-                self.block_break();
+            }
+            if row_index == 0 {
+                headers = cells;
+                let header_line = row_sentence(&[], &headers);
+                self.search_line(&header_line);
+            } else {
+                let line = row_sentence(&headers, &cells);
+                self.search_line(&line);
             }
             self.html.push_str("</tr>\n");
             if row_index == 0 {
@@ -524,6 +569,25 @@ impl<'a> Markup<'a> {
         }
         self.html.push_str("</table></div>\n");
     }
+}
+
+/// A table row as one sentence: each cell after its column's header (`Memory: 0.5 GB`), cells
+/// joined by semicolons, ending with a full stop unless the last cell ends a sentence already.
+fn row_sentence(headers: &[String], cells: &[String]) -> String {
+    let parts: Vec<String> = cells
+        .iter()
+        .enumerate()
+        .filter(|(_, cell)| !cell.is_empty())
+        .map(|(i, cell)| match headers.get(i).filter(|h| !h.is_empty()) {
+            Some(header) => format!("{header}: {cell}"),
+            None => cell.clone(),
+        })
+        .collect();
+    let mut sentence = parts.join("; ");
+    if !sentence.is_empty() && !sentence.ends_with(['.', '!', '?']) {
+        sentence.push('.');
+    }
+    sentence
 }
 
 fn is_component_or_space(node: &Node) -> bool {
