@@ -418,7 +418,8 @@ async fn the_stream_follows_the_reference_shape() {
         &w.server.base,
         Some(&w.key),
         "docs.acme.test",
-        &json!({"fp": "a", "messages": [user("zeppelin pricing tiers")]}),
+        // No word of it is in the site ("pricing" would meet the Math page's "prices").
+        &json!({"fp": "a", "messages": [user("zeppelin hangar tours")]}),
     )
     .await;
     let text: String = parts_text(&nothing);
