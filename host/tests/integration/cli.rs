@@ -264,20 +264,24 @@ fn plugins_are_listed_and_checked_against_their_contract() {
     );
 }
 
+/// The files of a compiled-plugin cache with their modification times, sorted: a
+/// recompilation writes them again.
+fn artifact_stamps(cache: &std::path::Path) -> Vec<(std::ffi::OsString, std::time::SystemTime)> {
+    let mut stamps: Vec<_> = std::fs::read_dir(cache)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| (e.file_name(), e.metadata().unwrap().modified().unwrap()))
+        .collect();
+    stamps.sort();
+    stamps
+}
+
 #[test]
 fn compiled_plugins_are_cached_across_restarts() {
     let instance = Instance::new("").with_own_plugin_cache();
     instance.cli_ok(&["plugins", "list"]);
     let cache = instance.data_dir().join("plugin-cache");
-    let stamps = || {
-        let mut v: Vec<_> = std::fs::read_dir(&cache)
-            .unwrap()
-            .filter_map(Result::ok)
-            .map(|e| (e.file_name(), e.metadata().unwrap().modified().unwrap()))
-            .collect();
-        v.sort();
-        v
-    };
+    let stamps = || artifact_stamps(&cache);
     let first = stamps();
     assert_eq!(first.len(), 3, "one compiled artifact per component");
     std::thread::sleep(std::time::Duration::from_millis(20));
@@ -294,15 +298,7 @@ fn data_folders_share_a_configured_plugin_cache() {
     let config = format!("[plugins]\ncache_dir = \"{}\"\n", cache.path().display());
     let first = Instance::new(&config).with_own_plugin_cache();
     let second = Instance::new(&config).with_own_plugin_cache();
-    let stamps = || {
-        let mut v: Vec<_> = std::fs::read_dir(cache.path())
-            .unwrap()
-            .filter_map(Result::ok)
-            .map(|e| (e.file_name(), e.metadata().unwrap().modified().unwrap()))
-            .collect();
-        v.sort();
-        v
-    };
+    let stamps = || artifact_stamps(cache.path());
     first.cli_ok(&["plugins", "list"]);
     let compiled = stamps();
     assert_eq!(compiled.len(), 3, "one compiled artifact per component");

@@ -189,17 +189,13 @@ pub fn compose(input: &GenerationInput) -> String {
         return match code_to_show(Asking::Other, &[], &splits, &weights, total)
             .filter(|shown| shown.share >= CODE_ALONE)
         {
-            Some(shown) => {
-                let section = &input.sections[shown.section];
-                format!(
-                    "Here is what the {} documentation shows:\n\n```{}\n{}\n```\n\nFrom [{}]({})",
-                    input.site_name,
-                    shown.block.language,
-                    shown.code,
-                    section.label(),
-                    section.url
-                )
-            }
+            Some(shown) => format!(
+                "Here is what the {} documentation shows:\n\n{}",
+                input.site_name,
+                shown.markdown(input)
+            )
+            .trim_end()
+            .to_string(),
             None => not_answered(input),
         };
     }
@@ -224,14 +220,7 @@ pub fn compose(input: &GenerationInput) -> String {
         }
     }
     if let Some(shown) = code_to_show(kind, &cited, &splits, &weights, total) {
-        let section = &input.sections[shown.section];
-        answer.push_str(&format!(
-            "```{}\n{}\n```\n\nFrom [{}]({})\n\n",
-            shown.block.language,
-            shown.code,
-            section.label(),
-            section.url
-        ));
+        answer.push_str(&shown.markdown(input));
     }
     answer.trim_end().to_string()
 }
@@ -243,6 +232,20 @@ struct ShownCode<'a> {
     code: String,
     /// The share of the question's weight the block covers.
     share: f32,
+}
+
+impl ShownCode<'_> {
+    /// The fenced code and the link to its section.
+    fn markdown(&self, input: &GenerationInput) -> String {
+        let section = &input.sections[self.section];
+        format!(
+            "```{}\n{}\n```\n\nFrom [{}]({})\n\n",
+            self.block.language,
+            self.code,
+            section.label(),
+            section.url
+        )
+    }
 }
 
 /// The code the answer shows: the block of the retrieved sections whose words cover most of
@@ -257,7 +260,8 @@ fn code_to_show<'a>(
     total: f32,
 ) -> Option<ShownCode<'a>> {
     let none = HashSet::new();
-    let mut best: Option<(f32, usize, &CodeBlock)> = None;
+    // (score, share, section, block)
+    let mut best: Option<(f32, f32, usize, &CodeBlock)> = None;
     for (section, split) in splits.iter().enumerate() {
         let quoted = cited.contains(&section);
         if kind == Asking::HowTo && !quoted {
@@ -267,13 +271,12 @@ fn code_to_show<'a>(
             let share = covered(&terms(&block.code), weights, &none) / total;
             // The sections quoted come first; then rank order (the first best wins ties).
             let score = share + if quoted { 0.1 } else { 0.0 };
-            if best.is_none_or(|(b, _, _)| score > b) {
-                best = Some((score, section, block));
+            if best.is_none_or(|(b, ..)| score > b) {
+                best = Some((score, share, section, block));
             }
         }
     }
-    let (score, section, block) = best?;
-    let share = score - if cited.contains(&section) { 0.1 } else { 0.0 };
+    let (_, share, section, block) = best?;
     if kind != Asking::HowTo && share < CODE_EVIDENCE {
         return None;
     }
@@ -296,12 +299,10 @@ fn excerpt(code: &str, weights: &HashMap<String, f32>) -> String {
     let none = HashSet::new();
     let best = lines
         .iter()
+        .map(|line| covered(&terms(line), weights, &none))
         .enumerate()
-        .max_by(|a, b| {
-            let score = |line: &str| covered(&terms(line), weights, &none);
-            // On equal scores the earlier line is the greater.
-            score(a.1).total_cmp(&score(b.1)).then(b.0.cmp(&a.0))
-        })
+        // On equal scores the earlier line is the greater.
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
         .map_or(0, |(i, _)| i);
     let start = best.saturating_sub(2);
     let end = (start + EXCERPT_LINES).min(lines.len());
