@@ -9,7 +9,8 @@ use rand::distr::Alphanumeric;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
-use crate::store::{ApiKeyRecord, KeyKind, Organization, Store, StoreError};
+use crate::store::prelude::*;
+use crate::store::{ApiKeyRecord, KeyKind, Organization, StoreError};
 
 const ADMIN_PREFIX: &str = "svc_";
 const ASSISTANT_PREFIX: &str = "svc_dsc_";
@@ -47,7 +48,11 @@ pub struct NewKey {
 }
 
 /// Makes a key of `kind` for `organization` and stores its hash.
-pub fn create_key(store: &Store, organization: &str, kind: KeyKind) -> Result<NewKey, StoreError> {
+pub async fn create_key(
+    store: &dyn Store,
+    organization: &str,
+    kind: KeyKind,
+) -> Result<NewKey, StoreError> {
     let random: String = rand::rng()
         .sample_iter(&Alphanumeric)
         .take(RANDOM_CHARS)
@@ -66,7 +71,7 @@ pub fn create_key(store: &Store, organization: &str, kind: KeyKind) -> Result<Ne
         created_at: OffsetDateTime::now_utc(),
         revoked_at: None,
     };
-    store.add_key(&hash, &record)?;
+    store.add_key(&hash, &record).await?;
     Ok(NewKey { secret, record })
 }
 
@@ -77,8 +82,8 @@ pub fn hash_key(secret: &str) -> String {
 
 /// Resolves an `Authorization` header value to the organization, if the key is valid, live and
 /// of the `wanted` kind.
-pub fn authenticate(
-    store: &Store,
+pub async fn authenticate(
+    store: &dyn Store,
     header: Option<&str>,
     wanted: KeyKind,
 ) -> Result<Principal, AuthError> {
@@ -91,7 +96,8 @@ pub fn authenticate(
         .filter(|t| !t.is_empty())
         .ok_or(AuthError::Missing(kind_placeholder(wanted)))?;
     let record = store
-        .key_by_hash(&hash_key(token))?
+        .key_by_hash(&hash_key(token))
+        .await?
         .ok_or(AuthError::Invalid)?;
     if record.revoked_at.is_some() {
         return Err(AuthError::Revoked);
@@ -103,7 +109,8 @@ pub fn authenticate(
         });
     }
     let organization = store
-        .organization(&record.organization)?
+        .organization(&record.organization)
+        .await?
         .ok_or(AuthError::Invalid)?;
     Ok(Principal {
         organization,
@@ -130,58 +137,74 @@ mod tests {
     use super::*;
     use crate::store::Plan;
 
-    fn store() -> (tempfile::TempDir, Store) {
+    async fn store() -> (tempfile::TempDir, crate::store::RedbStore) {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap();
-        store.create_organization("acme", Plan::Enterprise).unwrap();
+        let store = crate::store::RedbStore::open(dir.path()).unwrap();
+        store
+            .create_organization("acme", Plan::Enterprise)
+            .await
+            .unwrap();
         (dir, store)
     }
 
-    #[test]
-    fn keys_have_their_prefixes_and_are_stored_hashed() {
-        let (_dir, store) = store();
-        let admin = create_key(&store, "acme", KeyKind::Admin).unwrap();
-        let assistant = create_key(&store, "acme", KeyKind::Assistant).unwrap();
+    #[tokio::test]
+    async fn keys_have_their_prefixes_and_are_stored_hashed() {
+        let (_dir, store) = store().await;
+        let admin = create_key(&store, "acme", KeyKind::Admin).await.unwrap();
+        let assistant = create_key(&store, "acme", KeyKind::Assistant)
+            .await
+            .unwrap();
         assert!(admin.secret.starts_with("svc_") && !admin.secret.starts_with("svc_dsc_"));
         assert!(assistant.secret.starts_with("svc_dsc_"));
-        assert!(store.key_by_hash(&admin.secret).unwrap().is_none());
+        assert!(store.key_by_hash(&admin.secret).await.unwrap().is_none());
         assert!(
             store
                 .key_by_hash(&hash_key(&admin.secret))
+                .await
                 .unwrap()
                 .is_some()
         );
     }
 
-    #[test]
-    fn the_stored_kind_decides_not_the_prefix() {
-        let (_dir, store) = store();
-        let assistant = create_key(&store, "acme", KeyKind::Assistant).unwrap();
+    #[tokio::test]
+    async fn the_stored_kind_decides_not_the_prefix() {
+        let (_dir, store) = store().await;
+        let assistant = create_key(&store, "acme", KeyKind::Assistant)
+            .await
+            .unwrap();
         let header = format!("Bearer {}", assistant.secret);
         assert!(matches!(
-            authenticate(&store, Some(&header), KeyKind::Admin),
+            authenticate(&store, Some(&header), KeyKind::Admin).await,
             Err(AuthError::WrongKind { .. })
         ));
-        assert!(authenticate(&store, Some(&header), KeyKind::Assistant).is_ok());
+        assert!(
+            authenticate(&store, Some(&header), KeyKind::Assistant)
+                .await
+                .is_ok()
+        );
     }
 
-    #[test]
-    fn revoked_missing_and_unknown_keys_are_refused() {
-        let (_dir, store) = store();
-        let admin = create_key(&store, "acme", KeyKind::Admin).unwrap();
+    #[tokio::test]
+    async fn revoked_missing_and_unknown_keys_are_refused() {
+        let (_dir, store) = store().await;
+        let admin = create_key(&store, "acme", KeyKind::Admin).await.unwrap();
         let header = format!("Bearer {}", admin.secret);
-        assert!(authenticate(&store, Some(&header), KeyKind::Admin).is_ok());
-        store.revoke_key(None, &admin.record.id).unwrap();
+        assert!(
+            authenticate(&store, Some(&header), KeyKind::Admin)
+                .await
+                .is_ok()
+        );
+        store.revoke_key(None, &admin.record.id).await.unwrap();
         assert!(matches!(
-            authenticate(&store, Some(&header), KeyKind::Admin),
+            authenticate(&store, Some(&header), KeyKind::Admin).await,
             Err(AuthError::Revoked)
         ));
         assert!(matches!(
-            authenticate(&store, None, KeyKind::Admin),
+            authenticate(&store, None, KeyKind::Admin).await,
             Err(AuthError::Missing(_))
         ));
         assert!(matches!(
-            authenticate(&store, Some("Bearer svc_nope"), KeyKind::Admin),
+            authenticate(&store, Some("Bearer svc_nope"), KeyKind::Admin).await,
             Err(AuthError::Invalid)
         ));
     }

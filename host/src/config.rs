@@ -17,6 +17,7 @@ use quire_runtime::{Limits, Role};
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     pub server: ServerConfig,
+    pub database: DatabaseConfig,
     pub storage: StorageConfig,
     pub jobs: JobsConfig,
     pub links: LinksConfig,
@@ -201,6 +202,10 @@ pub struct JobsConfig {
     pub max_attempts: u32,
     /// Largest number of pages one export may hold.
     pub max_pages: usize,
+    /// How long a running job stays its server's without a heartbeat, in seconds. With a
+    /// shared database, a job whose server died is taken over by another this long after its
+    /// last heartbeat (sent every third of it).
+    pub lease_secs: u64,
 }
 
 impl Default for JobsConfig {
@@ -209,8 +214,25 @@ impl Default for JobsConfig {
             workers: 2,
             max_attempts: 3,
             max_pages: 100_000,
+            lease_secs: 30,
         }
     }
+}
+
+impl JobsConfig {
+    pub fn lease(&self) -> Duration {
+        Duration::from_secs(self.lease_secs.max(1))
+    }
+}
+
+/// Where the host keeps its records.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DatabaseConfig {
+    /// `postgres://user:password@host:port/database` to share one PostgreSQL database between
+    /// several servers (`QUIRE_DATABASE__URL`); unset, the embedded redb file in the data
+    /// folder, which one server opens.
+    pub url: Option<String>,
 }
 
 /// Download links.

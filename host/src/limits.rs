@@ -1,18 +1,17 @@
 //! Rate limits on the discovery endpoints (SPEC 8): requests per organization per hour and per
-//! client IP per day, in fixed windows. Counts live in this process's memory: a restart starts
-//! new windows, and several servers each count their own share.
+//! client IP per day, in fixed windows. The counts live in the store: in the embedded store's
+//! memory for one server, in PostgreSQL for replicas, which then share every limit.
 //!
 //! The client IP is the socket's peer address. Behind a reverse proxy, list the proxy in
 //! `limits.trusted_proxies`: then, and only then, the address the proxy appended to
 //! `X-Forwarded-For` is used (the rightmost entry that is not itself a trusted proxy). A client
 //! cannot forge its way around the limit, because entries it wrote itself stand to the left.
 
-use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::config::LimitsConfig;
+use crate::store::{RateWindow, SharedStore, StoreError};
 
 const HOUR: u64 = 3600;
 const DAY: u64 = 86_400;
@@ -33,98 +32,118 @@ pub struct RateLimited {
     pub scope: &'static str,
 }
 
-/// Fixed-window counters for one limit.
+/// One limit: how many requests in how many seconds, counted under `scope` in the store.
 struct Window {
+    scope: &'static str,
     limit: u64,
     seconds: u64,
-    counts: Mutex<HashMap<String, (u64, u64)>>,
 }
 
 impl Window {
-    fn new(limit: u64, seconds: u64) -> Self {
-        Self {
-            limit,
-            seconds,
-            counts: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// The status after counting one more request for `key` at time `now`, or `None` if it is
-    /// over the limit (and then it is not counted).
-    fn take(&self, key: &str, now: u64) -> Result<RateStatus, RateStatus> {
+    /// Counts one more request for `key` at time `now`: the status after it, or the status
+    /// that refused it (then it is not counted).
+    async fn take(
+        &self,
+        store: &SharedStore,
+        key: &str,
+        now: u64,
+    ) -> Result<Result<RateStatus, RateStatus>, StoreError> {
         let window = now / self.seconds;
         let reset_after = (window + 1) * self.seconds - now;
-        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
-        if counts.len() > 100_000 {
-            counts.retain(|_, (w, _)| *w == window);
-        }
-        let entry = counts.entry(key.to_string()).or_insert((window, 0));
-        if entry.0 != window {
-            *entry = (window, 0);
-        }
         let status = |used: u64| RateStatus {
             limit: self.limit,
             remaining: self.limit.saturating_sub(used),
             reset_after,
         };
-        if entry.1 >= self.limit {
-            return Err(status(entry.1));
-        }
-        entry.1 += 1;
-        Ok(status(entry.1))
+        let at = RateWindow {
+            scope: self.scope,
+            key,
+            window,
+        };
+        Ok(store
+            .take(at, self.limit)
+            .await?
+            .map(status)
+            .map_err(status))
     }
 
-    fn give_back(&self, key: &str) {
-        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(entry) = counts.get_mut(key) {
-            entry.1 = entry.1.saturating_sub(1);
-        }
+    async fn give_back(&self, store: &SharedStore, key: &str, now: u64) -> Result<(), StoreError> {
+        let at = RateWindow {
+            scope: self.scope,
+            key,
+            window: now / self.seconds,
+        };
+        store.give_back(at).await
     }
 }
 
 /// The two limits of SPEC 8.
 pub struct RateLimiter {
+    store: SharedStore,
     per_organization: Window,
     per_ip: Window,
     trusted_proxies: Vec<IpAddr>,
 }
 
+/// Why a request was not admitted.
+#[derive(Debug, thiserror::Error)]
+pub enum AdmitError {
+    #[error("rate limited")]
+    Limited(RateLimited),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
 impl RateLimiter {
-    pub fn new(config: &LimitsConfig) -> Self {
+    pub fn new(config: &LimitsConfig, store: SharedStore) -> Self {
         Self {
-            per_organization: Window::new(config.organization_per_hour, HOUR),
-            per_ip: Window::new(config.ip_per_day, DAY),
+            store,
+            per_organization: Window {
+                scope: "organization-hour",
+                limit: config.organization_per_hour,
+                seconds: HOUR,
+            },
+            per_ip: Window {
+                scope: "ip-day",
+                limit: config.ip_per_day,
+                seconds: DAY,
+            },
             trusted_proxies: config.trusted_proxies.clone(),
         }
     }
 
     /// Counts a request of `organization` from `ip`, or refuses it without counting.
-    pub fn admit(&self, organization: &str, ip: IpAddr) -> Result<RateStatus, RateLimited> {
-        self.admit_at(organization, ip, now())
+    pub async fn admit(&self, organization: &str, ip: IpAddr) -> Result<RateStatus, AdmitError> {
+        self.admit_at(organization, ip, now()).await
     }
 
-    fn admit_at(
+    async fn admit_at(
         &self,
         organization: &str,
         ip: IpAddr,
         now: u64,
-    ) -> Result<RateStatus, RateLimited> {
+    ) -> Result<RateStatus, AdmitError> {
         let org = self
             .per_organization
-            .take(organization, now)
-            .map_err(|status| RateLimited {
-                status,
-                scope: "organization (per hour)",
+            .take(&self.store, organization, now)
+            .await?
+            .map_err(|status| {
+                AdmitError::Limited(RateLimited {
+                    status,
+                    scope: "organization (per hour)",
+                })
             })?;
         let ip_key = ip.to_string();
-        let by_ip = match self.per_ip.take(&ip_key, now) {
+        let by_ip = match self.per_ip.take(&self.store, &ip_key, now).await? {
             Ok(status) => status,
             Err(status) => {
-                self.per_organization.give_back(organization);
-                return Err(RateLimited {
+                self.per_organization
+                    .give_back(&self.store, organization, now)
+                    .await?;
+                return Err(AdmitError::Limited(RateLimited {
                     status,
                     scope: "IP address (per day)",
-                });
+                }));
             }
         };
         Ok(if by_ip.remaining < org.remaining {
@@ -159,48 +178,60 @@ fn now() -> u64 {
 mod tests {
     use super::*;
 
-    fn limiter(org: u64, ip: u64, proxies: &[&str]) -> RateLimiter {
-        RateLimiter::new(&LimitsConfig {
+    /// A limiter on a fresh embedded store (whose counts live in memory).
+    fn limiter(org: u64, ip: u64, proxies: &[&str]) -> (tempfile::TempDir, RateLimiter) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = std::sync::Arc::new(crate::store::RedbStore::open(dir.path()).unwrap());
+        let config = LimitsConfig {
             organization_per_hour: org,
             ip_per_day: ip,
             trusted_proxies: proxies.iter().map(|p| p.parse().unwrap()).collect(),
-        })
+        };
+        (dir, RateLimiter::new(&config, store))
+    }
+
+    fn refused(result: Result<RateStatus, AdmitError>) -> RateLimited {
+        match result {
+            Err(AdmitError::Limited(refused)) => refused,
+            other => panic!("expected a refusal, got {other:?}"),
+        }
     }
 
     const A: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(10, 0, 0, 1));
     const B: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(10, 0, 0, 2));
 
-    #[test]
-    fn the_organization_limit_counts_per_hour() {
-        let l = limiter(2, 100, &[]);
-        assert_eq!(l.admit_at("acme", A, 7200).unwrap().remaining, 1);
-        assert_eq!(l.admit_at("acme", B, 7201).unwrap().remaining, 0);
-        let refused = l.admit_at("acme", A, 7202).unwrap_err();
+    #[tokio::test]
+    async fn the_organization_limit_counts_per_hour() {
+        let (_dir, l) = limiter(2, 100, &[]);
+        assert_eq!(l.admit_at("acme", A, 7200).await.unwrap().remaining, 1);
+        assert_eq!(l.admit_at("acme", B, 7201).await.unwrap().remaining, 0);
+        let refused = refused(l.admit_at("acme", A, 7202).await);
         assert_eq!(refused.status.reset_after, 3598);
-        assert!(l.admit_at("other", A, 7202).is_ok());
-        assert!(l.admit_at("acme", A, 10_800).is_ok(), "a new hour");
+        assert!(l.admit_at("other", A, 7202).await.is_ok());
+        assert!(l.admit_at("acme", A, 10_800).await.is_ok(), "a new hour");
     }
 
-    #[test]
-    fn the_ip_limit_counts_per_day_and_refusals_are_not_counted() {
-        let l = limiter(100, 1, &[]);
-        assert!(l.admit_at("acme", A, 0).is_ok());
-        let refused = l.admit_at("acme", A, 10).unwrap_err();
+    #[tokio::test]
+    async fn the_ip_limit_counts_per_day_and_refusals_are_not_counted() {
+        let (_dir, l) = limiter(100, 1, &[]);
+        assert!(l.admit_at("acme", A, 0).await.is_ok());
+        let refused = refused(l.admit_at("acme", A, 10).await);
         assert_eq!(refused.scope, "IP address (per day)");
-        assert!(l.admit_at("acme", B, 10).is_ok());
+        assert!(l.admit_at("acme", B, 10).await.is_ok());
         // The refused request gave back its organization count: 2 used of 100, not 3.
         assert_eq!(
             l.admit_at("acme", IpAddr::from([10, 0, 0, 3]), 10)
+                .await
                 .unwrap()
                 .limit,
             1
         );
-        assert!(l.admit_at("acme", A, DAY).is_ok(), "a new day");
+        assert!(l.admit_at("acme", A, DAY).await.is_ok(), "a new day");
     }
 
-    #[test]
-    fn forwarded_for_is_believed_only_from_trusted_proxies() {
-        let l = limiter(1, 1, &["127.0.0.1"]);
+    #[tokio::test]
+    async fn forwarded_for_is_believed_only_from_trusted_proxies() {
+        let (_dir, l) = limiter(1, 1, &["127.0.0.1"]);
         let proxy: IpAddr = "127.0.0.1".parse().unwrap();
         assert_eq!(
             l.client_ip(proxy, Some("1.2.3.4, 5.6.7.8")),

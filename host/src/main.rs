@@ -12,7 +12,7 @@ use quire::config::Config;
 
 mod cli;
 
-use cli::{build, dev, docs_server, key, org, plugins, serve, site};
+use cli::{build, dev, docs_server, key, migrate, org, plugins, serve, site};
 
 /// Quire: documentation assistant and static export service.
 #[derive(Parser)]
@@ -46,6 +46,9 @@ enum Command {
         #[command(subcommand)]
         command: key::KeyCommand,
     },
+    /// Copy every record between the data folder's embedded store and a PostgreSQL database
+    /// (`--to postgres://...`, or back with `--from postgres://...`).
+    Migrate(migrate::MigrateArgs),
     /// Publish sites.
     Site {
         #[command(subcommand)]
@@ -106,8 +109,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::DocsServer(args) => {
             runtime.block_on(quire::docs_server::run(args.into_config(data_dir)))?;
         }
-        Command::Org { command } => org::run(command, &data_dir)?,
-        Command::Key { command } => key::run(command, &data_dir)?,
+        Command::Org { command } => org::run(command, &config, &data_dir, &runtime)?,
+        Command::Key { command } => key::run(command, &config, &data_dir, &runtime)?,
+        Command::Migrate(args) => migrate::run(args, &data_dir, &runtime)?,
         Command::Site { command } => site::run(command, &config, &data_dir, &runtime)?,
         Command::Plugins { command } => return plugins::run(command, &config, &data_dir),
         Command::Build(args) => return build::run(args, &config, &data_dir, &runtime),

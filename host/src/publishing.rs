@@ -14,7 +14,8 @@ use crate::plugins::Plugins;
 use crate::search::{BuiltIndex, build_index};
 use crate::sites::{SiteError, SiteLimits, load_site, validate_domain, validate_label};
 use crate::storage::paths;
-use crate::store::{ContentVersion, Store, StoreError};
+use crate::store::prelude::*;
+use crate::store::{ContentVersion, StoreError};
 
 /// Files copied to storage at the same time.
 const UPLOAD_CONCURRENCY: usize = 16;
@@ -52,7 +53,7 @@ pub enum PublishError {
 
 /// Publishes the folder `request.root` as a new content version of `request.domain`.
 pub async fn publish(
-    store: &Store,
+    store: &dyn Store,
     operator: &Operator,
     request: PublishRequest<'_>,
 ) -> Result<ContentVersion, PublishError> {
@@ -64,13 +65,15 @@ pub async fn publish(
         }
         None => default_label(),
     };
-    if store.organization(request.organization)?.is_none() {
+    if store.organization(request.organization).await?.is_none() {
         return Err(
             StoreError::NotFound(format!("no organization {:?}", request.organization)).into(),
         );
     }
-    store.check_domain_owner(request.organization, request.domain)?;
-    if store.version(request.domain, &label)?.is_some() {
+    store
+        .check_domain_owner(request.organization, request.domain)
+        .await?;
+    if store.version(request.domain, &label).await?.is_some() {
         return Err(StoreError::Conflict(format!(
             "version {label:?} of {:?} is already published; versions are immutable, publish under a new label",
             request.domain
@@ -161,7 +164,7 @@ pub async fn publish(
         index_problems,
         warnings: manifest.warnings.iter().map(|w| w.to_string()).collect(),
     };
-    store.add_version(request.organization, &version)?;
+    store.add_version(request.organization, &version).await?;
     Ok(version)
 }
 

@@ -23,7 +23,7 @@ use crate::plugins::{
 };
 use crate::search::SearchService;
 use crate::storage::{self, LinkSigner, StorageError};
-use crate::store::{Store, StoreError};
+use crate::store::StoreError;
 
 /// The server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -106,7 +106,8 @@ fn generator(config: &AssistantConfig) -> Result<Arc<dyn Generator>, ServeError>
 
 /// Runs the API server until a shutdown signal.
 pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
-    let store = Store::open(data_dir)?;
+    let store = crate::store::open(config.database.url.as_deref(), data_dir).await?;
+    tracing::info!(backend = store.backend(), "store open");
     let operator = storage::operator(&config.storage, data_dir)?;
     let plugins = load_plugins(&config, data_dir)?;
     for slot in plugins.slots() {
@@ -128,11 +129,16 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
     );
     config.deployment.features().log();
 
-    let secret = store.setting_or_init("download-link-secret", || {
-        rand::rng().random::<[u8; 32]>().to_vec()
-    })?;
+    let secret = store
+        .setting_or_init(
+            "download-link-secret",
+            rand::rng().random::<[u8; 32]>().to_vec(),
+        )
+        .await?;
     let signer = LinkSigner::new(secret, config.server.public_url());
-    let (requeued, failed) = store.recover_interrupted_jobs(config.jobs.max_attempts)?;
+    let (requeued, failed) = store
+        .recover_interrupted_jobs(config.jobs.max_attempts)
+        .await?;
     if requeued + failed > 0 {
         tracing::warn!(
             requeued,
@@ -162,6 +168,7 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
     }
     let exports = Arc::new(ExportContext {
         store: store.clone(),
+        server_id: server_id(),
         operator: operator.clone(),
         plugins,
         config: config.jobs.clone(),
@@ -169,7 +176,7 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
     });
     let workers = spawn_workers(exports.clone(), shutdown.clone());
     let listen = config.server.listen;
-    let limits = RateLimiter::new(&config.limits);
+    let limits = RateLimiter::new(&config.limits, store.clone());
     let state = Arc::new(AppState {
         store,
         operator,
@@ -204,6 +211,17 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
     }
     tracing::info!("stopped");
     Ok(())
+}
+
+/// This process among the servers sharing a store: host name, process id and a random part
+/// (a restarted container may reuse both of the first two).
+fn server_id() -> String {
+    let host = std::env::var("HOSTNAME").unwrap_or_else(|_| "quire".into());
+    format!(
+        "{host}-{}-{}",
+        std::process::id(),
+        hex::encode(rand::rng().random::<[u8; 3]>())
+    )
 }
 
 /// Resolves on SIGTERM or Ctrl-C, and cancels `token` so the workers stop too.

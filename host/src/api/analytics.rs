@@ -2,15 +2,15 @@
 //! assistant key; admins read per-page counts over a time range.
 
 use axum::Json;
-use axum::extract::{ConnectInfo, Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
 use super::error::{ApiError, ErrorBody, JsonBody};
-use super::{SharedState, admin, discovery_caller, with_rate_headers};
+use super::{AdminKey, DiscoveryCaller, SharedState, with_rate_headers};
 use crate::store::{PageCounts, PageEvent};
 
 /// Longest page path an event may carry.
@@ -46,12 +46,10 @@ pub struct EventBody {
 )]
 pub async fn record_event(
     State(state): State<SharedState>,
-    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
-    headers: HeaderMap,
+    DiscoveryCaller { principal, rate }: DiscoveryCaller,
     Path(domain): Path<String>,
     JsonBody(body): JsonBody<EventBody>,
 ) -> Result<Response, ApiError> {
-    let (principal, rate) = discovery_caller(&state, peer, &headers).await?;
     let event = match body.kind.as_deref() {
         Some("pageview") => PageEvent::View,
         Some("feedback") => match body.helpful {
@@ -84,17 +82,15 @@ pub async fn record_event(
             "path must be at most {MAX_PATH} characters, without control characters"
         )));
     }
-    let (store, path) = (state.store.clone(), path.to_string());
-    tokio::task::spawn_blocking(move || {
-        store
-            .site(&domain)?
-            .filter(|s| s.organization == principal.organization.name)
-            .ok_or_else(|| ApiError::not_found(format!("no site {domain:?} for this key")))?;
-        store.record_page_event(&domain, &path, OffsetDateTime::now_utc(), event)?;
-        Ok::<_, ApiError>(())
-    })
-    .await
-    .map_err(ApiError::internal)??;
+    state
+        .store
+        .site_of(&principal.organization.name, &domain)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no site {domain:?} for this key")))?;
+    state
+        .store
+        .record_page_event(&domain, path, OffsetDateTime::now_utc(), event)
+        .await?;
     Ok(with_rate_headers(
         StatusCode::NO_CONTENT.into_response(),
         rate,
@@ -155,11 +151,10 @@ impl From<PageCounts> for PageCountView {
 )]
 pub async fn page_counts(
     State(state): State<SharedState>,
-    headers: HeaderMap,
+    AdminKey(principal): AdminKey,
     Path(domain): Path<String>,
     Query(range): Query<RangeQuery>,
 ) -> Result<Json<PageCountsView>, ApiError> {
-    let principal = admin(&state, &headers)?;
     let parse = |field: &str, value: &Option<String>| -> Result<Option<OffsetDateTime>, ApiError> {
         value
             .as_deref()
@@ -184,10 +179,10 @@ pub async fn page_counts(
     }
     state
         .store
-        .site(&domain)?
-        .filter(|s| s.organization == principal.organization.name)
+        .site_of(&principal.organization.name, &domain)
+        .await?
         .ok_or_else(|| ApiError::not_found(format!("no site {domain:?} in this organization")))?;
-    let pages = state.store.page_counts(&domain, from, to)?;
+    let pages = state.store.page_counts(&domain, from, to).await?;
     Ok(Json(PageCountsView {
         domain,
         from: from.format(&Rfc3339).unwrap_or_default(),

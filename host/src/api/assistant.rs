@@ -6,16 +6,16 @@
 use std::convert::Infallible;
 use std::sync::Arc;
 
-use axum::body::{Body, Bytes};
-use axum::extract::{ConnectInfo, Path, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::body::Body;
+use axum::extract::{Path, State};
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::error::BodyBytes;
-use super::{ApiError, ErrorBody, SharedState, admit, assistant, with_rate_headers};
+use super::{ApiError, DiscoveryCaller, ErrorBody, SharedState, with_rate_headers};
 use crate::assistant::{AssistantError, Event, request, request_v2, stream_v1, stream_v2};
 use crate::limits::RateStatus;
 
@@ -39,12 +39,11 @@ const EVENT_BUFFER: usize = 64;
 )]
 pub async fn message_v1(
     State(state): State<SharedState>,
-    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
-    headers: HeaderMap,
+    caller: DiscoveryCaller,
     Path(domain): Path<String>,
     BodyBytes(body): BodyBytes,
 ) -> Result<Response, ApiError> {
-    let turn = start_blocking(state, peer, headers, domain, body, request::parse).await?;
+    let turn = start(&state, caller, &domain, &body, request::parse).await?;
     let lines = futures::stream::unfold(turn.events, |mut events| async move {
         let event = events.recv().await?;
         Some((Ok::<_, Infallible>(encode(event)), events))
@@ -74,12 +73,11 @@ pub async fn message_v1(
 )]
 pub async fn message_v2(
     State(state): State<SharedState>,
-    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
-    headers: HeaderMap,
+    caller: DiscoveryCaller,
     Path(domain): Path<String>,
     BodyBytes(body): BodyBytes,
 ) -> Result<Response, ApiError> {
-    let turn = start_blocking(state, peer, headers, domain, body, request_v2::parse).await?;
+    let turn = start(&state, caller, &domain, &body, request_v2::parse).await?;
     let mut encoder = stream_v2::Encoder::default();
     let chunks = ready_events(turn.events).map(move |events| {
         Ok::<_, Infallible>(
@@ -114,38 +112,21 @@ struct Turn {
     rate: RateStatus,
 }
 
-/// [`start`] on a blocking thread: its database reads can wait behind a commit's disk flush,
-/// and must not hold up the async workers meanwhile.
-async fn start_blocking(
-    state: SharedState,
-    peer: std::net::SocketAddr,
-    headers: HeaderMap,
-    domain: String,
-    body: Bytes,
-    parse: fn(&Value) -> Result<request::AssistantRequest, String>,
-) -> Result<Turn, ApiError> {
-    tokio::task::spawn_blocking(move || start(&state, peer, &headers, &domain, &body, parse))
-        .await
-        .map_err(ApiError::internal)?
-}
-
-/// Authenticates, rate-limits and checks the request, then starts answering.
-fn start(
+/// Checks the request, then starts answering.
+async fn start(
     state: &SharedState,
-    peer: std::net::SocketAddr,
-    headers: &HeaderMap,
+    DiscoveryCaller { principal, rate }: DiscoveryCaller,
     domain: &str,
     body: &[u8],
     parse: fn(&Value) -> Result<request::AssistantRequest, String>,
 ) -> Result<Turn, ApiError> {
-    let principal = assistant(state, headers)?;
-    let rate = admit(state, &principal, peer, headers)?;
     let value: Value = serde_json::from_slice(body)
         .map_err(|e| ApiError::bad_request(format!("the request body is not valid JSON: {e}")))?;
     let parsed = parse(&value).map_err(ApiError::bad_request)?;
     let conversation = state
         .assistant
-        .prepare(&principal.organization.name, domain, parsed)?;
+        .prepare(&principal.organization.name, domain, parsed)
+        .await?;
     let thread_id = conversation.thread_id().to_string();
     let (sender, events) = mpsc::channel(EVENT_BUFFER);
     let service = Arc::clone(&state.assistant);

@@ -2,13 +2,13 @@
 //! and search boxes call with the public assistant key.
 
 use axum::Json;
-use axum::extract::{ConnectInfo, Path, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use super::error::JsonBody;
-use super::{ApiError, ErrorBody, SharedState, discovery_caller, with_rate_headers};
+use super::{ApiError, DiscoveryCaller, ErrorBody, SharedState, with_rate_headers};
 use crate::assistant::request::MAX_QUESTION_CHARS;
 use crate::plugins::SearchFilter;
 use crate::search::{SearchError, SearchRequest};
@@ -81,12 +81,10 @@ pub struct ResultMetadata {
 )]
 pub async fn search(
     State(state): State<SharedState>,
-    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
-    headers: HeaderMap,
+    DiscoveryCaller { principal, rate }: DiscoveryCaller,
     Path(domain): Path<String>,
     JsonBody(body): JsonBody<SearchBody>,
 ) -> Result<Response, ApiError> {
-    let (principal, rate) = discovery_caller(&state, peer, &headers).await?;
     let query = body.query.unwrap_or_default();
     if query.trim().is_empty() {
         return Err(ApiError::bad_request(
@@ -186,12 +184,10 @@ pub struct PageContent {
 )]
 pub async fn page(
     State(state): State<SharedState>,
-    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
-    headers: HeaderMap,
+    DiscoveryCaller { principal, rate }: DiscoveryCaller,
     Path(domain): Path<String>,
     JsonBody(body): JsonBody<PageBody>,
 ) -> Result<Response, ApiError> {
-    let (principal, rate) = discovery_caller(&state, peer, &headers).await?;
     let raw = body.path.unwrap_or_default();
     let path = quire_sdk::paths::page_key(&raw).to_string();
     if path.is_empty() {
@@ -205,8 +201,8 @@ pub async fn page(
     };
     let Some(version) = state
         .store
-        .site(&domain)?
-        .filter(|s| s.organization == principal.organization.name)
+        .site_of(&principal.organization.name, &domain)
+        .await?
         .and_then(|s| s.latest_version)
     else {
         return Ok(not_found(format!(

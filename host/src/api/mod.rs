@@ -7,6 +7,7 @@ mod discovery;
 mod downloads;
 mod error;
 mod health;
+mod keys;
 mod sites;
 mod static_export;
 
@@ -14,8 +15,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::http::header::AUTHORIZATION;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use opendal::Operator;
 use utoipa::OpenApi;
@@ -26,18 +26,18 @@ use utoipa_axum::routes;
 pub use error::{ApiError, ErrorBody};
 
 use crate::assistant::Assistant;
-use crate::auth::{Principal, authenticate};
 use crate::config::Config;
 use crate::deployment_type::{Feature, Features};
 use crate::jobs::ExportContext;
 use crate::limits::{RateLimiter, RateStatus};
 use crate::search::SearchService;
 use crate::storage::LinkSigner;
-use crate::store::{KeyKind, Store};
+use crate::store::SharedStore;
+pub use keys::{AdminKey, DiscoveryCaller, EnterpriseKey};
 
 /// What every handler can reach.
 pub struct AppState {
-    pub store: Store,
+    pub store: SharedStore,
     pub operator: Operator,
     pub signer: LinkSigner,
     pub config: Config,
@@ -103,9 +103,7 @@ pub fn router(state: SharedState) -> Router {
                 let store = store.clone();
                 async move {
                     // Job counts come from the store at scrape time: they are the truth.
-                    if let Ok(Ok(counts)) =
-                        tokio::task::spawn_blocking(move || store.job_counts()).await
-                    {
+                    if let Ok(counts) = store.job_counts().await {
                         for (status, n) in counts {
                             crate::metrics::get()
                                 .jobs
@@ -229,72 +227,6 @@ async fn require_feature(
     .into_response()
 }
 
-/// The principal behind the request's admin key.
-fn admin(state: &AppState, headers: &HeaderMap) -> Result<Principal, ApiError> {
-    principal(state, headers, KeyKind::Admin)
-}
-
-/// The principal behind the request's assistant key.
-fn assistant(state: &AppState, headers: &HeaderMap) -> Result<Principal, ApiError> {
-    principal(state, headers, KeyKind::Assistant)
-}
-
-/// The assistant-key principal and its rate-limit status, worked out on a blocking thread: the
-/// key lookup reads the database, which can wait behind a commit's disk flush.
-async fn discovery_caller(
-    state: &SharedState,
-    peer: std::net::SocketAddr,
-    headers: &HeaderMap,
-) -> Result<(Principal, RateStatus), ApiError> {
-    let (state, headers) = (Arc::clone(state), headers.clone());
-    tokio::task::spawn_blocking(move || {
-        let principal = assistant(&state, &headers)?;
-        let rate = admit(&state, &principal, peer, &headers)?;
-        Ok((principal, rate))
-    })
-    .await
-    .map_err(ApiError::internal)?
-}
-
-/// Counts the request against the rate limits of SPEC 8, or refuses it with 429.
-fn admit(
-    state: &AppState,
-    principal: &Principal,
-    peer: std::net::SocketAddr,
-    headers: &HeaderMap,
-) -> Result<RateStatus, ApiError> {
-    let forwarded = headers.get("x-forwarded-for").and_then(|v| v.to_str().ok());
-    let ip = state.limits.client_ip(peer.ip(), forwarded);
-    state
-        .limits
-        .admit(&principal.organization.name, ip)
-        .map_err(|refused| {
-            crate::metrics::get()
-                .rate_limit_refusals
-                .get_or_create(&crate::metrics::ScopeLabels {
-                    scope: if refused.scope.starts_with("organization") {
-                        "organization".into()
-                    } else {
-                        "ip".into()
-                    },
-                })
-                .inc();
-            let mut error = ApiError::new(
-                axum::http::StatusCode::TOO_MANY_REQUESTS,
-                "rate_limited",
-                format!(
-                    "rate limit exceeded for this {}: {} requests; try again in {} seconds",
-                    refused.scope, refused.status.limit, refused.status.reset_after
-                ),
-            );
-            error.headers = rate_headers(refused.status);
-            error
-                .headers
-                .push(("retry-after", refused.status.reset_after.to_string()));
-            error
-        })
-}
-
 /// `X-RateLimit-*` headers for a status.
 fn rate_headers(status: RateStatus) -> Vec<(&'static str, String)> {
     vec![
@@ -315,9 +247,4 @@ fn with_rate_headers(
         }
     }
     response
-}
-
-fn principal(state: &AppState, headers: &HeaderMap, kind: KeyKind) -> Result<Principal, ApiError> {
-    let header = headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok());
-    Ok(authenticate(&state.store, header, kind)?)
 }

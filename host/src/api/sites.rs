@@ -3,10 +3,10 @@
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use serde::Deserialize;
 
-use super::{ApiError, ErrorBody, SharedState, admin};
+use super::{AdminKey, ApiError, ErrorBody, SharedState};
 use crate::publishing::{PublishRequest, publish};
 use crate::sites::{SiteLimits, extract_site_archive};
 use crate::store::ContentVersion;
@@ -39,12 +39,11 @@ pub struct PublishQuery {
 )]
 pub async fn publish_version(
     State(state): State<SharedState>,
-    headers: HeaderMap,
+    AdminKey(principal): AdminKey,
     Path(domain): Path<String>,
     Query(query): Query<PublishQuery>,
     body: Bytes,
 ) -> Result<(StatusCode, Json<ContentVersion>), ApiError> {
-    let principal = admin(&state, &headers)?;
     if body.is_empty() {
         return Err(ApiError::bad_request(
             "the request body must be a .tar.gz of the site folder",
@@ -60,7 +59,7 @@ pub async fn publish_version(
         .await
         .map_err(ApiError::internal)??;
     let version = publish(
-        &state.store,
+        state.store.as_ref(),
         &state.operator,
         PublishRequest {
             organization: &principal.organization.name,

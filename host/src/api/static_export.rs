@@ -4,16 +4,16 @@ use std::collections::HashSet;
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::error::JsonBody;
-use super::{ApiError, ErrorBody, SharedState, admin};
+use super::{ApiError, EnterpriseKey, ErrorBody, SharedState};
 use crate::auth::Principal;
 use crate::sites::{SiteManifest, validate_domain, validate_label};
-use crate::store::{Job, JobStatus, JobWarning, Plan};
+use crate::store::{Job, JobStatus, JobWarning};
 
 /// Warnings returned with a job; the job keeps counting past this.
 const WARNINGS_SHOWN: usize = 100;
@@ -114,10 +114,9 @@ pub struct BundleView {
 )]
 pub async fn start_job(
     State(state): State<SharedState>,
-    headers: HeaderMap,
+    EnterpriseKey(principal): EnterpriseKey,
     JsonBody(request): JsonBody<StartJobRequest>,
 ) -> Result<(StatusCode, Json<JobView>), ApiError> {
-    let principal = enterprise(&state, &headers)?;
     if let Some(format) = &request.format {
         state
             .exports
@@ -133,8 +132,8 @@ pub async fn start_job(
     }
     let site = state
         .store
-        .site(&domain)?
-        .filter(|s| s.organization == principal.organization.name)
+        .site_of(&principal.organization.name, &domain)
+        .await?
         .ok_or_else(|| ApiError::not_found(format!("no site {domain:?} in this organization")))?;
     let version = match request.version.or(site.latest_version) {
         Some(v) => v,
@@ -144,9 +143,13 @@ pub async fn start_job(
             )));
         }
     };
-    let content = state.store.version(&domain, &version)?.ok_or_else(|| {
-        ApiError::not_found(format!("{domain:?} has no published version {version:?}"))
-    })?;
+    let content = state
+        .store
+        .version(&domain, &version)
+        .await?
+        .ok_or_else(|| {
+            ApiError::not_found(format!("{domain:?} has no published version {version:?}"))
+        })?;
 
     let paths = match request.paths {
         None => None,
@@ -172,8 +175,9 @@ pub async fn start_job(
         warning_count: 0,
         bundle: None,
         features: None,
+        lease_owner: None,
     };
-    state.store.insert_job(&job)?;
+    state.store.insert_job(&job).await?;
     state.exports.queued.notify_one();
     Ok((StatusCode::ACCEPTED, Json(JobView::from(&job))))
 }
@@ -199,12 +203,11 @@ pub struct JobQuery {
 )]
 pub async fn get_job(
     State(state): State<SharedState>,
-    headers: HeaderMap,
+    EnterpriseKey(principal): EnterpriseKey,
     Path(job_id): Path<String>,
     Query(query): Query<JobQuery>,
 ) -> Result<Json<JobView>, ApiError> {
-    let principal = enterprise(&state, &headers)?;
-    let job = own_job(&state, &principal, &job_id)?;
+    let job = own_job(&state, &principal, &job_id).await?;
     let mut view = JobView::from(&job);
     match query.warnings.as_deref() {
         None => {}
@@ -234,11 +237,10 @@ pub async fn get_job(
 )]
 pub async fn generate_bundle(
     State(state): State<SharedState>,
-    headers: HeaderMap,
+    EnterpriseKey(principal): EnterpriseKey,
     Path(job_id): Path<String>,
 ) -> Result<Json<BundleView>, ApiError> {
-    let principal = enterprise(&state, &headers)?;
-    let job = own_job(&state, &principal, &job_id)?;
+    let job = own_job(&state, &principal, &job_id).await?;
     let bundle = match (job.status, &job.bundle) {
         (JobStatus::Completed, Some(bundle)) => bundle,
         (JobStatus::Failed, _) => {
@@ -250,7 +252,7 @@ pub async fn generate_bundle(
         (status, _) => {
             return Err(ApiError::conflict(format!(
                 "job {job_id} is {}; a bundle can be generated once it is completed",
-                status_name(status)
+                status.name()
             )));
         }
     };
@@ -266,25 +268,16 @@ pub async fn generate_bundle(
     }))
 }
 
-/// The request's organization, which must be on the enterprise plan.
-fn enterprise(state: &SharedState, headers: &HeaderMap) -> Result<Principal, ApiError> {
-    let principal = admin(state, headers)?;
-    if principal.organization.plan != Plan::Enterprise {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "plan_required",
-            "Static export is not enabled for this organization",
-        ));
-    }
-    Ok(principal)
-}
-
 /// The job, if it exists and is the organization's; another organization's job is "not found".
-fn own_job(state: &SharedState, principal: &Principal, job_id: &str) -> Result<Job, ApiError> {
+async fn own_job(
+    state: &SharedState,
+    principal: &Principal,
+    job_id: &str,
+) -> Result<Job, ApiError> {
     state
         .store
-        .job(job_id)?
-        .filter(|job| job.organization == principal.organization.name)
+        .job_of(&principal.organization.name, job_id)
+        .await?
         .ok_or_else(|| ApiError::not_found(format!("no static export job {job_id:?}")))
 }
 
@@ -324,15 +317,6 @@ async fn check_paths(
 fn new_job_id() -> String {
     let bytes: [u8; 8] = rand::rng().random();
     format!("se_{}", hex::encode(bytes))
-}
-
-fn status_name(status: JobStatus) -> &'static str {
-    match status {
-        JobStatus::Queued => "queued",
-        JobStatus::Running => "running",
-        JobStatus::Completed => "completed",
-        JobStatus::Failed => "failed",
-    }
 }
 
 fn rfc3339(t: OffsetDateTime) -> String {

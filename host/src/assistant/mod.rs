@@ -26,7 +26,7 @@ pub use request::AssistantRequest;
 
 use crate::plugins::SearchFilter;
 use crate::search::{SearchRequest, SearchService};
-use crate::store::{Store, StoreError, Thread, ThreadMessage};
+use crate::store::{SharedStore, StoreError, Thread, ThreadMessage};
 
 /// Characters of the search query the stream's tool call shows: enough to see what was searched,
 /// never the whole of a long question sent back to the browser that sent it.
@@ -156,14 +156,18 @@ impl Conversation {
 
 /// The assistant service.
 pub struct Assistant {
-    store: Store,
+    store: SharedStore,
     search: Arc<SearchService>,
     generator: Arc<dyn Generator>,
     turns: turns::TurnWriter,
 }
 
 impl Assistant {
-    pub fn new(store: Store, search: Arc<SearchService>, generator: Arc<dyn Generator>) -> Self {
+    pub fn new(
+        store: SharedStore,
+        search: Arc<SearchService>,
+        generator: Arc<dyn Generator>,
+    ) -> Self {
         let turns = turns::TurnWriter::start(store.clone());
         Self {
             store,
@@ -175,15 +179,15 @@ impl Assistant {
 
     /// Checks the site and thread and works out the search. A new thread is stored with its
     /// first turn.
-    pub fn prepare(
+    pub async fn prepare(
         &self,
         organization: &str,
         domain: &str,
         request: AssistantRequest,
     ) -> Result<Conversation, AssistantError> {
         self.store
-            .site(domain)?
-            .filter(|s| s.organization == organization)
+            .site_of(organization, domain)
+            .await?
             .ok_or_else(|| AssistantError::UnknownSite(domain.to_string()))?;
         let question = request
             .question()
@@ -193,10 +197,9 @@ impl Assistant {
         let thread = match &request.thread_id {
             Some(id) => self
                 .store
-                .thread(id)?
-                .filter(|t| {
-                    t.organization == organization && t.domain == domain && t.fp == request.fp
-                })
+                .thread_of(organization, id)
+                .await?
+                .filter(|t| t.domain == domain && t.fp == request.fp)
                 .ok_or_else(|| AssistantError::UnknownThread(id.clone()))?,
             // A new thread is stored with its first turn, in the same commit.
             None => Thread {

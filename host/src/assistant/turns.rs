@@ -1,12 +1,13 @@
 //! Saving assistant turns with group commit: one writer thread commits every turn waiting at
 //! that moment in a single durable transaction. Each turn is on disk before its stream ends,
-//! and under load many turns share one disk flush instead of queueing for one each.
+//! and under load many turns share one disk flush (or one database round trip) instead of
+//! queueing for one each.
 
 use std::sync::mpsc;
 
 use tokio::sync::oneshot;
 
-use crate::store::{Store, Thread, ThreadMessage};
+use crate::store::{SharedStore, Thread, ThreadMessage};
 
 /// Turns committed together at most.
 const MAX_BATCH: usize = 512;
@@ -23,8 +24,10 @@ pub struct TurnWriter {
 }
 
 impl TurnWriter {
-    pub fn start(store: Store) -> Self {
+    /// Starts the writer thread; it reaches the store through the calling runtime.
+    pub fn start(store: SharedStore) -> Self {
         let (sender, receiver) = mpsc::channel::<Pending>();
+        let runtime = tokio::runtime::Handle::current();
         let spawned = std::thread::Builder::new()
             .name("quire-thread-writer".into())
             .spawn(move || {
@@ -40,7 +43,9 @@ impl TurnWriter {
                         .into_iter()
                         .map(|p| ((p.thread, p.messages), p.done))
                         .unzip();
-                    let result = store.record_turns(turns).map_err(|e| e.to_string());
+                    let result = runtime
+                        .block_on(store.record_turns(turns))
+                        .map_err(|e| e.to_string());
                     for done in waiting {
                         let _ = done.send(result.clone());
                     }

@@ -15,10 +15,12 @@ use crate::jobs::{ExportContext, ExportError};
 use crate::plugins::{PluginError, Plugins};
 use crate::publishing::{PublishError, PublishRequest, publish};
 use crate::sites::SiteLimits;
-use crate::store::{Job, JobStatus, JobWarning, Plan, Store, StoreError};
+use crate::store::{Job, JobStatus, JobWarning, Plan, RedbStore, SharedStore, StoreError};
 
 /// The organization and domain the throwaway store holds the site under.
 const ORGANIZATION: &str = "local";
+/// The one worker of a build: its export job is leased to it from the start.
+const BUILD_WORKER: &str = "build";
 /// How often the progress callback hears of the export.
 const PROGRESS_POLL: Duration = Duration::from_millis(100);
 
@@ -88,7 +90,7 @@ pub enum BuildError {
 pub struct Builder<'r> {
     /// Kept alive: holds the store and storage.
     scratch: tempfile::TempDir,
-    store: Store,
+    store: SharedStore,
     context: ExportContext,
     runtime: &'r Handle,
     limits: SiteLimits,
@@ -114,16 +116,17 @@ impl<'r> Builder<'r> {
         domain: &str,
     ) -> Result<Self, BuildError> {
         let scratch = tempfile::tempdir().map_err(|e| BuildError::Output(e.to_string()))?;
-        let store = Store::open(scratch.path())?;
+        let store: SharedStore = std::sync::Arc::new(RedbStore::open(scratch.path())?);
         // Local storage in the scratch folder, whatever the configuration names for the server.
         let operator = crate::storage::operator(&Default::default(), scratch.path())
             .map_err(|e| BuildError::Output(format!("cannot open scratch storage: {e}")))?;
-        store.create_organization(ORGANIZATION, Plan::Enterprise)?;
+        runtime.block_on(store.create_organization(ORGANIZATION, Plan::Enterprise))?;
         Ok(Self {
             scratch,
             store: store.clone(),
             context: ExportContext {
                 store,
+                server_id: BUILD_WORKER.into(),
                 operator,
                 plugins,
                 config: config.jobs.clone(),
@@ -155,7 +158,7 @@ impl<'r> Builder<'r> {
         self.builds += 1;
         let label = format!("build-{}", self.builds);
         let published = self.runtime.block_on(publish(
-            &self.store,
+            self.store.as_ref(),
             &self.context.operator,
             PublishRequest {
                 organization: ORGANIZATION,
@@ -203,14 +206,18 @@ impl<'r> Builder<'r> {
             warning_count: 0,
             bundle: None,
             features: Some(crate::docs_server::feature_file(features, None)),
+            lease_owner: Some(BUILD_WORKER.into()),
         };
-        self.store.insert_job(&job)?;
+        self.runtime.block_on(self.store.insert_job(&job))?;
         let cancel = CancellationToken::new();
         let bundle = std::thread::scope(|scope| {
             let export =
                 scope.spawn(|| crate::jobs::export_now(&self.context, &job, self.runtime, &cancel));
             while !export.is_finished() {
-                if let Ok(Some(now)) = self.store.job(&job.id) {
+                if let Ok(Some(now)) = self
+                    .runtime
+                    .block_on(self.store.job_of(ORGANIZATION, &job.id))
+                {
                     on_progress(now.page_count, now.total_pages);
                 }
                 std::thread::sleep(PROGRESS_POLL);
@@ -219,7 +226,11 @@ impl<'r> Builder<'r> {
                 .join()
                 .unwrap_or_else(|_| Err(ExportError::PipelineClosed))
         })?;
-        let finished = self.store.complete_job(&job.id, bundle.clone())?;
+        let finished = self.runtime.block_on(self.store.complete_job(
+            &job.id,
+            BUILD_WORKER,
+            bundle.clone(),
+        ))?;
         on_progress(finished.total_pages, finished.total_pages);
         let archive = self
             .runtime

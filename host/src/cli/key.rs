@@ -5,7 +5,8 @@ use std::path::Path;
 
 use anyhow::Result;
 use clap::Subcommand;
-use quire::store::{KeyKind, Store};
+use quire::config::Config;
+use quire::store::KeyKind;
 
 /// The `quire key` commands.
 #[derive(Subcommand)]
@@ -26,11 +27,16 @@ pub enum KeyCommand {
     },
 }
 
-pub fn run(command: KeyCommand, data_dir: &Path) -> Result<()> {
-    let store = Store::open(data_dir)?;
+pub fn run(
+    command: KeyCommand,
+    config: &Config,
+    data_dir: &Path,
+    runtime: &tokio::runtime::Runtime,
+) -> Result<()> {
+    let store = runtime.block_on(quire::store::open(config.database.url.as_deref(), data_dir))?;
     match command {
         KeyCommand::Create { org, kind } => {
-            let key = quire::auth::create_key(&store, &org, kind)?;
+            let key = runtime.block_on(quire::auth::create_key(store.as_ref(), &org, kind))?;
             eprintln!(
                 "created {} key {} for {org}; store it now, it is not shown again",
                 kind_name(kind),
@@ -40,11 +46,11 @@ pub fn run(command: KeyCommand, data_dir: &Path) -> Result<()> {
         }
         KeyCommand::Revoke { key } => {
             let hash = quire::auth::hash_key(&key);
-            let revoked = store.revoke_key(Some(&hash), &key)?;
+            let revoked = runtime.block_on(store.revoke_key(Some(&hash), &key))?;
             eprintln!("revoked key {} of {}", revoked.id, revoked.organization);
         }
         KeyCommand::List { org } => {
-            for key in store.keys_of(&org)? {
+            for key in runtime.block_on(store.keys_of(&org))? {
                 let state = if key.revoked_at.is_some() {
                     "revoked"
                 } else {

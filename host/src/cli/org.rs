@@ -4,7 +4,8 @@ use std::path::Path;
 
 use anyhow::{Result, bail};
 use clap::Subcommand;
-use quire::store::{Plan, Store};
+use quire::config::Config;
+use quire::store::Plan;
 
 /// The `quire org` commands.
 #[derive(Subcommand)]
@@ -19,18 +20,23 @@ pub enum OrgCommand {
     List,
 }
 
-pub fn run(command: OrgCommand, data_dir: &Path) -> Result<()> {
-    let store = Store::open(data_dir)?;
+pub fn run(
+    command: OrgCommand,
+    config: &Config,
+    data_dir: &Path,
+    runtime: &tokio::runtime::Runtime,
+) -> Result<()> {
+    let store = runtime.block_on(quire::store::open(config.database.url.as_deref(), data_dir))?;
     match command {
         OrgCommand::Create { name, plan } => {
             if name.trim().is_empty() {
                 bail!("the organization name must not be empty");
             }
-            store.create_organization(&name, plan)?;
+            runtime.block_on(store.create_organization(&name, plan))?;
             eprintln!("created organization {name} on the {} plan", plan.name());
         }
         OrgCommand::List => {
-            for org in store.organizations()? {
+            for org in runtime.block_on(store.organizations())? {
                 println!("{}\t{}", org.name, org.plan.name());
             }
         }

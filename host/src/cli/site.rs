@@ -7,7 +7,6 @@ use clap::Subcommand;
 use quire::config::Config;
 use quire::publishing::{PublishRequest, publish};
 use quire::sites::SiteLimits;
-use quire::store::Store;
 
 /// The `quire site` commands.
 #[derive(Subcommand)]
@@ -43,7 +42,7 @@ pub fn run(
         version,
         strict,
     } = command;
-    let store = Store::open(data_dir)?;
+    let store = runtime.block_on(quire::store::open(config.database.url.as_deref(), data_dir))?;
     let operator = quire::storage::operator(&config.storage, data_dir)?;
     let limits = SiteLimits {
         max_files: config.publish.max_files,
@@ -54,7 +53,7 @@ pub fn run(
     }
     let plugins = quire::server::load_plugins(config, data_dir)?;
     let published = runtime.block_on(publish(
-        &store,
+        store.as_ref(),
         &operator,
         PublishRequest {
             organization: &org,

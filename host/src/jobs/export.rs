@@ -111,7 +111,7 @@ pub fn run_export(
             redirect_warnings.extend(unsettled);
             let mut site_files =
                 SiteFiles::new(&job.domain, &manifest.name).with_redirects(redirects);
-            let mut progress = Progress::new(context, job, total);
+            let mut progress = Progress::new(context, runtime, job, total);
             progress
                 .warnings
                 .extend(redirect_warnings.into_iter().map(|message| JobWarning {
@@ -356,6 +356,7 @@ struct StageTimings {
 /// Throttled progress writes: at most one transaction per interval.
 struct Progress<'a> {
     context: &'a ExportContext,
+    runtime: &'a Handle,
     job: &'a Job,
     total: u64,
     last: Instant,
@@ -366,9 +367,10 @@ struct Progress<'a> {
 }
 
 impl<'a> Progress<'a> {
-    fn new(context: &'a ExportContext, job: &'a Job, total: u64) -> Self {
+    fn new(context: &'a ExportContext, runtime: &'a Handle, job: &'a Job, total: u64) -> Self {
         Self {
             context,
+            runtime,
             job,
             total,
             last: Instant::now(),
@@ -389,14 +391,18 @@ impl<'a> Progress<'a> {
             return Ok(());
         }
         self.last = Instant::now();
-        self.context.store.update_job_progress(
-            &self.job.id,
-            JobUpdate {
-                page_count,
-                total_pages: self.total,
-                new_warnings: std::mem::take(&mut self.warnings),
-            },
-        )?;
+        let update = JobUpdate {
+            page_count,
+            total_pages: self.total,
+            new_warnings: std::mem::take(&mut self.warnings),
+        };
+        let owner = self.job.lease_owner.as_deref().unwrap_or_default();
+        self.runtime
+            .block_on(
+                self.context
+                    .store
+                    .update_job_progress(&self.job.id, owner, update),
+            )?;
         Ok(())
     }
 }

@@ -16,7 +16,7 @@ use crate::plugins::{
 };
 use crate::sites::SiteManifest;
 use crate::storage::paths;
-use crate::store::{Store, StoreError};
+use crate::store::{SharedStore, StoreError};
 
 /// Why a search could not be answered.
 #[derive(Debug, thiserror::Error)]
@@ -76,7 +76,7 @@ struct SitePool {
 
 /// Searches sites through the retriever plugin.
 pub struct SearchService {
-    store: Store,
+    store: SharedStore,
     operator: Operator,
     plugins: Plugins,
     instances_per_site: usize,
@@ -85,7 +85,7 @@ pub struct SearchService {
 
 impl SearchService {
     pub fn new(
-        store: Store,
+        store: SharedStore,
         operator: Operator,
         plugins: Plugins,
         instances_per_site: usize,
@@ -153,8 +153,8 @@ impl SearchService {
     async fn pool(&self, organization: &str, domain: &str) -> Result<Arc<SitePool>, SearchError> {
         let site = self
             .store
-            .site(domain)?
-            .filter(|s| s.organization == organization)
+            .site_of(organization, domain)
+            .await?
             .ok_or_else(|| SearchError::UnknownSite(domain.to_string()))?;
         let version = site
             .latest_version

@@ -1,4 +1,4 @@
-//! The records the store keeps, as they are serialized into redb.
+//! The records the store keeps, as both backends serialize them (JSON).
 
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -103,6 +103,18 @@ pub enum JobStatus {
     Failed,
 }
 
+impl JobStatus {
+    /// The status as the API and the database spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            JobStatus::Queued => "queued",
+            JobStatus::Running => "running",
+            JobStatus::Completed => "completed",
+            JobStatus::Failed => "failed",
+        }
+    }
+}
+
 /// A problem in the site that did not stop its export.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 pub struct JobWarning {
@@ -154,6 +166,9 @@ pub struct Job {
     /// --deployment-type`); `None` keeps the renderer's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub features: Option<String>,
+    /// The worker running the job (`{server id}/{worker number}`), while it runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lease_owner: Option<String>,
 }
 
 impl Job {

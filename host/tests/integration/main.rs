@@ -26,6 +26,7 @@ mod openai_generator;
 mod operations;
 mod plugin_new;
 mod plugin_operations;
+mod replicas;
 mod retrieval_quality;
 mod s3_storage;
 mod search;

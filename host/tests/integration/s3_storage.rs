@@ -2,88 +2,17 @@
 //! --test`) on 127.0.0.1: content versions and bundles live in the bucket, and `bundleUrl` is
 //! a SigV4 presigned link that the server itself checks and expires.
 
+use std::time::Duration;
+
 use crate::common;
-
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
+use crate::common::s3::S3Server;
 use crate::common::{Api, Instance};
 use serde_json::json;
-
-const ACCESS_KEY: &str = "quire-test-access";
-const SECRET_KEY: &str = "quire-test-secret-0123456789";
-const BUCKET: &str = "quire";
-
-/// A running s3s-fs, stopped when dropped.
-struct S3Server {
-    child: Child,
-    port: u16,
-    dir: tempfile::TempDir,
-}
-
-impl S3Server {
-    fn start() -> Self {
-        let binary = std::env::var_os("QUIRE_S3S_FS")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| common::workspace().join(".tools/bin/s3s-fs"));
-        assert!(
-            binary.is_file(),
-            "{} is missing: run scripts/setup --test",
-            binary.display()
-        );
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join(BUCKET)).unwrap();
-        let port = common::free_port();
-        let child = Command::new(binary)
-            .args([
-                "--host",
-                "127.0.0.1",
-                "--port",
-                &port.to_string(),
-                "--access-key",
-                ACCESS_KEY,
-                "--secret-key",
-                SECRET_KEY,
-            ])
-            .arg(dir.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start s3s-fs");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "s3s-fs did not start");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Self { child, port, dir }
-    }
-
-    fn config(&self) -> String {
-        format!(
-            "[storage]\nbackend = \"s3\"\nendpoint = \"http://127.0.0.1:{}\"\nbucket = \"{BUCKET}\"\nregion = \"us-east-1\"\n\
-             access_key_id = \"{ACCESS_KEY}\"\nsecret_access_key = \"{SECRET_KEY}\"\nroot = \"/quire-test\"\n\n[links]\nlifetime_secs = 3\n",
-            self.port
-        )
-    }
-
-    /// Where s3s-fs keeps an object on disk.
-    fn object(&self, key: &str) -> PathBuf {
-        self.dir.path().join(BUCKET).join("quire-test").join(key)
-    }
-}
-
-impl Drop for S3Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 #[tokio::test]
 async fn exports_live_in_s3_behind_presigned_expiring_links() {
     let s3 = S3Server::start();
-    let instance = Instance::new(&s3.config());
+    let instance = Instance::new(&format!("{}\n[links]\nlifetime_secs = 3\n", s3.config()));
     let key = instance.organization("acme", "enterprise");
     let site = common::example_site();
     instance.publish_folder("docs.acme.test", site.to_str().unwrap(), "acme", Some("v1"));

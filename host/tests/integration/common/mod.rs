@@ -2,6 +2,8 @@
 //! data directory and a free loopback port, and speaks to it over HTTP.
 
 pub mod archive;
+pub mod postgres;
+pub mod s3;
 pub mod sites;
 
 use std::path::{Path, PathBuf};
@@ -24,7 +26,22 @@ pub struct Instance {
 
 impl Instance {
     /// A new instance whose config file holds `extra_config` (TOML) besides the listen address.
+    ///
+    /// When the run shares a PostgreSQL server (`QUIRE_TEST_POSTGRES`), the instance keeps its
+    /// records in a fresh database of its own there instead of the embedded store.
     pub fn new(extra_config: &str) -> Self {
+        let database = match postgres::shared_server() {
+            Some(server) if !extra_config.contains("[database]") => format!(
+                "[database]\nurl = \"{}\"\n",
+                postgres::new_database(&server)
+            ),
+            _ => String::new(),
+        };
+        Self::with_config(&format!("{database}\n{extra_config}"))
+    }
+
+    /// A new instance with exactly `extra_config` besides the listen address.
+    pub fn with_config(extra_config: &str) -> Self {
         let dir = tempfile::tempdir().expect("temp dir");
         let port = free_port();
         let config = format!("[server]\nlisten = \"127.0.0.1:{port}\"\n\n{extra_config}\n");
@@ -260,6 +277,13 @@ pub fn free_port() -> u16 {
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .expect("free port")
+}
+
+/// A suffix no other call in this test run returns.
+pub fn unique_suffix() -> String {
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    format!("{}_{}_{n}", std::process::id(), now_millis())
 }
 
 fn now_millis() -> u128 {

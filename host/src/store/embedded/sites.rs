@@ -1,19 +1,22 @@
 //! Sites (domains owned by organizations) and their published content versions.
 
+use async_trait::async_trait;
 use redb::{ReadableDatabase, ReadableTable};
 use time::OffsetDateTime;
 
-use super::{ContentVersion, SITES, SiteRecord, Store, StoreError, VERSIONS, decode, encode, scan};
+use super::{RedbStore, SITES, VERSIONS, decode, encode, scan};
+use crate::store::{ContentVersion, SiteRecord, SiteStore, StoreError};
 
-impl Store {
-    pub fn site(&self, domain: &str) -> Result<Option<SiteRecord>, StoreError> {
+#[async_trait]
+impl SiteStore for RedbStore {
+    async fn site(&self, domain: &str) -> Result<Option<SiteRecord>, StoreError> {
         self.get(SITES, domain)
     }
 
     /// Records a published version, creating the site for `organization` on its first version.
     /// This transaction is the commit point of publishing: the files are already in storage,
     /// and the version exists from here on.
-    pub fn add_version(
+    async fn add_version(
         &self,
         organization: &str,
         version: &ContentVersion,
@@ -56,22 +59,16 @@ impl Store {
         Ok(())
     }
 
-    /// Checks that `organization` may publish to `domain` (it is new, or already theirs).
-    pub fn check_domain_owner(&self, organization: &str, domain: &str) -> Result<(), StoreError> {
-        match self.site(domain)? {
-            Some(site) if site.organization != organization => Err(StoreError::Conflict(format!(
-                "domain {domain:?} belongs to another organization"
-            ))),
-            _ => Ok(()),
-        }
-    }
-
-    pub fn version(&self, domain: &str, label: &str) -> Result<Option<ContentVersion>, StoreError> {
+    async fn version(
+        &self,
+        domain: &str,
+        label: &str,
+    ) -> Result<Option<ContentVersion>, StoreError> {
         self.get(VERSIONS, &version_key(domain, label))
     }
 
     /// The versions of a domain, oldest first.
-    pub fn versions(&self, domain: &str) -> Result<Vec<ContentVersion>, StoreError> {
+    async fn versions(&self, domain: &str) -> Result<Vec<ContentVersion>, StoreError> {
         let txn = self.db().begin_read()?;
         let table = txn.open_table(VERSIONS)?;
         let prefix = format!("{domain}/");
@@ -88,13 +85,13 @@ impl Store {
     }
 
     /// Every site.
-    pub fn sites(&self) -> Result<Vec<SiteRecord>, StoreError> {
+    async fn sites(&self) -> Result<Vec<SiteRecord>, StoreError> {
         let txn = self.db().begin_read()?;
         let table = txn.open_table(SITES)?;
         Ok(scan(&table, SITES)?.into_iter().map(|(_, s)| s).collect())
     }
 }
 
-fn version_key(domain: &str, label: &str) -> String {
+pub(super) fn version_key(domain: &str, label: &str) -> String {
     format!("{domain}/{label}")
 }

@@ -1,15 +1,20 @@
 //! Organizations and their API keys.
 
+use async_trait::async_trait;
 use time::OffsetDateTime;
 
-use super::{
-    ApiKeyRecord, KEYS, ORGANIZATIONS, Organization, Plan, Store, StoreError, encode, scan,
-};
+use super::{KEYS, ORGANIZATIONS, RedbStore, encode, scan};
+use crate::store::{ApiKeyRecord, Organization, OrganizationStore, Plan, StoreError};
 use redb::{ReadableDatabase, ReadableTable};
 
-impl Store {
+#[async_trait]
+impl OrganizationStore for RedbStore {
     /// Creates an organization; its name must be new.
-    pub fn create_organization(&self, name: &str, plan: Plan) -> Result<Organization, StoreError> {
+    async fn create_organization(
+        &self,
+        name: &str,
+        plan: Plan,
+    ) -> Result<Organization, StoreError> {
         let org = Organization {
             name: name.to_string(),
             plan,
@@ -29,12 +34,12 @@ impl Store {
         Ok(org)
     }
 
-    pub fn organization(&self, name: &str) -> Result<Option<Organization>, StoreError> {
+    async fn organization(&self, name: &str) -> Result<Option<Organization>, StoreError> {
         self.get(ORGANIZATIONS, name)
     }
 
     /// Stores a new key under its hash; the organization must exist.
-    pub fn add_key(&self, key_hash: &str, record: &ApiKeyRecord) -> Result<(), StoreError> {
+    async fn add_key(&self, key_hash: &str, record: &ApiKeyRecord) -> Result<(), StoreError> {
         let txn = self.db().begin_write()?;
         {
             if txn
@@ -55,12 +60,16 @@ impl Store {
     }
 
     /// The key stored under `key_hash`.
-    pub fn key_by_hash(&self, key_hash: &str) -> Result<Option<ApiKeyRecord>, StoreError> {
+    async fn key_by_hash(&self, key_hash: &str) -> Result<Option<ApiKeyRecord>, StoreError> {
         self.get(KEYS, key_hash)
     }
 
     /// Marks the key with hash `key_hash` or public id `id` as revoked.
-    pub fn revoke_key(&self, key_hash: Option<&str>, id: &str) -> Result<ApiKeyRecord, StoreError> {
+    async fn revoke_key(
+        &self,
+        key_hash: Option<&str>,
+        id: &str,
+    ) -> Result<ApiKeyRecord, StoreError> {
         let txn = self.db().begin_write()?;
         let revoked = {
             let mut table = txn.open_table(KEYS)?;
@@ -90,7 +99,7 @@ impl Store {
     }
 
     /// The keys of an organization (hashes are not returned).
-    pub fn keys_of(&self, organization: &str) -> Result<Vec<ApiKeyRecord>, StoreError> {
+    async fn keys_of(&self, organization: &str) -> Result<Vec<ApiKeyRecord>, StoreError> {
         let txn = self.db().begin_read()?;
         let table = txn.open_table(KEYS)?;
         Ok(scan::<ApiKeyRecord>(&table, KEYS)?
@@ -101,7 +110,7 @@ impl Store {
     }
 
     /// Every organization.
-    pub fn organizations(&self) -> Result<Vec<Organization>, StoreError> {
+    async fn organizations(&self) -> Result<Vec<Organization>, StoreError> {
         let txn = self.db().begin_read()?;
         let table = txn.open_table(ORGANIZATIONS)?;
         Ok(scan(&table, ORGANIZATIONS)?

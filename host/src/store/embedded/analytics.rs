@@ -1,35 +1,21 @@
 //! Web analytics: page views and "was this page helpful?" answers, counted per site, hour and
 //! page. Only counts are kept: no addresses, no fingerprints, no user agents.
 
+use async_trait::async_trait;
 use redb::{ReadableDatabase, ReadableTable};
 use time::OffsetDateTime;
 
-use super::{ANALYTICS, Store, StoreError};
+use super::{ANALYTICS, RedbStore};
+use crate::store::{AnalyticsStore, PageCounts, PageEvent, StoreError};
 
-/// What a reader did on a page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PageEvent {
-    View,
-    Feedback { helpful: bool },
-}
-
-/// A page's counts over a time range.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PageCounts {
-    pub path: String,
-    pub views: u64,
-    pub helpful: u64,
-    pub not_helpful: u64,
-}
-
-fn hour_of(at: OffsetDateTime) -> u64 {
+pub(super) fn hour_of(at: OffsetDateTime) -> u64 {
     (at.unix_timestamp().max(0) as u64) / 3600
 }
 
-impl Store {
+#[async_trait]
+impl AnalyticsStore for RedbStore {
     /// Counts one event for `path` of `domain` in the hour of `at`.
-    pub fn record_page_event(
+    async fn record_page_event(
         &self,
         domain: &str,
         path: &str,
@@ -55,7 +41,7 @@ impl Store {
 
     /// Per-page counts of `domain` for the hours that overlap `from..to` (the hour holding
     /// `from` through the hour holding the last moment before `to`), most viewed first.
-    pub fn page_counts(
+    async fn page_counts(
         &self,
         domain: &str,
         from: OffsetDateTime,
@@ -89,21 +75,24 @@ mod tests {
     use super::*;
     use time::macros::datetime;
 
-    #[test]
-    fn counts_add_up_per_page_and_hour_range() {
+    #[tokio::test]
+    async fn counts_add_up_per_page_and_hour_range() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap();
+        let store = RedbStore::open(dir.path()).unwrap();
         let at = datetime!(2026-11-21 10:30 UTC);
         for _ in 0..3 {
             store
                 .record_page_event("d.test", "a", at, PageEvent::View)
+                .await
                 .unwrap();
         }
         store
             .record_page_event("d.test", "b", at, PageEvent::View)
+            .await
             .unwrap();
         store
             .record_page_event("d.test", "a", at, PageEvent::Feedback { helpful: false })
+            .await
             .unwrap();
         store
             .record_page_event(
@@ -112,9 +101,11 @@ mod tests {
                 datetime!(2026-11-21 12:10 UTC),
                 PageEvent::View,
             )
+            .await
             .unwrap();
         store
             .record_page_event("other.test", "a", at, PageEvent::View)
+            .await
             .unwrap();
         let counts = store
             .page_counts(
@@ -122,6 +113,7 @@ mod tests {
                 datetime!(2026-11-21 10:00 UTC),
                 datetime!(2026-11-21 12:00 UTC),
             )
+            .await
             .unwrap();
         assert_eq!(
             counts,
@@ -146,6 +138,7 @@ mod tests {
                 datetime!(2026-11-21 00:00 UTC),
                 datetime!(2026-11-22 00:00 UTC),
             )
+            .await
             .unwrap();
         assert_eq!(all[0].views, 4);
     }

@@ -1,21 +1,26 @@
 //! Assistant threads: a conversation's messages, its organization, site and `fp`.
 
+use async_trait::async_trait;
 use time::OffsetDateTime;
 
-use super::{Store, StoreError, THREADS, Thread, ThreadMessage, encode};
+use super::{RedbStore, THREADS, encode};
+use crate::store::{MAX_THREAD_MESSAGES, StoreError, Thread, ThreadMessage, ThreadStore};
 use redb::ReadableTable;
 
-/// Most messages a thread keeps; older ones are dropped first.
-const MAX_THREAD_MESSAGES: usize = 200;
-
-impl Store {
-    pub fn thread(&self, id: &str) -> Result<Option<Thread>, StoreError> {
-        self.get(THREADS, id)
+#[async_trait]
+impl ThreadStore for RedbStore {
+    async fn thread_of(&self, organization: &str, id: &str) -> Result<Option<Thread>, StoreError> {
+        Ok(self
+            .get::<Thread>(THREADS, id)?
+            .filter(|thread| thread.organization == organization))
     }
 
     /// Records turns: for each, appends the messages to the stored thread, or stores the thread
     /// with them if it is new. One transaction, one durable commit, however many turns.
-    pub fn record_turns(&self, turns: Vec<(Thread, Vec<ThreadMessage>)>) -> Result<(), StoreError> {
+    async fn record_turns(
+        &self,
+        turns: Vec<(Thread, Vec<ThreadMessage>)>,
+    ) -> Result<(), StoreError> {
         let txn = self.db().begin_write()?;
         {
             let mut table = txn.open_table(THREADS)?;

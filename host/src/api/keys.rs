@@ -1,0 +1,118 @@
+//! Who is calling, as extractors: a handler names the key it needs as an argument, and runs
+//! only for a live key of that kind. [`DiscoveryCaller`] also counts the request against the
+//! rate limits (SPEC 8), which every replica sharing the store shares.
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::StatusCode;
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+
+use super::{ApiError, SharedState, rate_headers};
+use crate::auth::{Principal, authenticate};
+use crate::limits::{AdmitError, RateStatus};
+use crate::store::{KeyKind, Plan};
+
+/// The caller of an admin endpoint: a live admin key.
+pub struct AdminKey(pub Principal);
+
+/// The caller of a static export endpoint: an admin key of an enterprise organization.
+pub struct EnterpriseKey(pub Principal);
+
+/// The caller of a discovery endpoint: a live assistant key, admitted by the rate limits.
+pub struct DiscoveryCaller {
+    pub principal: Principal,
+    /// For the `X-RateLimit-*` headers of the answer.
+    pub rate: RateStatus,
+}
+
+async fn principal(
+    parts: &Parts,
+    state: &SharedState,
+    kind: KeyKind,
+) -> Result<Principal, ApiError> {
+    let header = parts
+        .headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
+    Ok(authenticate(state.store.as_ref(), header, kind).await?)
+}
+
+impl FromRequestParts<SharedState> for AdminKey {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &SharedState,
+    ) -> Result<Self, Self::Rejection> {
+        Ok(Self(principal(parts, state, KeyKind::Admin).await?))
+    }
+}
+
+impl FromRequestParts<SharedState> for EnterpriseKey {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &SharedState,
+    ) -> Result<Self, Self::Rejection> {
+        let principal = principal(parts, state, KeyKind::Admin).await?;
+        if principal.organization.plan != Plan::Enterprise {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "plan_required",
+                "Static export is not enabled for this organization",
+            ));
+        }
+        Ok(Self(principal))
+    }
+}
+
+impl FromRequestParts<SharedState> for DiscoveryCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &SharedState,
+    ) -> Result<Self, Self::Rejection> {
+        let principal = principal(parts, state, KeyKind::Assistant).await?;
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<std::net::SocketAddr>>()
+            .map(|ConnectInfo(peer)| peer.ip())
+            .ok_or_else(|| ApiError::internal("the server runs without peer addresses"))?;
+        let forwarded = parts
+            .headers
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok());
+        let ip = state.limits.client_ip(peer, forwarded);
+        match state.limits.admit(&principal.organization.name, ip).await {
+            Ok(rate) => Ok(Self { principal, rate }),
+            Err(AdmitError::Store(e)) => Err(e.into()),
+            Err(AdmitError::Limited(refused)) => {
+                crate::metrics::get()
+                    .rate_limit_refusals
+                    .get_or_create(&crate::metrics::ScopeLabels {
+                        scope: if refused.scope.starts_with("organization") {
+                            "organization".into()
+                        } else {
+                            "ip".into()
+                        },
+                    })
+                    .inc();
+                let mut error = ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "rate_limited",
+                    format!(
+                        "rate limit exceeded for this {}: {} requests; try again in {} seconds",
+                        refused.scope, refused.status.limit, refused.status.reset_after
+                    ),
+                );
+                error.headers = rate_headers(refused.status);
+                error
+                    .headers
+                    .push(("retry-after", refused.status.reset_after.to_string()));
+                Err(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! Several API servers on one PostgreSQL and one S3-compatible server, as real processes: a
+//! throwaway PostgreSQL (Debian's packages) and s3s-fs on loopback, two `quire serve` replicas
+//! on the same `[database]` and `[storage]`. Jobs, threads and rate limits are shared; a job
+//! whose replica is killed is taken over once its lease expires.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::common;
+use crate::common::postgres::{self, Postgres};
+use crate::common::s3::S3Server;
+use crate::common::{Api, Instance, Server};
+
+/// A PostgreSQL server, an S3 server, and the configuration replicas share.
+struct Cluster {
+    _postgres: Postgres,
+    _s3: S3Server,
+    config: String,
+}
+
+impl Cluster {
+    fn new(extra: &str) -> Self {
+        let postgres = Postgres::start();
+        let s3 = S3Server::start();
+        let database = postgres::new_database(&postgres.url());
+        let config = format!(
+            "[database]\nurl = \"{database}\"\n\n{}\n[jobs]\nlease_secs = 3\n\n{extra}\n",
+            s3.config()
+        );
+        Self {
+            _postgres: postgres,
+            _s3: s3,
+            config,
+        }
+    }
+
+    /// A replica: its own data folder and port, the cluster's database and storage.
+    fn replica(&self) -> Instance {
+        Instance::with_config(&self.config)
+    }
+}
+
+/// A user message as the chat SDK sends it.
+fn user(text: &str) -> Value {
+    json!({"id": "u1", "role": "user", "content": text, "parts": [{"type": "text", "text": text}]})
+}
+
+async fn ask(base: &str, key: &str, body: &Value) -> (u16, reqwest::header::HeaderMap) {
+    let response = reqwest::Client::new()
+        .post(format!(
+            "{base}/discovery/v1/assistant/docs.acme.test/message"
+        ))
+        .bearer_auth(key)
+        .json(body)
+        .send()
+        .await
+        .expect("request");
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let _ = response.text().await;
+    (status, headers)
+}
+
+/// How many times each job id appears in `log` as completed.
+fn completions(logs: &[String]) -> HashMap<String, usize> {
+    let mut seen = HashMap::new();
+    for line in logs.iter().flat_map(|log| log.lines()) {
+        if line.contains("export completed")
+            && let Some(rest) = line.split("job=").nth(1)
+        {
+            let id: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            *seen.entry(id).or_default() += 1;
+        }
+    }
+    seen
+}
+
+#[tokio::test]
+async fn two_replicas_share_jobs_threads_and_rate_limits() {
+    let cluster = Cluster::new("[limits]\norganization_per_hour = 8\n");
+    let (a, b) = (cluster.replica(), cluster.replica());
+    // Records made through one replica's CLI are the other's too.
+    let admin = a.organization("acme", "enterprise");
+    let assistant = b.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    let site = common::example_site();
+    b.publish_folder("docs.acme.test", site.to_str().unwrap(), "acme", None);
+    let (server_a, server_b) = (a.start(), b.start());
+    let apis = [
+        Api::new(&server_a.base, &admin),
+        Api::new(&server_b.base, &admin),
+    ];
+
+    // Exports started through either replica finish exactly once, seen alike from both.
+    let mut jobs = Vec::new();
+    for n in 0..6 {
+        jobs.push(
+            apis[n % 2]
+                .start_job(json!({"domain": "docs.acme.test"}))
+                .await,
+        );
+    }
+    for (n, job) in jobs.iter().enumerate() {
+        let last = apis[(n + 1) % 2]
+            .wait_job(job, Duration::from_secs(120))
+            .await
+            .pop()
+            .unwrap();
+        assert_eq!(last["status"], "completed", "{last}");
+        let (_, other) = apis[n % 2]
+            .get(&format!("/v1/static-export/jobs/{job}"))
+            .await;
+        assert_eq!(other["status"], "completed");
+        assert_eq!(other["pageCount"], last["pageCount"]);
+    }
+    let logs = [server_a.log(), server_b.log()];
+    let done = completions(&logs);
+    for job in &jobs {
+        assert_eq!(done.get(job), Some(&1), "{job} completed {done:?}");
+    }
+    let (_, bytes) = apis[1].download_bundle(&jobs[0]).await;
+    assert!(!common::archive::unpack(&bytes).is_empty());
+
+    // A thread started on one replica continues on the other, and only for its reader.
+    let first = json!({"fp": "reader-1", "messages": [user("How do webhooks retry?")]});
+    let (status, headers) = ask(&server_a.base, &assistant, &first).await;
+    assert_eq!(status, 200);
+    let thread = headers["x-thread-id"].to_str().unwrap().to_string();
+    let follow =
+        |fp: &str| json!({"fp": fp, "threadId": thread, "messages": [user("and signatures?")]});
+    let (status, headers) = ask(&server_b.base, &assistant, &follow("reader-1")).await;
+    assert_eq!(status, 200, "the thread continues on the other replica");
+    assert_eq!(headers["x-thread-id"].to_str().unwrap(), thread);
+    let (status, _) = ask(&server_a.base, &assistant, &follow("reader-1")).await;
+    assert_eq!(status, 200);
+    let (status, _) = ask(&server_b.base, &assistant, &follow("reader-2")).await;
+    assert_eq!(status, 404, "another reader's fp");
+
+    // Four requests counted so far (the refused fp counts too): the organization's limit of 8
+    // holds across both replicas, whichever one a request reaches.
+    let mut admitted = 4;
+    let mut refused_by = Vec::new();
+    for n in 0..8 {
+        let base = [&server_a.base, &server_b.base][n % 2];
+        let response = reqwest::Client::new()
+            .post(format!("{base}/discovery/v1/search/docs.acme.test"))
+            .bearer_auth(&assistant)
+            .json(&json!({"query": "webhooks"}))
+            .send()
+            .await
+            .unwrap();
+        match response.status().as_u16() {
+            200 => admitted += 1,
+            429 => refused_by.push(base.clone()),
+            other => panic!("unexpected status {other}"),
+        }
+    }
+    assert_eq!(admitted, 8, "the limit, counted across replicas");
+    assert_eq!(refused_by.len(), 4);
+    assert!(refused_by.contains(&server_a.base) && refused_by.contains(&server_b.base));
+}
+
+/// Polls `api` until the job is running with some pages exported.
+async fn wait_mid_export(api: &Api, job_id: &str) -> u64 {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (_, job) = api.get(&format!("/v1/static-export/jobs/{job_id}")).await;
+        let count = job["pageCount"].as_u64().unwrap_or(0);
+        if job["status"] == "running" && count > 0 {
+            return count;
+        }
+        assert!(Instant::now() < deadline, "job never got going: {job}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_job_whose_replica_is_killed_is_taken_over_after_its_lease() {
+    let cluster = Cluster::new("");
+    let (a, b) = (cluster.replica(), cluster.replica());
+    let key = a.generated_site("big.acme.test", 6000);
+    let mut server_a: Server = a.start();
+    let api_a = Api::new(&server_a.base, &key);
+    let job = api_a.start_job(json!({"domain": "big.acme.test"})).await;
+    let before = wait_mid_export(&api_a, &job).await;
+    // B starts while A holds the job: B's workers find nothing to claim until A's lease ends.
+    let server_b = b.start();
+    let api_b = Api::new(&server_b.base, &key);
+    server_a.signal("-KILL");
+
+    let seen = api_b.wait_job(&job, Duration::from_secs(180)).await;
+    let last = seen.last().unwrap();
+    assert_eq!(
+        last["status"], "completed",
+        "{last} ({before} pages before the kill)"
+    );
+    assert_eq!(last["pageCount"], 6000);
+    let counts: Vec<u64> = seen
+        .iter()
+        .map(|j| j["pageCount"].as_u64().unwrap())
+        .collect();
+    assert!(
+        counts.windows(2).all(|w| w[0] <= w[1]),
+        "progress went back: {counts:?}"
+    );
+    assert!(counts[0] >= before, "progress went back after the kill");
+    assert!(
+        server_b
+            .log()
+            .contains("taking over a job whose lease expired"),
+        "{}",
+        server_b.log()
+    );
+    let (_, bytes) = api_b.download_bundle(&job).await;
+    let files = common::archive::unpack(&bytes);
+    assert_eq!(
+        files
+            .keys()
+            .filter(|f| f.starts_with("pages/") && f.ends_with(".html"))
+            .count(),
+        6000
+    );
+}
