@@ -38,6 +38,15 @@ VALUE_SETS = {
             "s3": {"enabled": True, "endpoint": "https://s3.acme.test", "bucket": "quire", "existingSecret": "quire-s3"},
         },
     },
+    "API replicas on PostgreSQL": {
+        "staticExport": {"bundleUrl": LINK},
+        "api": {
+            "enabled": True,
+            "replicas": 3,
+            "database": {"existingSecret": "quire-db"},
+            "s3": {"enabled": True, "endpoint": "https://s3.acme.test", "bucket": "quire", "existingSecret": "quire-s3"},
+        },
+    },
     "air-gapped, pinned": {
         "deployment": {"type": "air-gapped"},
         "features": {"playground": False},
@@ -133,6 +142,33 @@ class ChartTest(unittest.TestCase):
         ingress = find(docs, "Ingress", "")
         paths = [p["path"] for p in ingress["spec"]["rules"][0]["http"]["paths"]]
         self.assertEqual(paths, ["/", "/discovery"])
+
+    def test_api_replicas_share_a_database_from_a_secret(self):
+        docs = documents(render(VALUE_SETS["API replicas on PostgreSQL"]))
+        api = find(docs, "Deployment", "-api")
+        self.assertEqual(api["spec"]["replicas"], 3)
+        env = env_of(api)
+        self.assertEqual(env["QUIRE_DATABASE__URL"]["secretKeyRef"], {"name": "quire-db", "key": "url"})
+        self.assertEqual(env["QUIRE_STORAGE__BACKEND"], "s3")
+        container = api["spec"]["template"]["spec"]["containers"][0]
+        self.assertEqual(container["readinessProbe"]["httpGet"]["path"], "/readyz")
+        budget = find(docs, "PodDisruptionBudget", "-api")
+        self.assertEqual(budget["spec"]["minAvailable"], 1)
+        self.assertEqual(budget["spec"]["selector"]["matchLabels"]["app.kubernetes.io/component"], "api")
+        self.assertFalse([d for d in docs if d["kind"] == "StatefulSet"])
+        find(docs, "Service", "-api")
+
+    def test_api_replicas_without_a_shared_store_are_refused(self):
+        cases = [
+            ({"api": {"enabled": True, "replicas": 2}}, "needs a shared database"),
+            ({"api": {"enabled": True, "database": {"existingSecret": "quire-db"}}}, "api.database needs api.s3"),
+        ]
+        for values, message in cases:
+            with self.subTest(message):
+                values["staticExport"] = {"bundleUrl": LINK}
+                with self.assertRaises(helm.HelmError) as raised:
+                    render(values)
+                self.assertIn(message, str(raised.exception))
 
     def test_defaults_use_an_empty_dir_and_no_api(self):
         docs = documents(render(VALUE_SETS["cloud defaults"]))

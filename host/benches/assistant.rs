@@ -5,6 +5,10 @@
 //! search latency (p50/p99 of sequential requests), the memory the loaded index adds to the
 //! server, and the v1 assistant with the built-in generator under concurrent load: requests
 //! per second and time to first byte. Client and server share the machine's cores.
+//!
+//! The store: the embedded redb file, or PostgreSQL under `scripts/with-postgres` (which sets
+//! `QUIRE_TEST_POSTGRES`). There, `QUIRE_BENCH_REPLICAS=2` runs the assistant load against two
+//! `quire serve` replicas on the one database, the clients split between them.
 
 #[path = "../tests/integration/common/mod.rs"]
 #[allow(dead_code)]
@@ -62,6 +66,41 @@ async fn run(pages: usize) {
     .map(|m| m.len())
     .unwrap_or(0);
     let server = instance.start();
+    let replicas: usize = std::env::var("QUIRE_BENCH_REPLICAS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
+    let mut others = Vec::new();
+    for _ in 1..replicas {
+        // Same database, same files: the first instance's config and its storage folder.
+        let config = std::fs::read_to_string(instance.dir.path().join("quire.toml"))
+            .expect("config")
+            .lines()
+            .filter(|line| !line.starts_with("listen"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            config.contains("[database]"),
+            "replicas need a shared database: run under scripts/with-postgres"
+        );
+        let storage = instance.data_dir().join("storage");
+        let replica = Instance::with_config(&format!(
+            "{}\n[storage]\nroot = \"{}\"\n",
+            config.replace("[server]", ""),
+            storage.display()
+        ));
+        others.push((replica.start(), replica));
+    }
+    let mut bases = vec![server.base.clone()];
+    bases.extend(others.iter().map(|(s, _)| s.base.clone()));
+    println!(
+        "store: {}, replicas: {replicas}",
+        if common::postgres::shared_server().is_some() {
+            "PostgreSQL"
+        } else {
+            "redb"
+        }
+    );
     let http = reqwest::Client::new();
     let search_url = format!("{}/discovery/v1/search/bench.test", server.base);
     let rss_before = rss_kib(server.pid());
@@ -103,7 +142,7 @@ async fn run(pages: usize) {
         ms(percentile(&latencies, 0.99))
     );
 
-    let (rps, ttfb, total) = assistant_load(&server.base, &key).await;
+    let (rps, ttfb, total) = assistant_load(&bases, &key).await;
     println!(
         "| assistant v1, built-in generator: requests/s ({CONCURRENCY} concurrent clients, {LOAD_SECONDS} s) | {rps:.0} |"
     );
@@ -134,14 +173,17 @@ async fn search(http: &reqwest::Client, url: &str, key: &str, query: &str) {
 }
 
 /// `CONCURRENCY` clients asking in a loop for `LOAD_SECONDS`.
-async fn assistant_load(base: &str, key: &str) -> (f64, Vec<Duration>, Vec<Duration>) {
-    let url = Arc::new(format!("{base}/discovery/v1/assistant/bench.test/message"));
+async fn assistant_load(bases: &[String], key: &str) -> (f64, Vec<Duration>, Vec<Duration>) {
+    let urls: Vec<Arc<String>> = bases
+        .iter()
+        .map(|base| Arc::new(format!("{base}/discovery/v1/assistant/bench.test/message")))
+        .collect();
     let key = Arc::new(key.to_string());
     let deadline = Instant::now() + Duration::from_secs(LOAD_SECONDS);
     let started = Instant::now();
     let mut clients = Vec::new();
     for client in 0..CONCURRENCY {
-        let (url, key) = (url.clone(), key.clone());
+        let (url, key) = (urls[client % urls.len()].clone(), key.clone());
         clients.push(tokio::spawn(async move {
             let http = reqwest::Client::new();
             let (mut ttfb, mut total) = (Vec::new(), Vec::new());

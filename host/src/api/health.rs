@@ -2,9 +2,10 @@
 
 use axum::Json;
 use axum::extract::State;
+use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use super::SharedState;
+use super::{ApiError, SharedState};
 
 /// The process is up.
 #[utoipa::path(get, path = "/healthz", tag = "operations", responses((status = 200, description = "Alive")))]
@@ -12,9 +13,20 @@ pub async fn healthz() -> Json<Value> {
     Json(json!({"status": "ok"}))
 }
 
-/// The server can serve: database open, plugins loaded.
-#[utoipa::path(get, path = "/readyz", tag = "operations", responses((status = 200, description = "Ready")))]
-pub async fn readyz(State(state): State<SharedState>) -> Json<Value> {
+/// The server can serve: the store answers, plugins are loaded.
+#[utoipa::path(get, path = "/readyz", tag = "operations", responses(
+    (status = 200, description = "Ready"),
+    (status = 503, description = "The store does not answer (a shared database down)"),
+))]
+pub async fn readyz(State(state): State<SharedState>) -> Result<Json<Value>, ApiError> {
+    // Any cheap read: with a shared database this is where a lost connection shows.
+    if let Err(e) = state.store.organization("").await {
+        return Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "not_ready",
+            format!("the store does not answer: {e}"),
+        ));
+    }
     let plugins = &state.exports.plugins;
     let describe = |slot: &crate::plugins::PluginSlot| {
         let plugin = slot.current();
@@ -29,7 +41,7 @@ pub async fn readyz(State(state): State<SharedState>) -> Json<Value> {
             Some((format, describe(&slot)))
         })
         .collect();
-    Json(json!({
+    Ok(Json(json!({
         "status": "ready",
         "plugins": {
             "renderer": describe(&plugins.renderer),
@@ -38,5 +50,5 @@ pub async fn readyz(State(state): State<SharedState>) -> Json<Value> {
             "formats": formats,
             "defaultFormat": plugins.packagers.default_format(),
         }
-    }))
+    })))
 }

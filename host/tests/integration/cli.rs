@@ -190,7 +190,8 @@ fn publishing_refuses_broken_folders_naming_the_file() {
 
 #[test]
 fn the_cli_says_when_the_server_holds_the_data_directory() {
-    let instance = Instance::new("");
+    // The embedded store, which one process opens (with PostgreSQL the CLI works beside servers).
+    let instance = Instance::with_config("");
     instance.cli_ok(&["org", "create", "acme", "--plan", "enterprise"]);
     let _server = instance.start();
     let out = instance.cli(&["key", "create", "--org", "acme", "--kind", "admin"]);

@@ -1,5 +1,6 @@
 //! Jobs survive the server dying: a real process killed with SIGKILL mid-export, or stopped
-//! with SIGTERM, and started again on the same data directory.
+//! with SIGTERM, and started again on the same data directory with the embedded store. (With
+//! PostgreSQL, another replica takes the job over: `replicas.rs`.)
 
 use crate::common;
 
@@ -28,7 +29,7 @@ async fn wait_mid_export(api: &Api, job_id: &str) -> u64 {
 
 #[tokio::test]
 async fn a_job_killed_mid_export_completes_after_restart() {
-    let instance = Instance::new("");
+    let instance = Instance::with_config("");
     let key = instance.generated_site("big.acme.test", 6000);
     let mut server = instance.start();
     let api = Api::new(&server.base, &key);
@@ -103,7 +104,7 @@ async fn sigterm_stops_gracefully_and_the_job_resumes() {
 
 #[tokio::test]
 async fn a_job_that_keeps_crashing_the_server_is_failed_with_a_reason() {
-    let instance = Instance::new("[jobs]\nmax_attempts = 2\n");
+    let instance = Instance::with_config("[jobs]\nmax_attempts = 2\n");
     let key = instance.generated_site("big.acme.test", 6000);
     let mut server = instance.start();
     let job_id = Api::new(&server.base, &key)

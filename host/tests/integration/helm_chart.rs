@@ -22,7 +22,7 @@ fn the_chart_lints_renders_and_validates() {
     let report = String::from_utf8_lossy(&output.stderr);
     println!("{report}");
     assert!(output.status.success(), "the chart tests failed:\n{report}");
-    assert!(report.contains("Ran 6 tests"), "{report}");
+    assert!(report.contains("Ran 8 tests"), "{report}");
 }
 
 #[test]

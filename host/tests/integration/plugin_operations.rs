@@ -352,12 +352,13 @@ async fn a_retriever_that_cannot_read_an_older_index_says_to_publish_again() {
     instance.publish_folder("docs.acme.test", site, "acme", None);
 
     // The operator swaps the retriever by configuration; the stored index is the old format.
+    let config_file = instance.dir.path().join("quire.toml");
     let config = format!(
-        "[server]\nlisten = \"127.0.0.1:{}\"\n\n[plugins]\nretriever = \"{}\"\n",
-        instance.port,
+        "{}\n[plugins]\nretriever = \"{}\"\n",
+        std::fs::read_to_string(&config_file).expect("config"),
         common::wasm("quire_title_retriever").display()
     );
-    std::fs::write(instance.dir.path().join("quire.toml"), config).expect("config");
+    std::fs::write(&config_file, config).expect("config");
     let search = |api: Api| async move {
         api.post(
             "/discovery/v1/search/docs.acme.test",

@@ -225,3 +225,80 @@ async fn a_job_whose_replica_is_killed_is_taken_over_after_its_lease() {
         6000
     );
 }
+
+#[tokio::test]
+async fn migrate_copies_a_data_folder_into_postgres_and_back() {
+    let postgres = Postgres::start();
+    let instance = Instance::with_config("");
+    let admin = instance.organization("acme", "enterprise");
+    let assistant = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    let site = common::example_site();
+    instance.publish_folder("docs.acme.test", site.to_str().unwrap(), "acme", Some("v1"));
+    let (job, thread) = {
+        let server = instance.start();
+        let (job, last) = Api::new(&server.base, &admin)
+            .run_job(
+                json!({"domain": "docs.acme.test"}),
+                Duration::from_secs(120),
+            )
+            .await;
+        assert_eq!(last["status"], "completed");
+        let ask_first = json!({"fp": "reader-1", "messages": [user("How do webhooks retry?")]});
+        let (status, headers) = ask(&server.base, &assistant, &ask_first).await;
+        assert_eq!(status, 200);
+        (job, headers["x-thread-id"].to_str().unwrap().to_string())
+    };
+
+    // Into PostgreSQL: the same data folder (its files stay in its storage) now served from
+    // the database knows the organization, its keys, the site, the job and the thread.
+    let database = postgres::new_database(&postgres.url());
+    let out = instance.cli(&["migrate", "--to", &database]);
+    let report = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{report}");
+    assert!(
+        report.contains("1 organizations, 2 keys, 1 sites, 1 versions, 1 jobs, 1 threads"),
+        "{report}"
+    );
+    let config = instance.dir.path().join("quire.toml");
+    let mut toml = std::fs::read_to_string(&config).unwrap();
+    toml.push_str(&format!("\n[database]\nurl = \"{database}\"\n"));
+    std::fs::write(&config, toml).unwrap();
+    std::fs::remove_file(instance.data_dir().join("quire.redb")).unwrap();
+    let server = instance.start();
+    assert!(
+        server.log().contains("backend=\"postgres\"") || server.log().contains("backend=postgres"),
+        "{}",
+        server.log()
+    );
+    let api = Api::new(&server.base, &admin);
+    let (status, copied) = api.get(&format!("/v1/static-export/jobs/{job}")).await;
+    assert_eq!(
+        (status, copied["status"].as_str()),
+        (200, Some("completed")),
+        "{copied}"
+    );
+    api.download_bundle(&job).await;
+    let follow =
+        json!({"fp": "reader-1", "threadId": thread, "messages": [user("and signatures?")]});
+    let (status, _) = ask(&server.base, &assistant, &follow).await;
+    assert_eq!(status, 200, "the thread came along");
+    drop(server);
+
+    // And back, into an empty data folder; a second copy into it is refused.
+    let back = Instance::with_config("");
+    back.cli_ok(&["migrate", "--from", &database]);
+    assert_eq!(back.cli_ok(&["org", "list"]), "acme\tenterprise");
+    assert_eq!(
+        back.cli_ok(&["key", "list", "--org", "acme"])
+            .lines()
+            .count(),
+        2
+    );
+    let again = back.cli(&["migrate", "--from", &database]);
+    assert!(!again.status.success());
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("migrate into an empty one"),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+}
