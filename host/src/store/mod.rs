@@ -11,6 +11,7 @@ mod embedded;
 mod job_states;
 mod model;
 mod postgres;
+pub(crate) mod record_rules;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -2,30 +2,10 @@
 //! with SIGTERM, and started again on the same data directory with the embedded store. (With
 //! PostgreSQL, another replica takes the job over: `replicas.rs`.)
 
-use crate::common;
-
 use std::time::{Duration, Instant};
 
 use crate::common::{Api, Instance};
 use serde_json::json;
-
-/// Polls until the job is running and has exported some pages.
-async fn wait_mid_export(api: &Api, job_id: &str) -> u64 {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let (_, job) = api.get(&format!("/v1/static-export/jobs/{job_id}")).await;
-        let count = job["pageCount"].as_u64().unwrap_or(0);
-        if job["status"] == "running" && count > 0 {
-            assert!(
-                count < job["totalPages"].as_u64().unwrap(),
-                "the job finished too fast to interrupt: {job}"
-            );
-            return count;
-        }
-        assert!(Instant::now() < deadline, "job never got going: {job}");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-}
 
 #[tokio::test]
 async fn a_job_killed_mid_export_completes_after_restart() {
@@ -34,7 +14,7 @@ async fn a_job_killed_mid_export_completes_after_restart() {
     let mut server = instance.start();
     let api = Api::new(&server.base, &key);
     let job_id = api.start_job(json!({"domain": "big.acme.test"})).await;
-    let before = wait_mid_export(&api, &job_id).await;
+    let before = api.wait_mid_export(&job_id).await;
     server.signal("-KILL");
 
     // The store still says running: nothing could record the crash.
@@ -57,15 +37,7 @@ async fn a_job_killed_mid_export_completes_after_restart() {
         "{}",
         server.log()
     );
-    let (_, bytes) = api.download_bundle(&job_id).await;
-    let files = common::archive::unpack(&bytes);
-    assert_eq!(
-        files
-            .keys()
-            .filter(|f| f.starts_with("pages/") && f.ends_with(".html"))
-            .count(),
-        6000
-    );
+    assert_eq!(api.bundle_pages(&job_id).await, 6000);
 }
 
 #[tokio::test]
@@ -75,7 +47,7 @@ async fn sigterm_stops_gracefully_and_the_job_resumes() {
     let mut server = instance.start();
     let api = Api::new(&server.base, &key);
     let job_id = api.start_job(json!({"domain": "big.acme.test"})).await;
-    wait_mid_export(&api, &job_id).await;
+    api.wait_mid_export(&job_id).await;
     let stopping = Instant::now();
     let status = server.signal("-TERM");
     assert!(status.success(), "exit status {status}: {}", server.log());
@@ -113,7 +85,7 @@ async fn a_job_that_keeps_crashing_the_server_is_failed_with_a_reason() {
     for _ in 0..2 {
         // A fresh client for each server life: pooled connections died with the process.
         let api = Api::new(&server.base, &key);
-        wait_mid_export(&api, &job_id).await;
+        api.wait_mid_export(&job_id).await;
         server.signal("-KILL");
         server = instance.start();
     }

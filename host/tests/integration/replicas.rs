@@ -4,7 +4,7 @@
 //! whose replica is killed is taken over once its lease expires.
 
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -164,20 +164,6 @@ async fn two_replicas_share_jobs_threads_and_rate_limits() {
     assert!(refused_by.contains(&server_a.base) && refused_by.contains(&server_b.base));
 }
 
-/// Polls `api` until the job is running with some pages exported.
-async fn wait_mid_export(api: &Api, job_id: &str) -> u64 {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let (_, job) = api.get(&format!("/v1/static-export/jobs/{job_id}")).await;
-        let count = job["pageCount"].as_u64().unwrap_or(0);
-        if job["status"] == "running" && count > 0 {
-            return count;
-        }
-        assert!(Instant::now() < deadline, "job never got going: {job}");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-}
-
 #[tokio::test]
 async fn a_job_whose_replica_is_killed_is_taken_over_after_its_lease() {
     let cluster = Cluster::new("");
@@ -186,7 +172,7 @@ async fn a_job_whose_replica_is_killed_is_taken_over_after_its_lease() {
     let mut server_a: Server = a.start();
     let api_a = Api::new(&server_a.base, &key);
     let job = api_a.start_job(json!({"domain": "big.acme.test"})).await;
-    let before = wait_mid_export(&api_a, &job).await;
+    let before = api_a.wait_mid_export(&job).await;
     // B starts while A holds the job: B's workers find nothing to claim until A's lease ends.
     let server_b = b.start();
     let api_b = Api::new(&server_b.base, &key);
@@ -215,15 +201,7 @@ async fn a_job_whose_replica_is_killed_is_taken_over_after_its_lease() {
         "{}",
         server_b.log()
     );
-    let (_, bytes) = api_b.download_bundle(&job).await;
-    let files = common::archive::unpack(&bytes);
-    assert_eq!(
-        files
-            .keys()
-            .filter(|f| f.starts_with("pages/") && f.ends_with(".html"))
-            .count(),
-        6000
-    );
+    assert_eq!(api_b.bundle_pages(&job).await, 6000);
 }
 
 #[tokio::test]

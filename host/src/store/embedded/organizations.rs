@@ -15,11 +15,7 @@ impl OrganizationStore for RedbStore {
         name: &str,
         plan: Plan,
     ) -> Result<Organization, StoreError> {
-        let org = Organization {
-            name: name.to_string(),
-            plan,
-            created_at: OffsetDateTime::now_utc(),
-        };
+        let org = Organization::new(name, plan);
         let txn = self.db().begin_write()?;
         {
             let mut table = txn.open_table(ORGANIZATIONS)?;

@@ -2,9 +2,9 @@
 
 use async_trait::async_trait;
 use redb::{ReadableDatabase, ReadableTable};
-use time::OffsetDateTime;
 
 use super::{RedbStore, SITES, VERSIONS, decode, encode, scan};
+use crate::store::record_rules::version_taken;
 use crate::store::{ContentVersion, SiteRecord, SiteStore, StoreError};
 
 #[async_trait]
@@ -28,31 +28,13 @@ impl SiteStore for RedbStore {
                 .get(version.domain.as_str())?
                 .map(|v| decode(SITES, v.value()))
                 .transpose()?;
-            let mut site = match existing {
-                Some(site) if site.organization != organization => {
-                    return Err(StoreError::Conflict(format!(
-                        "domain {:?} belongs to another organization",
-                        version.domain
-                    )));
-                }
-                Some(site) => site,
-                None => SiteRecord {
-                    domain: version.domain.clone(),
-                    organization: organization.to_string(),
-                    created_at: OffsetDateTime::now_utc(),
-                    latest_version: None,
-                },
-            };
+            let site = SiteRecord::publishing(existing, organization, version)?;
             let mut versions = txn.open_table(VERSIONS)?;
             let key = version_key(&version.domain, &version.label);
             if versions.get(key.as_str())?.is_some() {
-                return Err(StoreError::Conflict(format!(
-                    "version {:?} of {:?} is already published; versions are immutable, publish under a new label",
-                    version.label, version.domain
-                )));
+                return Err(version_taken(version));
             }
             versions.insert(key.as_str(), encode(version).as_slice())?;
-            site.latest_version = Some(version.label.clone());
             sites.insert(version.domain.as_str(), encode(&site).as_slice())?;
         }
         txn.commit()?;

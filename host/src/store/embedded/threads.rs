@@ -1,10 +1,9 @@
 //! Assistant threads: a conversation's messages, its organization, site and `fp`.
 
 use async_trait::async_trait;
-use time::OffsetDateTime;
 
 use super::{RedbStore, THREADS, encode};
-use crate::store::{MAX_THREAD_MESSAGES, StoreError, Thread, ThreadMessage, ThreadStore};
+use crate::store::{StoreError, Thread, ThreadMessage, ThreadStore};
 use redb::ReadableTable;
 
 #[async_trait]
@@ -31,10 +30,7 @@ impl ThreadStore for RedbStore {
                     .map(|v| super::decode(THREADS, v.value()))
                     .transpose()?;
                 let mut thread = stored.unwrap_or(thread);
-                thread.messages.extend(messages);
-                let excess = thread.messages.len().saturating_sub(MAX_THREAD_MESSAGES);
-                thread.messages.drain(..excess);
-                thread.updated_at = OffsetDateTime::now_utc();
+                thread.append(messages);
                 table.insert(id.as_str(), encode(&thread).as_slice())?;
             }
         }

@@ -13,11 +13,7 @@ impl OrganizationStore for PostgresStore {
         name: &str,
         plan: Plan,
     ) -> Result<Organization, StoreError> {
-        let org = Organization {
-            name: name.to_string(),
-            plan,
-            created_at: OffsetDateTime::now_utc(),
-        };
+        let org = Organization::new(name, plan);
         let inserted = self
             .client()
             .await?

@@ -1,9 +1,9 @@
 //! Sites (domains owned by organizations) and their published content versions.
 
 use async_trait::async_trait;
-use time::OffsetDateTime;
 
 use super::{PostgresStore, json, record, records};
+use crate::store::record_rules::{domain_taken, version_taken};
 use crate::store::{ContentVersion, SiteRecord, SiteStore, StoreError};
 
 #[async_trait]
@@ -48,22 +48,7 @@ impl SiteStore for PostgresStore {
             .await?
             .map(|row| record::<SiteRecord>("sites", row.get(0)))
             .transpose()?;
-        let mut site = match existing {
-            Some(site) if site.organization != organization => {
-                return Err(StoreError::Conflict(format!(
-                    "domain {:?} belongs to another organization",
-                    version.domain
-                )));
-            }
-            Some(site) => site,
-            None => SiteRecord {
-                domain: version.domain.clone(),
-                organization: organization.to_string(),
-                created_at: OffsetDateTime::now_utc(),
-                latest_version: None,
-            },
-        };
-        site.latest_version = Some(version.label.clone());
+        let site = SiteRecord::publishing(existing, organization, version)?;
         // A publisher racing to create the same new domain loses here, with the same answer.
         let upserted = txn
             .execute(
@@ -74,10 +59,7 @@ impl SiteStore for PostgresStore {
             )
             .await?;
         if upserted == 0 {
-            return Err(StoreError::Conflict(format!(
-                "domain {:?} belongs to another organization",
-                version.domain
-            )));
+            return Err(domain_taken(&version.domain));
         }
         let inserted = txn
             .execute(
@@ -92,10 +74,7 @@ impl SiteStore for PostgresStore {
             )
             .await?;
         if inserted == 0 {
-            return Err(StoreError::Conflict(format!(
-                "version {:?} of {:?} is already published; versions are immutable, publish under a new label",
-                version.label, version.domain
-            )));
+            return Err(version_taken(version));
         }
         txn.commit().await?;
         Ok(())

@@ -2,10 +2,9 @@
 //! appends to, so replicas answering the same thread do not lose each other's messages.
 
 use async_trait::async_trait;
-use time::OffsetDateTime;
 
 use super::{PostgresStore, json, record};
-use crate::store::{MAX_THREAD_MESSAGES, StoreError, Thread, ThreadMessage, ThreadStore};
+use crate::store::{StoreError, Thread, ThreadMessage, ThreadStore};
 
 #[async_trait]
 impl ThreadStore for PostgresStore {
@@ -37,10 +36,7 @@ impl ThreadStore for PostgresStore {
                 .map(|row| record::<Thread>("threads", row.get(0)))
                 .transpose()?;
             let mut thread = stored.unwrap_or(thread);
-            thread.messages.extend(messages);
-            let excess = thread.messages.len().saturating_sub(MAX_THREAD_MESSAGES);
-            thread.messages.drain(..excess);
-            thread.updated_at = OffsetDateTime::now_utc();
+            thread.append(messages);
             txn.execute(
                 "INSERT INTO threads (id, organization, record) VALUES ($1, $2, $3)
                  ON CONFLICT (id) DO UPDATE SET record = EXCLUDED.record",

@@ -399,6 +399,34 @@ impl Api {
         }
     }
 
+    /// Polls until the job is running and has exported some, not all, of its pages; returns
+    /// the page count then (a test that interrupts an export waits for this).
+    pub async fn wait_mid_export(&self, job_id: &str) -> u64 {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let (_, job) = self.get(&format!("/v1/static-export/jobs/{job_id}")).await;
+            let count = job["pageCount"].as_u64().unwrap_or(0);
+            if job["status"] == "running" && count > 0 {
+                assert!(
+                    count < job["totalPages"].as_u64().unwrap_or(0),
+                    "the job finished too fast to interrupt: {job}"
+                );
+                return count;
+            }
+            assert!(Instant::now() < deadline, "job never got going: {job}");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// The number of pages (`pages/*.html`) in a job's downloaded bundle.
+    pub async fn bundle_pages(&self, job_id: &str) -> usize {
+        let (_, bytes) = self.download_bundle(job_id).await;
+        archive::unpack(&bytes)
+            .keys()
+            .filter(|f| f.starts_with("pages/") && f.ends_with(".html"))
+            .count()
+    }
+
     /// Starts a job and waits until it is completed or failed; returns its id and last state.
     pub async fn run_job(&self, body: Value, timeout: Duration) -> (String, Value) {
         let job_id = self.start_job(body).await;
