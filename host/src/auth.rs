@@ -95,8 +95,8 @@ pub async fn authenticate(
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .ok_or(AuthError::Missing(kind_placeholder(wanted)))?;
-    let record = store
-        .key_by_hash(&hash_key(token))
+    let (record, organization) = store
+        .key_with_organization(&hash_key(token))
         .await?
         .ok_or(AuthError::Invalid)?;
     if record.revoked_at.is_some() {
@@ -108,10 +108,6 @@ pub async fn authenticate(
             got: kind_name(record.kind),
         });
     }
-    let organization = store
-        .organization(&record.organization)
-        .await?
-        .ok_or(AuthError::Invalid)?;
     Ok(Principal {
         organization,
         key_id: record.id,

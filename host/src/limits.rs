@@ -11,7 +11,7 @@ use std::net::IpAddr;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::config::LimitsConfig;
-use crate::store::{RateWindow, SharedStore, StoreError};
+use crate::store::{BothTaken, RateWindow, SharedStore, StoreError};
 
 const HOUR: u64 = 3600;
 const DAY: u64 = 86_400;
@@ -40,40 +40,23 @@ struct Window {
 }
 
 impl Window {
-    /// Counts one more request for `key` at time `now`: the status after it, or the status
-    /// that refused it (then it is not counted).
-    async fn take(
-        &self,
-        store: &SharedStore,
-        key: &str,
-        now: u64,
-    ) -> Result<Result<RateStatus, RateStatus>, StoreError> {
-        let window = now / self.seconds;
-        let reset_after = (window + 1) * self.seconds - now;
-        let status = |used: u64| RateStatus {
-            limit: self.limit,
-            remaining: self.limit.saturating_sub(used),
-            reset_after,
-        };
-        let at = RateWindow {
-            scope: self.scope,
-            key,
-            window,
-        };
-        Ok(store
-            .take(at, self.limit)
-            .await?
-            .map(status)
-            .map_err(status))
-    }
-
-    async fn give_back(&self, store: &SharedStore, key: &str, now: u64) -> Result<(), StoreError> {
-        let at = RateWindow {
+    /// The store's window for `key` at time `now`.
+    fn at<'a>(&self, key: &'a str, now: u64) -> RateWindow<'a> {
+        RateWindow {
             scope: self.scope,
             key,
             window: now / self.seconds,
-        };
-        store.give_back(at).await
+        }
+    }
+
+    /// The status once `used` requests are counted in the window holding `now`.
+    fn status(&self, used: u64, now: u64) -> RateStatus {
+        let window = now / self.seconds;
+        RateStatus {
+            limit: self.limit,
+            remaining: self.limit.saturating_sub(used),
+            reset_after: (window + 1) * self.seconds - now,
+        }
     }
 }
 
@@ -123,34 +106,32 @@ impl RateLimiter {
         ip: IpAddr,
         now: u64,
     ) -> Result<RateStatus, AdmitError> {
-        let org = self
-            .per_organization
-            .take(&self.store, organization, now)
-            .await?
-            .map_err(|status| {
-                AdmitError::Limited(RateLimited {
-                    status,
-                    scope: "organization (per hour)",
-                })
-            })?;
         let ip_key = ip.to_string();
-        let by_ip = match self.per_ip.take(&self.store, &ip_key, now).await? {
-            Ok(status) => status,
-            Err(status) => {
-                self.per_organization
-                    .give_back(&self.store, organization, now)
-                    .await?;
-                return Err(AdmitError::Limited(RateLimited {
-                    status,
-                    scope: "IP address (per day)",
-                }));
+        let (org, by_ip) = (&self.per_organization, &self.per_ip);
+        let taken = self
+            .store
+            .take_both(
+                (org.at(organization, now), org.limit),
+                (by_ip.at(&ip_key, now), by_ip.limit),
+            )
+            .await?;
+        let refused = |status, scope| AdmitError::Limited(RateLimited { status, scope });
+        match taken {
+            BothTaken::Counted(org_used, ip_used) => {
+                let (org, by_ip) = (org.status(org_used, now), by_ip.status(ip_used, now));
+                Ok(if by_ip.remaining < org.remaining {
+                    by_ip
+                } else {
+                    org
+                })
             }
-        };
-        Ok(if by_ip.remaining < org.remaining {
-            by_ip
-        } else {
-            org
-        })
+            BothTaken::RefusedByFirst(used) => {
+                Err(refused(org.status(used, now), "organization (per hour)"))
+            }
+            BothTaken::RefusedBySecond(used) => {
+                Err(refused(by_ip.status(used, now), "IP address (per day)"))
+            }
+        }
     }
 
     /// The client's address: the peer, or what a trusted proxy says in `X-Forwarded-For`.

@@ -9,6 +9,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::auth::AuthError;
+use crate::jobs::StartError;
 use crate::publishing::PublishError;
 use crate::sites::{ManifestError, SiteError};
 use crate::storage::LinkError;
@@ -96,6 +97,17 @@ impl From<StoreError> for ApiError {
             StoreError::NotFound(m) => Self::not_found(m),
             StoreError::Conflict(m) => Self::conflict(m),
             e => Self::internal(e),
+        }
+    }
+}
+
+impl From<StartError> for ApiError {
+    fn from(e: StartError) -> Self {
+        match e {
+            StartError::Invalid(m) => Self::bad_request(m),
+            StartError::NotFound(m) => Self::not_found(m),
+            StartError::Store(e) => e.into(),
+            StartError::Manifest(e) => e.into(),
         }
     }
 }

@@ -1,18 +1,15 @@
 //! The static export API (SPEC 4.2-4.4): start a job, poll it, generate its bundle link.
 
-use std::collections::HashSet;
-
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use rand::Rng;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::error::JsonBody;
 use super::{ApiError, EnterpriseKey, ErrorBody, SharedState};
 use crate::auth::Principal;
-use crate::sites::{SiteManifest, validate_domain, validate_label};
+use crate::jobs::{ExportRequest, start_export};
 use crate::store::{Job, JobStatus, JobWarning};
 
 /// Warnings returned with a job; the job keeps counting past this.
@@ -117,68 +114,13 @@ pub async fn start_job(
     EnterpriseKey(principal): EnterpriseKey,
     JsonBody(request): JsonBody<StartJobRequest>,
 ) -> Result<(StatusCode, Json<JobView>), ApiError> {
-    if let Some(format) = &request.format {
-        state
-            .exports
-            .plugins
-            .packagers
-            .choose(Some(format))
-            .map_err(|e| ApiError::bad_request(format!("format: {e}")))?;
-    }
-    let domain = request.domain.unwrap_or_default();
-    validate_domain(domain.trim()).map_err(ApiError::bad_request)?;
-    if let Some(version) = &request.version {
-        validate_label(version).map_err(ApiError::bad_request)?;
-    }
-    let site = state
-        .store
-        .site_of(&principal.organization.name, &domain)
-        .await?
-        .ok_or_else(|| ApiError::not_found(format!("no site {domain:?} in this organization")))?;
-    let version = match request.version.or(site.latest_version) {
-        Some(v) => v,
-        None => {
-            return Err(ApiError::not_found(format!(
-                "{domain:?} has no published version"
-            )));
-        }
-    };
-    let content = state
-        .store
-        .version(&domain, &version)
-        .await?
-        .ok_or_else(|| {
-            ApiError::not_found(format!("{domain:?} has no published version {version:?}"))
-        })?;
-
-    let paths = match request.paths {
-        None => None,
-        Some(paths) => Some(check_paths(&state, &domain, &version, paths).await?),
-    };
-    let total_pages = paths.as_ref().map_or(content.page_count, Vec::len) as u64;
-    let now = OffsetDateTime::now_utc();
-    let job = Job {
-        id: new_job_id(),
-        organization: principal.organization.name.clone(),
-        domain,
-        version,
-        paths,
+    let request = ExportRequest {
+        domain: request.domain.unwrap_or_default(),
+        version: request.version,
+        paths: request.paths,
         format: request.format,
-        status: JobStatus::Queued,
-        page_count: 0,
-        total_pages,
-        created_at: now,
-        updated_at: now,
-        attempts: 0,
-        error: None,
-        warnings: Vec::new(),
-        warning_count: 0,
-        bundle: None,
-        features: None,
-        lease_owner: None,
     };
-    state.store.insert_job(&job).await?;
-    state.exports.queued.notify_one();
+    let job = start_export(&state.exports, &principal.organization.name, request).await?;
     Ok((StatusCode::ACCEPTED, Json(JobView::from(&job))))
 }
 
@@ -279,44 +221,6 @@ async fn own_job(
         .job_of(&principal.organization.name, job_id)
         .await?
         .ok_or_else(|| ApiError::not_found(format!("no static export job {job_id:?}")))
-}
-
-/// Checks `paths` against the version's pages: each must be a page (a leading `/` and an
-/// extension are tolerated), none may be empty.
-async fn check_paths(
-    state: &SharedState,
-    domain: &str,
-    version: &str,
-    paths: Vec<String>,
-) -> Result<Vec<String>, ApiError> {
-    if paths.is_empty() {
-        return Err(ApiError::bad_request(
-            "paths must not be empty; leave it out to export every page",
-        ));
-    }
-    let manifest = SiteManifest::read(&state.operator, domain, version).await?;
-    let known: HashSet<&str> = manifest.pages.iter().map(|p| p.path.as_str()).collect();
-    let mut out = Vec::new();
-    for (i, raw) in paths.iter().enumerate() {
-        let path = quire_sdk::paths::page_key(raw);
-        if path.is_empty() {
-            return Err(ApiError::bad_request(format!("paths[{i}] is empty")));
-        }
-        if !known.contains(path) {
-            return Err(ApiError::bad_request(format!(
-                "paths[{i}]: no page {raw:?} in version {version:?} of {domain:?}"
-            )));
-        }
-        if !out.iter().any(|p: &String| p == path) {
-            out.push(path.to_string());
-        }
-    }
-    Ok(out)
-}
-
-fn new_job_id() -> String {
-    let bytes: [u8; 8] = rand::rng().random();
-    format!("se_{}", hex::encode(bytes))
 }
 
 fn rfc3339(t: OffsetDateTime) -> String {

@@ -5,6 +5,7 @@
 //! expires, and the worker that lost a lease stops and records nothing.
 
 mod export;
+mod start;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,6 +17,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 pub use export::ExportError;
+pub use start::{ExportRequest, StartError, start_export};
 
 use crate::config::JobsConfig;
 use crate::plugins::Plugins;

@@ -71,6 +71,20 @@ pub trait OrganizationStore: Send + Sync {
     /// Stores a new key under its hash; the organization must exist.
     async fn add_key(&self, key_hash: &str, record: &ApiKeyRecord) -> Result<(), StoreError>;
     async fn key_by_hash(&self, key_hash: &str) -> Result<Option<ApiKeyRecord>, StoreError>;
+    /// The key stored under `key_hash` with its organization: what every request's
+    /// authentication reads, in one lookup where the backend can.
+    async fn key_with_organization(
+        &self,
+        key_hash: &str,
+    ) -> Result<Option<(ApiKeyRecord, Organization)>, StoreError> {
+        let Some(key) = self.key_by_hash(key_hash).await? else {
+            return Ok(None);
+        };
+        Ok(self
+            .organization(&key.organization)
+            .await?
+            .map(|organization| (key, organization)))
+    }
     /// Marks the key with hash `key_hash` or public id `id` as revoked.
     async fn revoke_key(
         &self,
@@ -261,6 +275,36 @@ pub trait RateCountStore: Send + Sync {
     ) -> Result<Result<u64, u64>, StoreError>;
     /// Takes back one request counted in `window` (another limit refused it).
     async fn give_back(&self, window: RateWindow<'_>) -> Result<(), StoreError>;
+    /// Counts one request in both windows, or in neither when one is at its limit: what a
+    /// request under two limits needs, in one round trip where the backend can.
+    async fn take_both(
+        &self,
+        first: (RateWindow<'_>, u64),
+        second: (RateWindow<'_>, u64),
+    ) -> Result<BothTaken, StoreError> {
+        let used_first = match self.take(first.0, first.1).await? {
+            Ok(used) => used,
+            Err(used) => return Ok(BothTaken::RefusedByFirst(used)),
+        };
+        match self.take(second.0, second.1).await? {
+            Ok(used_second) => Ok(BothTaken::Counted(used_first, used_second)),
+            Err(used) => {
+                self.give_back(first.0).await?;
+                Ok(BothTaken::RefusedBySecond(used))
+            }
+        }
+    }
+}
+
+/// What [`RateCountStore::take_both`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BothTaken {
+    /// Counted in both: the counts after it.
+    Counted(u64, u64),
+    /// Not counted: the first window is at its limit (its count).
+    RefusedByFirst(u64),
+    /// Not counted: the second window is at its limit (its count).
+    RefusedBySecond(u64),
 }
 
 /// Server-wide settings: small values made once and shared by every replica (the secret that

@@ -11,14 +11,14 @@ use crate::common::{Api, Instance};
 use serde_json::{Value, json};
 
 /// Copies `name`'s built component into `dir` (so the test may replace it) and returns the copy.
-fn copy_component(name: &str, dir: &Path, as_name: &str) -> PathBuf {
+pub(crate) fn copy_component(name: &str, dir: &Path, as_name: &str) -> PathBuf {
     let target = dir.join(as_name);
     std::fs::copy(common::wasm(name), &target).expect("copy component");
     target
 }
 
 /// Replaces `target` with `bytes` the way operators should: write beside it, then rename.
-fn replace_file(target: &Path, bytes: &[u8]) {
+pub(crate) fn replace_file(target: &Path, bytes: &[u8]) {
     let temp = target.with_extension("incoming");
     std::fs::write(&temp, bytes).expect("write replacement");
     std::fs::rename(&temp, target).expect("rename replacement");
@@ -33,20 +33,20 @@ async fn ready(base: &str) -> Value {
         .expect("readyz JSON")
 }
 
-async fn renderer_sha(base: &str) -> String {
+pub(crate) async fn renderer_sha(base: &str) -> String {
     ready(base).await["plugins"]["renderer"]["sha256"]
         .as_str()
         .expect("sha256")
         .to_string()
 }
 
-fn sha256_of(path: &Path) -> String {
+pub(crate) fn sha256_of(path: &Path) -> String {
     use sha2::Digest;
     hex::encode(sha2::Sha256::digest(std::fs::read(path).expect("read")))
 }
 
 /// Waits until `condition` holds, up to 60 s.
-async fn eventually<F, Fut>(what: &str, mut condition: F)
+pub(crate) async fn eventually<F, Fut>(what: &str, mut condition: F)
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = bool>,
@@ -59,7 +59,7 @@ where
 }
 
 /// The HTML of `page` inside a `.tar.gz` bundle.
-fn page_from_bundle(archive: &[u8], page: &str) -> String {
+pub(crate) fn page_from_bundle(archive: &[u8], page: &str) -> String {
     let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(archive));
     for entry in tar.entries().expect("entries") {
         let mut entry = entry.expect("entry");

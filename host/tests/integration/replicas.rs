@@ -280,3 +280,53 @@ async fn migrate_copies_a_data_folder_into_postgres_and_back() {
         String::from_utf8_lossy(&again.stderr)
     );
 }
+
+#[tokio::test]
+async fn a_component_replaced_where_the_replicas_read_it_reaches_every_replica() {
+    use crate::plugin_operations::{
+        copy_component, eventually, page_from_bundle, renderer_sha, replace_file, sha256_of,
+    };
+    let components = tempfile::tempdir().expect("components dir");
+    let renderer = copy_component("quire_renderer", components.path(), "renderer.wasm");
+    let minimal = common::wasm("quire_minimal_renderer");
+    let cluster = Cluster::new(&format!(
+        "[plugins]\nrenderer = \"{}\"\nwatch_interval_ms = 100\n",
+        renderer.display()
+    ));
+    let (a, b) = (cluster.replica(), cluster.replica());
+    let key = a.organization("acme", "enterprise");
+    let site = common::example_site();
+    a.publish_folder("docs.acme.test", site.to_str().unwrap(), "acme", None);
+    let servers = [a.start(), b.start()];
+    for server in &servers {
+        assert_eq!(renderer_sha(&server.base).await, sha256_of(&renderer));
+    }
+
+    // One file replaced where both read it (a shared volume, a new image's path).
+    replace_file(
+        &renderer,
+        &std::fs::read(&minimal).expect("minimal renderer"),
+    );
+    for server in &servers {
+        eventually("the replica uses the new renderer", || async {
+            renderer_sha(&server.base).await == sha256_of(&minimal)
+        })
+        .await;
+    }
+    // Whichever replica's worker claims it, a new export renders with the new component.
+    for server in &servers {
+        let api = Api::new(&server.base, &key);
+        let (job, last) = api
+            .run_job(
+                json!({"domain": "docs.acme.test", "paths": ["index"]}),
+                Duration::from_secs(120),
+            )
+            .await;
+        assert_eq!(last["status"], "completed", "{last}");
+        let (_, archive) = api.download_bundle(&job).await;
+        assert!(
+            page_from_bundle(&archive, "index.html").contains("assets/minimal.css"),
+            "rendered by the replaced component"
+        );
+    }
+}

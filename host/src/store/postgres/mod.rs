@@ -21,11 +21,18 @@ use super::{SettingStore, Store, StoreError};
 
 /// The migrations, in order: (version, name, SQL). A new one goes at the end; applied ones are
 /// never edited.
-const MIGRATIONS: &[(i32, &str, &str)] = &[(
-    1,
-    "initial",
-    include_str!("../../../migrations/postgres/0001_initial.sql"),
-)];
+const MIGRATIONS: &[(i32, &str, &str)] = &[
+    (
+        1,
+        "initial",
+        include_str!("../../../migrations/postgres/0001_initial.sql"),
+    ),
+    (
+        2,
+        "take_rates",
+        include_str!("../../../migrations/postgres/0002_take_rates.sql"),
+    ),
+];
 
 /// The advisory lock held while migrating: any fixed number, the same in every replica.
 const MIGRATION_LOCK: i64 = 0x7175_6972_655f_6462; // "quire_db"

@@ -78,6 +78,28 @@ impl OrganizationStore for PostgresStore {
         row.map(|row| record("api_keys", row.get(0))).transpose()
     }
 
+    async fn key_with_organization(
+        &self,
+        key_hash: &str,
+    ) -> Result<Option<(ApiKeyRecord, Organization)>, StoreError> {
+        let row = self
+            .client()
+            .await?
+            .query_opt(
+                "SELECT k.record, o.record FROM api_keys k
+                 JOIN organizations o ON o.name = k.organization WHERE k.hash = $1",
+                &[&key_hash],
+            )
+            .await?;
+        row.map(|row| {
+            Ok((
+                record("api_keys", row.get(0))?,
+                record("organizations", row.get(1))?,
+            ))
+        })
+        .transpose()
+    }
+
     async fn revoke_key(
         &self,
         key_hash: Option<&str>,
