@@ -72,23 +72,7 @@ async fn run(pages: usize) {
         .unwrap_or(1);
     let mut others = Vec::new();
     for _ in 1..replicas {
-        // Same database, same files: the first instance's config and its storage folder.
-        let config = std::fs::read_to_string(instance.dir.path().join("quire.toml"))
-            .expect("config")
-            .lines()
-            .filter(|line| !line.starts_with("listen"))
-            .collect::<Vec<_>>()
-            .join("\n");
-        assert!(
-            config.contains("[database]"),
-            "replicas need a shared database: run under scripts/with-postgres"
-        );
-        let storage = instance.data_dir().join("storage");
-        let replica = Instance::with_config(&format!(
-            "{}\n[storage]\nroot = \"{}\"\n",
-            config.replace("[server]", ""),
-            storage.display()
-        ));
+        let replica = instance.replica();
         others.push((replica.start(), replica));
     }
     let mut bases = vec![server.base.clone()];

@@ -53,7 +53,65 @@ fn main() {
     println!("|---:|---:|---:|---:|---:|");
     BREAKDOWN.with(|b| b.borrow().iter().for_each(|row| println!("{row}")));
     println!();
+    let replicas: usize = std::env::var("QUIRE_BENCH_REPLICAS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
+    runtime.block_on(concurrent_exports(
+        CONCURRENT_PAGES,
+        CONCURRENT_JOBS,
+        replicas,
+    ));
+    println!();
     plugin_costs();
+}
+
+/// Pages of the site the concurrent exports share, and how many jobs run at once.
+const CONCURRENT_PAGES: usize = 2_000;
+const CONCURRENT_JOBS: usize = 4;
+
+/// `jobs` exports of one site started at once, spread over `replicas` servers (more than one
+/// needs PostgreSQL: `scripts/with-postgres`); prints the pages exported per second of wall time.
+async fn concurrent_exports(pages: usize, jobs: usize, replicas: usize) {
+    let instance = Instance::new("");
+    let key = instance.generated_site("bench.test", pages);
+    let mut servers = vec![instance.start()];
+    let mut others = Vec::new();
+    for _ in 1..replicas {
+        let replica = instance.replica();
+        servers.push(replica.start());
+        others.push(replica);
+    }
+    let apis: Vec<Api> = servers.iter().map(|s| Api::new(&s.base, &key)).collect();
+    let started = std::time::Instant::now();
+    let mut ids = Vec::new();
+    for n in 0..jobs {
+        ids.push(
+            apis[n % apis.len()]
+                .start_job(json!({"domain": "bench.test"}))
+                .await,
+        );
+    }
+    for id in &ids {
+        let last = apis[0]
+            .wait_job(id, Duration::from_secs(600))
+            .await
+            .pop()
+            .expect("job");
+        assert_eq!(last["status"], "completed", "{last}");
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    let store = if common::postgres::shared_server().is_some() {
+        "PostgreSQL"
+    } else {
+        "redb"
+    };
+    println!("| store | replicas | jobs at once | pages each | wall time | pages/s, all jobs |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    println!(
+        "| {store} | {replicas} | {jobs} | {pages} | {seconds:.2} s | {:.0} |",
+        (jobs * pages) as f64 / seconds
+    );
 }
 
 async fn export(pages: usize) {

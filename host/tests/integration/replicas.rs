@@ -83,7 +83,8 @@ fn completions(logs: &[String]) -> HashMap<String, usize> {
 #[tokio::test]
 async fn two_replicas_share_jobs_threads_and_rate_limits() {
     let cluster = Cluster::new("[limits]\norganization_per_hour = 8\n");
-    let (a, b) = (cluster.replica(), cluster.replica());
+    let a = cluster.replica();
+    let b = a.replica();
     // Records made through one replica's CLI are the other's too.
     let admin = a.organization("acme", "enterprise");
     let assistant = b.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);

@@ -53,6 +53,29 @@ impl Instance {
         }
     }
 
+    /// Another instance on this one's database and storage (S3, or else this one's `storage`
+    /// folder): a second `quire serve` replica. This one must keep its records in PostgreSQL.
+    pub fn replica(&self) -> Instance {
+        let config = std::fs::read_to_string(self.dir.path().join("quire.toml")).expect("config");
+        assert!(
+            config.contains("[database]"),
+            "replicas need a shared database: run under scripts/with-postgres"
+        );
+        let shared: Vec<&str> = config
+            .lines()
+            .filter(|line| *line != "[server]" && !line.starts_with("listen"))
+            .collect();
+        let storage = if config.contains("[storage]") {
+            String::new()
+        } else {
+            format!(
+                "[storage]\nroot = \"{}\"\n",
+                self.data_dir().join("storage").display()
+            )
+        };
+        Self::with_config(&format!("{}\n{storage}", shared.join("\n")))
+    }
+
     /// This instance keeps its compiled plugins in its own data directory, the default.
     pub fn with_own_plugin_cache(mut self) -> Self {
         self.shared_plugin_cache = false;
