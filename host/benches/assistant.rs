@@ -79,11 +79,7 @@ async fn run(pages: usize) {
     bases.extend(others.iter().map(|(s, _)| s.base.clone()));
     println!(
         "store: {}, replicas: {replicas}",
-        if common::postgres::shared_server().is_some() {
-            "PostgreSQL"
-        } else {
-            "redb"
-        }
+        common::postgres::store_name()
     );
     let http = reqwest::Client::new();
     let search_url = format!("{}/discovery/v1/search/bench.test", server.base);

@@ -101,11 +101,7 @@ async fn concurrent_exports(pages: usize, jobs: usize, replicas: usize) {
         assert_eq!(last["status"], "completed", "{last}");
     }
     let seconds = started.elapsed().as_secs_f64();
-    let store = if common::postgres::shared_server().is_some() {
-        "PostgreSQL"
-    } else {
-        "redb"
-    };
+    let store = common::postgres::store_name();
     println!("| store | replicas | jobs at once | pages each | wall time | pages/s, all jobs |");
     println!("|---|---:|---:|---:|---:|---:|");
     println!(

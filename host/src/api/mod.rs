@@ -108,7 +108,7 @@ pub fn router(state: SharedState) -> Router {
                             crate::metrics::get()
                                 .jobs
                                 .get_or_create(&crate::metrics::StatusLabels {
-                                    status: format!("{status:?}").to_lowercase(),
+                                    status: status.name().to_string(),
                                 })
                                 .set(n as i64);
                         }

@@ -266,34 +266,13 @@ pub struct RateWindow<'a> {
 /// Rate-limit counters. Replicas sharing a store share the counts.
 #[async_trait]
 pub trait RateCountStore: Send + Sync {
-    /// Counts one request in `window` unless `limit` requests are counted already: `Ok(used)`
-    /// with the count after this one, or `Err(used)` (not counted) when the limit is reached.
-    async fn take(
-        &self,
-        window: RateWindow<'_>,
-        limit: u64,
-    ) -> Result<Result<u64, u64>, StoreError>;
-    /// Takes back one request counted in `window` (another limit refused it).
-    async fn give_back(&self, window: RateWindow<'_>) -> Result<(), StoreError>;
-    /// Counts one request in both windows, or in neither when one is at its limit: what a
-    /// request under two limits needs, in one round trip where the backend can.
+    /// Counts one request in both windows, or in neither when one is at its limit (a request
+    /// is under two limits at once), in one round trip where the backend can.
     async fn take_both(
         &self,
         first: (RateWindow<'_>, u64),
         second: (RateWindow<'_>, u64),
-    ) -> Result<BothTaken, StoreError> {
-        let used_first = match self.take(first.0, first.1).await? {
-            Ok(used) => used,
-            Err(used) => return Ok(BothTaken::RefusedByFirst(used)),
-        };
-        match self.take(second.0, second.1).await? {
-            Ok(used_second) => Ok(BothTaken::Counted(used_first, used_second)),
-            Err(used) => {
-                self.give_back(first.0).await?;
-                Ok(BothTaken::RefusedBySecond(used))
-            }
-        }
-    }
+    ) -> Result<BothTaken, StoreError>;
 }
 
 /// What [`RateCountStore::take_both`] did.

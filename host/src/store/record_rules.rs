@@ -1,11 +1,13 @@
 //! Rules about records that are the same in every backend: a backend reads and locks the
 //! record its own way, then applies one of these (job transitions are in `job_states`).
 
+use std::ops::Range;
+
 use time::OffsetDateTime;
 
 use super::{
-    ContentVersion, MAX_THREAD_MESSAGES, Organization, Plan, SiteRecord, StoreError, Thread,
-    ThreadMessage,
+    ContentVersion, MAX_THREAD_MESSAGES, Organization, PageEvent, Plan, SiteRecord, StoreError,
+    Thread, ThreadMessage,
 };
 
 impl Organization {
@@ -64,4 +66,28 @@ impl Thread {
         self.messages.drain(..excess);
         self.updated_at = OffsetDateTime::now_utc();
     }
+}
+
+impl PageEvent {
+    /// What the event adds to its page's (views, helpful, not helpful) counts.
+    pub(crate) fn increments(self) -> (u64, u64, u64) {
+        match self {
+            PageEvent::View => (1, 0, 0),
+            PageEvent::Feedback { helpful: true } => (0, 1, 0),
+            PageEvent::Feedback { helpful: false } => (0, 0, 1),
+        }
+    }
+}
+
+/// Hours since the Unix epoch: the unit analytics are counted in.
+pub(crate) fn hour_of(at: OffsetDateTime) -> u64 {
+    (at.unix_timestamp().max(0) as u64) / 3600
+}
+
+/// The hours that overlap `from..to`: the hour holding `from` through the hour holding the last
+/// moment before `to`.
+pub(crate) fn hours_overlapping(from: OffsetDateTime, to: OffsetDateTime) -> Range<u64> {
+    let start = hour_of(from);
+    let end = (to.unix_timestamp().max(0) as u64).div_ceil(3600);
+    start..end.max(start)
 }

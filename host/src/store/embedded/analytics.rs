@@ -6,15 +6,11 @@ use redb::{ReadableDatabase, ReadableTable};
 use time::OffsetDateTime;
 
 use super::{ANALYTICS, RedbStore};
+use crate::store::record_rules::{hour_of, hours_overlapping};
 use crate::store::{AnalyticsStore, PageCounts, PageEvent, StoreError};
-
-pub(super) fn hour_of(at: OffsetDateTime) -> u64 {
-    (at.unix_timestamp().max(0) as u64) / 3600
-}
 
 #[async_trait]
 impl AnalyticsStore for RedbStore {
-    /// Counts one event for `path` of `domain` in the hour of `at`.
     async fn record_page_event(
         &self,
         domain: &str,
@@ -26,21 +22,22 @@ impl AnalyticsStore for RedbStore {
         {
             let mut table = txn.open_table(ANALYTICS)?;
             let key = (domain, hour_of(at), path);
-            let (mut views, mut helpful, mut not_helpful) =
+            let (views, helpful, not_helpful) =
                 table.get(key)?.map(|v| v.value()).unwrap_or((0, 0, 0));
-            match event {
-                PageEvent::View => views += 1,
-                PageEvent::Feedback { helpful: true } => helpful += 1,
-                PageEvent::Feedback { helpful: false } => not_helpful += 1,
-            }
-            table.insert(key, (views, helpful, not_helpful))?;
+            let (more_views, more_helpful, more_not_helpful) = event.increments();
+            table.insert(
+                key,
+                (
+                    views + more_views,
+                    helpful + more_helpful,
+                    not_helpful + more_not_helpful,
+                ),
+            )?;
         }
         txn.commit()?;
         Ok(())
     }
 
-    /// Per-page counts of `domain` for the hours that overlap `from..to` (the hour holding
-    /// `from` through the hour holding the last moment before `to`), most viewed first.
     async fn page_counts(
         &self,
         domain: &str,
@@ -50,9 +47,8 @@ impl AnalyticsStore for RedbStore {
         let txn = self.db().begin_read()?;
         let table = txn.open_table(ANALYTICS)?;
         let mut pages: std::collections::HashMap<String, PageCounts> = Default::default();
-        let to_secs = to.unix_timestamp().max(0) as u64;
-        let (start, end) = (hour_of(from), to_secs.div_ceil(3600).max(hour_of(from)));
-        for row in table.range((domain, start, "")..(domain, end, ""))? {
+        let hours = hours_overlapping(from, to);
+        for row in table.range((domain, hours.start, "")..(domain, hours.end, ""))? {
             let (key, value) = row?;
             let (_, _, path) = key.value();
             let (views, helpful, not_helpful) = value.value();

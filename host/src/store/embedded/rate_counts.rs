@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 
 use super::RedbStore;
-use crate::store::{RateCountStore, RateWindow, StoreError};
+use crate::store::{BothTaken, RateCountStore, RateWindow, StoreError};
 
 /// Counts older than their window are swept once the map holds this many keys.
 const SWEEP_AT: usize = 100_000;
@@ -51,16 +51,22 @@ impl MemoryCounts {
 
 #[async_trait]
 impl RateCountStore for RedbStore {
-    async fn take(
+    async fn take_both(
         &self,
-        window: RateWindow<'_>,
-        limit: u64,
-    ) -> Result<Result<u64, u64>, StoreError> {
-        Ok(self.rate_counts.take(window, limit))
-    }
-
-    async fn give_back(&self, window: RateWindow<'_>) -> Result<(), StoreError> {
-        self.rate_counts.give_back(window);
-        Ok(())
+        (first, first_limit): (RateWindow<'_>, u64),
+        (second, second_limit): (RateWindow<'_>, u64),
+    ) -> Result<BothTaken, StoreError> {
+        let counts = &self.rate_counts;
+        let used_first = match counts.take(first, first_limit) {
+            Ok(used) => used,
+            Err(used) => return Ok(BothTaken::RefusedByFirst(used)),
+        };
+        Ok(match counts.take(second, second_limit) {
+            Ok(used_second) => BothTaken::Counted(used_first, used_second),
+            Err(used) => {
+                counts.give_back(first);
+                BothTaken::RefusedBySecond(used)
+            }
+        })
     }
 }

@@ -4,11 +4,8 @@ use async_trait::async_trait;
 use time::OffsetDateTime;
 
 use super::PostgresStore;
+use crate::store::record_rules::{hour_of, hours_overlapping};
 use crate::store::{AnalyticsStore, PageCounts, PageEvent, StoreError};
-
-fn hour_of(at: OffsetDateTime) -> i64 {
-    at.unix_timestamp().max(0) / 3600
-}
 
 #[async_trait]
 impl AnalyticsStore for PostgresStore {
@@ -19,11 +16,8 @@ impl AnalyticsStore for PostgresStore {
         at: OffsetDateTime,
         event: PageEvent,
     ) -> Result<(), StoreError> {
-        let (views, helpful, not_helpful): (i64, i64, i64) = match event {
-            PageEvent::View => (1, 0, 0),
-            PageEvent::Feedback { helpful: true } => (0, 1, 0),
-            PageEvent::Feedback { helpful: false } => (0, 0, 1),
-        };
+        let (views, helpful, not_helpful) = event.increments();
+        let (views, helpful, not_helpful) = (views as i64, helpful as i64, not_helpful as i64);
         self.client()
             .await?
             .execute(
@@ -33,7 +27,14 @@ impl AnalyticsStore for PostgresStore {
                      views = page_analytics.views + EXCLUDED.views,
                      helpful = page_analytics.helpful + EXCLUDED.helpful,
                      not_helpful = page_analytics.not_helpful + EXCLUDED.not_helpful",
-                &[&domain, &hour_of(at), &path, &views, &helpful, &not_helpful],
+                &[
+                    &domain,
+                    &(hour_of(at) as i64),
+                    &path,
+                    &views,
+                    &helpful,
+                    &not_helpful,
+                ],
             )
             .await?;
         Ok(())
@@ -45,8 +46,8 @@ impl AnalyticsStore for PostgresStore {
         from: OffsetDateTime,
         to: OffsetDateTime,
     ) -> Result<Vec<PageCounts>, StoreError> {
-        let start = hour_of(from);
-        let end = (to.unix_timestamp().max(0) + 3599) / 3600;
+        let hours = hours_overlapping(from, to);
+        let (start, end) = (hours.start as i64, hours.end as i64);
         let rows = self
             .client()
             .await?
@@ -54,7 +55,7 @@ impl AnalyticsStore for PostgresStore {
                 "SELECT path, sum(views)::bigint, sum(helpful)::bigint, sum(not_helpful)::bigint
                  FROM page_analytics WHERE domain = $1 AND hour >= $2 AND hour < $3
                  GROUP BY path ORDER BY 2 DESC, path",
-                &[&domain, &start, &end.max(start)],
+                &[&domain, &start, &end],
             )
             .await?;
         Ok(rows

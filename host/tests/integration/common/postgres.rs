@@ -150,3 +150,13 @@ pub fn shared_server() -> Option<String> {
         .ok()
         .filter(|url| !url.is_empty())
 }
+
+/// Which store instances of this run keep their records in (the benchmarks print it).
+#[allow(dead_code)]
+pub fn store_name() -> &'static str {
+    if shared_server().is_some() {
+        "PostgreSQL"
+    } else {
+        "redb"
+    }
+}
