@@ -293,6 +293,9 @@ pub struct PluginsConfig {
     /// folder. Several data folders may share one: artifacts are keyed by the component's bytes
     /// and the engine, and written atomically.
     pub cache_dir: Option<PathBuf>,
+    /// Renderer instances one export (or one index build at publish) runs at once, each on a
+    /// thread of its own; 0, the default, is one per CPU core.
+    pub render_threads: usize,
 }
 
 /// Component files chosen for one deployment type; unset roles keep the general choice.
@@ -357,6 +360,7 @@ impl Default for PluginsConfig {
             limits: RoleLimits::default(),
             watch_interval_ms: 1_000,
             cache_dir: None,
+            render_threads: 0,
         }
     }
 }

@@ -78,6 +78,7 @@ pub fn load_plugins(config: &Config, data_dir: &Path) -> Result<Plugins, PluginE
         renderer: Arc::new(renderer),
         retriever: Arc::new(retriever),
         packagers: Arc::new(packagers),
+        render_threads: crate::plugins::render_threads(config.plugins.render_threads),
     })
 }
 

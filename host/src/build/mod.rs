@@ -15,7 +15,9 @@ use crate::jobs::{ExportContext, ExportError};
 use crate::plugins::{PluginError, Plugins};
 use crate::publishing::{PublishError, PublishRequest, publish};
 use crate::sites::SiteLimits;
-use crate::store::{Job, JobStatus, JobWarning, Plan, RedbStore, SharedStore, StoreError};
+use crate::store::{
+    BundleRecord, Job, JobStatus, JobWarning, Plan, RedbStore, SharedStore, StoreError,
+};
 
 /// The organization and domain the throwaway store holds the site under.
 const ORGANIZATION: &str = "local";
@@ -58,7 +60,7 @@ pub struct BuildReport {
     /// The warnings kept (the first 500), and how many there were.
     pub warnings: Vec<JobWarning>,
     pub warning_count: u64,
-    /// The archive's size; for a folder, the archive it was unpacked from.
+    /// The archive's size, or the bytes written into the folder.
     pub bytes: u64,
     pub elapsed: Duration,
 }
@@ -174,8 +176,8 @@ impl<'r> Builder<'r> {
         Ok(published.label)
     }
 
-    /// Exports `version` (only `paths`, when given) as `format`, with `features` as its feature
-    /// file; `on_progress(done, total)` hears of it as it goes.
+    /// Exports `version` (only `paths`, when given) as an archive of `format`, with `features`
+    /// as its feature file; `on_progress(done, total)` hears of it as it goes.
     pub fn export(
         &self,
         version: &str,
@@ -184,6 +186,66 @@ impl<'r> Builder<'r> {
         features: &Features,
         on_progress: &dyn Fn(u64, u64),
     ) -> Result<Export, BuildError> {
+        let (job, bundle) = self.run_job(
+            version,
+            paths,
+            format,
+            features,
+            on_progress,
+            |job, cancel| crate::jobs::export_now(&self.context, job, self.runtime, cancel),
+        )?;
+        let archive = self
+            .runtime
+            .block_on(self.context.operator.read(&bundle.path))?
+            .to_vec();
+        Ok(Export { archive, job })
+    }
+
+    /// Exports `version` (only `paths`, when given) into `folder`, new or empty, as the
+    /// archive would unpack; returns the finished job and the bytes written.
+    pub fn export_to_folder(
+        &self,
+        version: &str,
+        paths: Option<Vec<String>>,
+        features: &Features,
+        on_progress: &dyn Fn(u64, u64),
+        folder: &Path,
+    ) -> Result<(Job, u64), BuildError> {
+        let (job, bundle) = self.run_job(
+            version,
+            paths,
+            OutputFormat::Dir,
+            features,
+            on_progress,
+            |job, cancel| {
+                let bytes = crate::jobs::export_to_folder(
+                    &self.context,
+                    job,
+                    self.runtime,
+                    cancel,
+                    folder,
+                )?;
+                // The throwaway store records where the files went, as it would an archive.
+                Ok(BundleRecord {
+                    path: folder.display().to_string(),
+                    size_bytes: bytes,
+                    media_type: "inode/directory".into(),
+                })
+            },
+        )?;
+        Ok((job, bundle.size_bytes))
+    }
+
+    /// Runs one export job through `export`, reporting its progress, and records its end.
+    fn run_job(
+        &self,
+        version: &str,
+        paths: Option<Vec<String>>,
+        format: OutputFormat,
+        features: &Features,
+        on_progress: &dyn Fn(u64, u64),
+        export: impl FnOnce(&Job, &CancellationToken) -> Result<BundleRecord, ExportError> + Send,
+    ) -> Result<(Job, BundleRecord), BuildError> {
         let now = time::OffsetDateTime::now_utc();
         let job = Job {
             id: format!("export-{version}"),
@@ -211,8 +273,7 @@ impl<'r> Builder<'r> {
         self.runtime.block_on(self.store.insert_job(&job))?;
         let cancel = CancellationToken::new();
         let bundle = std::thread::scope(|scope| {
-            let export =
-                scope.spawn(|| crate::jobs::export_now(&self.context, &job, self.runtime, &cancel));
+            let export = scope.spawn(|| export(&job, &cancel));
             while !export.is_finished() {
                 if let Ok(Some(now)) = self
                     .runtime
@@ -232,14 +293,7 @@ impl<'r> Builder<'r> {
             bundle.clone(),
         ))?;
         on_progress(finished.total_pages, finished.total_pages);
-        let archive = self
-            .runtime
-            .block_on(self.context.operator.read(&bundle.path))?
-            .to_vec();
-        Ok(Export {
-            archive,
-            job: finished,
-        })
+        Ok((finished, bundle))
     }
 }
 
@@ -257,22 +311,37 @@ pub fn build(
     check_output(request)?;
     let mut builder = Builder::new(config, plugins, runtime, request.domain)?;
     let version = builder.publish(request.site, request.strict)?;
+    let published = started.elapsed();
     let features = Features::resolve(request.deployment, FeatureRequests::default());
-    let export = builder.export(&version, None, request.format, &features, on_progress)?;
-    match request.format {
-        OutputFormat::Dir => crate::docs_server::unpack_bundle(&export.archive, request.out)
-            .map_err(|e| BuildError::Output(format!("cannot unpack the bundle: {e}")))?,
-        OutputFormat::TarGz | OutputFormat::Zip => std::fs::write(request.out, &export.archive)
-            .map_err(|source| BuildError::Write {
+    let (job, bytes) = match request.format {
+        OutputFormat::Dir => {
+            std::fs::create_dir_all(request.out).map_err(|source| BuildError::Write {
                 path: request.out.to_path_buf(),
                 source,
-            })?,
-    }
+            })?;
+            builder.export_to_folder(&version, None, &features, on_progress, request.out)?
+        }
+        OutputFormat::TarGz | OutputFormat::Zip => {
+            let export = builder.export(&version, None, request.format, &features, on_progress)?;
+            std::fs::write(request.out, &export.archive).map_err(|source| BuildError::Write {
+                path: request.out.to_path_buf(),
+                source,
+            })?;
+            (export.job, export.archive.len() as u64)
+        }
+    };
+    let exported = started.elapsed();
+    tracing::info!(
+        publish_ms = published.as_millis() as u64,
+        export_ms = (exported - published).as_millis() as u64,
+        write_ms = (started.elapsed() - exported).as_millis() as u64,
+        "built"
+    );
     Ok(BuildReport {
-        pages: export.job.page_count,
-        warnings: export.job.warnings,
-        warning_count: export.job.warning_count,
-        bytes: export.archive.len() as u64,
+        pages: job.page_count,
+        warnings: job.warnings,
+        warning_count: job.warning_count,
+        bytes,
         elapsed: started.elapsed(),
     })
 }

@@ -77,7 +77,7 @@ pub fn run(
         eprintln!("... and {hidden} more warnings");
     }
     eprintln!(
-        "built {} pages into {} ({} warnings, {:.1} MB archive, {:.1} s)",
+        "built {} pages into {} ({} warnings, {:.1} MB, {:.1} s)",
         report.pages,
         args.out.display(),
         report.warning_count,

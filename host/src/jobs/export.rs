@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
@@ -12,10 +12,9 @@ use tokio::runtime::Handle;
 use tokio_util::sync::CancellationToken;
 
 use super::ExportContext;
-use crate::bundle::{ManifestBuilder, SiteFiles, fallback_page};
-use crate::plugins::{
-    ArchiveSession, OutputFile, PageInput, PluginError, RendererSession, Warning,
-};
+use super::destination;
+use crate::bundle::{SiteFiles, fallback_page};
+use crate::plugins::{OutputFile, PageInput, PluginError, RendererSession, Warning};
 use crate::sites::{ManifestError, SiteManifest};
 use crate::storage::paths;
 use crate::store::{BundleRecord, Job, JobUpdate, JobWarning};
@@ -42,6 +41,11 @@ pub enum ExportError {
     TooManyPages { pages: usize, limit: usize },
     #[error("{0}")]
     Format(String),
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
     #[error("the server is shutting down")]
     Cancelled,
     #[error("cannot record progress: {0}")]
@@ -51,13 +55,42 @@ pub enum ExportError {
     PipelineClosed,
 }
 
-/// Runs the export of `job` and returns its bundle.
+/// Runs the export of `job` into an archive in object storage and returns its bundle.
 pub fn run_export(
     context: &ExportContext,
     job: &Job,
     runtime: &Handle,
     cancel: &CancellationToken,
 ) -> Result<BundleRecord, ExportError> {
+    let work = format!("job {}", job.id);
+    export_with(context, job, runtime, cancel, |files, aborted| {
+        destination::pack(context, job, runtime, files, aborted, &work)
+    })
+}
+
+/// Runs the export of `job` into `folder` (new or empty), with no archive: the files as the
+/// archive would hold them, its manifest included. Returns the bytes written.
+pub fn export_to_folder(
+    context: &ExportContext,
+    job: &Job,
+    runtime: &Handle,
+    cancel: &CancellationToken,
+    folder: &std::path::Path,
+) -> Result<u64, ExportError> {
+    export_with(context, job, runtime, cancel, |files, aborted| {
+        destination::write_folder(job, folder, files, aborted)
+    })
+}
+
+/// Renders `job`'s pages and hands every file to `write`, which runs on a thread of its own
+/// (so rendering and compression overlap) and says where the files went.
+fn export_with<R: Send>(
+    context: &ExportContext,
+    job: &Job,
+    runtime: &Handle,
+    cancel: &CancellationToken,
+    write: impl FnOnce(Receiver<Vec<OutputFile>>, &AtomicBool) -> Result<R, ExportError> + Send,
+) -> Result<R, ExportError> {
     let manifest = read_manifest(context, job, runtime)?;
     let pages: Vec<_> = match &job.paths {
         Some(paths) => manifest
@@ -83,15 +116,16 @@ pub fn run_export(
     let plugins = &context.plugins;
     // Taken once: a component replaced while this job runs serves the jobs after it.
     let renderer_plugin = plugins.renderer.current();
-    let mut renderer = RendererSession::open(&plugins.runtime, &renderer_plugin, &site, &work)?;
+    // The shared assets come from a session of their own; the pages from one per thread.
+    let mut assets =
+        RendererSession::open(&plugins.runtime, &renderer_plugin, &site, &work)?.assets()?;
 
     let aborted = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let (sender, receiver) = sync_channel::<Vec<OutputFile>>(PIPELINE_DEPTH);
-        let packer = scope.spawn(|| pack(context, job, runtime, receiver, &aborted, &work));
+        let packer = scope.spawn(|| write(receiver, &aborted));
 
         let rendered = (|| -> Result<(), ExportError> {
-            let mut assets = renderer.assets()?;
             if let Some(features) = &job.features {
                 assets.retain(|file| file.path != crate::bundle::FEATURES_FILE);
                 assets.push(OutputFile {
@@ -99,7 +133,7 @@ pub fn run_export(
                     contents: features.clone().into_bytes(),
                 });
             }
-            send(&sender, assets)?;
+            send(&sender, std::mem::take(&mut assets))?;
             let config_value: serde_json::Value =
                 serde_json::from_str(&manifest.config_json).unwrap_or_default();
             let page_paths: std::collections::HashSet<&str> =
@@ -133,7 +167,10 @@ pub fn run_export(
                 .map(|p| paths::version_file(&job.domain, &job.version, &p.file))
                 .collect();
             let mut sources = prefetch(context, runtime, files);
-            for (done, page) in pages.iter().enumerate() {
+            let mut read_time = Duration::ZERO;
+            // Pages go to the rendering threads as their sources arrive, and come back here
+            // in order: the bundle is the same whatever the number of threads.
+            let inputs = pages.iter().map(|page| {
                 if cancel.is_cancelled() {
                     return Err(ExportError::Cancelled);
                 }
@@ -141,70 +178,83 @@ pub fn run_export(
                 let bytes = sources
                     .blocking_recv()
                     .ok_or(ExportError::PipelineClosed)??;
-                let source = String::from_utf8_lossy(&bytes).into_owned();
-                timings.read += started.elapsed();
-                let started = Instant::now();
+                read_time += started.elapsed();
                 let input = PageInput {
                     path: page.path.clone(),
                     file: page.file.clone(),
-                    source,
+                    source: String::from_utf8_lossy(&bytes).into_owned(),
                     modified: page.modified,
                 };
-                let mut output = match renderer.render_page(&input) {
-                    Ok(output) => output,
-                    Err(failure) => {
-                        // One page never fails the export: it becomes a warning and a plain
-                        // page, and a renderer that may be broken is replaced for the next one.
-                        tracing::warn!(job = %job.id, page = %page.file, "{failure}");
-                        crate::metrics::get().export_page_failures.inc();
-                        if !matches!(failure, PluginError::Reported { .. }) {
-                            renderer = RendererSession::open(
-                                &plugins.runtime,
-                                &renderer_plugin,
-                                &site,
-                                &work,
-                            )?;
+                Ok((*page, input))
+            });
+            let render_started = Instant::now();
+            let mut done = 0u64;
+            // Files a page brings for other pages too (a diagram script) come once from each
+            // renderer instance; the first is kept.
+            let mut shared_files = HashSet::new();
+            crate::plugins::render_in_order(
+                &plugins.runtime,
+                &renderer_plugin,
+                &site,
+                &work,
+                plugins.render_threads,
+                inputs,
+                |page, input, rendered| {
+                    let mut output = match rendered {
+                        Ok(output) => output,
+                        Err(failure) => {
+                            // One page never fails the export: it becomes a warning and a
+                            // plain page (its thread has a fresh renderer for the next one).
+                            tracing::warn!(job = %job.id, page = %page.file, "{failure}");
+                            crate::metrics::get().export_page_failures.inc();
+                            let mut fallback = fallback_page(
+                                &page.path,
+                                &page.title,
+                                &input.source,
+                                &failure.to_string(),
+                            );
+                            fallback.warnings.push(Warning {
+                                file: page.file.clone(),
+                                line: None,
+                                message: format!(
+                                    "the page could not be rendered and is exported as plain text: {failure}"
+                                ),
+                            });
+                            fallback
                         }
-                        let mut fallback = fallback_page(
-                            &page.path,
-                            &page.title,
-                            &input.source,
-                            &failure.to_string(),
-                        );
-                        fallback.warnings.push(Warning {
-                            file: page.file.clone(),
-                            line: None,
-                            message: format!(
-                                "the page could not be rendered and is exported as plain text: {failure}"
-                            ),
-                        });
-                        fallback
-                    }
-                };
-                timings.render += started.elapsed();
-                let source_file = site_files.add_page(
-                    &input.path,
-                    input.source,
-                    &mut output,
-                    page.version.as_deref(),
-                    page.language.as_deref(),
-                );
-                output.files.push(source_file);
-                for w in output.warnings {
-                    progress.warn(JobWarning {
-                        file: w.file,
-                        line: w.line,
-                        message: w.message,
+                    };
+                    let source_file = site_files.add_page(
+                        &input.path,
+                        input.source,
+                        &mut output,
+                        page.version.as_deref(),
+                        page.language.as_deref(),
+                    );
+                    output.files.push(source_file);
+                    let own_html = format!("{}.html", page.path);
+                    output.files.retain(|file| {
+                        file.path == own_html || shared_files.insert(file.path.clone())
                     });
-                }
-                let started = Instant::now();
-                send(&sender, output.files)?;
-                timings.waiting_for_packer += started.elapsed();
-                let started = Instant::now();
-                crate::metrics::get().export_pages.inc();
-                progress.record(done as u64 + 1, false)?;
-                timings.progress += started.elapsed();
-            }
+                    for w in output.warnings {
+                        progress.warn(JobWarning {
+                            file: w.file,
+                            line: w.line,
+                            message: w.message,
+                        });
+                    }
+                    let started = Instant::now();
+                    send(&sender, output.files)?;
+                    timings.waiting_for_packer += started.elapsed();
+                    let started = Instant::now();
+                    crate::metrics::get().export_pages.inc();
+                    done += 1;
+                    progress.record(done, false)?;
+                    timings.progress += started.elapsed();
+                    Ok(())
+                },
+            )?;
+            timings.render = render_started.elapsed();
+            timings.read = read_time;
             tracing::info!(
                 job = %job.id,
                 read_ms = timings.read.as_millis() as u64,
@@ -255,70 +305,6 @@ fn send(sender: &SyncSender<Vec<OutputFile>>, files: Vec<OutputFile>) -> Result<
     sender.send(files).map_err(|_| ExportError::PipelineClosed)
 }
 
-/// The packager side: files in, archive chunks out to storage.
-fn pack(
-    context: &ExportContext,
-    job: &Job,
-    runtime: &Handle,
-    receiver: std::sync::mpsc::Receiver<Vec<OutputFile>>,
-    aborted: &AtomicBool,
-    work: &str,
-) -> Result<BundleRecord, ExportError> {
-    let plugins = &context.plugins;
-    let packager = plugins
-        .packagers
-        .choose(job.format.as_deref())
-        .map_err(|e| ExportError::Format(e.to_string()))?
-        .current();
-    let mut archive = ArchiveSession::start(&plugins.runtime, &packager, work)?;
-    let path = paths::bundle(&job.id, &archive.extension);
-    let media_type = archive.media_type.clone();
-    let mut writer = runtime.block_on(context.operator.writer(&path))?;
-    let mut size = 0u64;
-    let mut manifest = ManifestBuilder::default();
-    // Each path goes in once: a later file at a path already written (a plugin naming two
-    // files alike, a site file where a page is) is left out, so the archive stays unambiguous.
-    let mut written = std::collections::HashSet::new();
-    let result = (|| -> Result<(), ExportError> {
-        for batch in receiver {
-            for file in batch {
-                if !written.insert(file.path.clone()) {
-                    tracing::warn!(job = %job.id, path = %file.path, "a second file at this path is left out");
-                    continue;
-                }
-                manifest.add(&file.path, &file.contents);
-                let chunk = archive.add_file(&file.path, &file.contents)?;
-                if !chunk.is_empty() {
-                    size += chunk.len() as u64;
-                    runtime.block_on(writer.write(chunk))?;
-                }
-            }
-        }
-        Ok(())
-    })();
-    if let Err(e) = result {
-        let _ = runtime.block_on(writer.abort());
-        return Err(e);
-    }
-    if aborted.load(Ordering::SeqCst) {
-        let _ = runtime.block_on(writer.abort());
-        return Err(ExportError::PipelineClosed);
-    }
-    let listing = manifest.finish(&job.domain, &job.version, time::OffsetDateTime::now_utc());
-    let chunk = archive.add_file(&listing.path, &listing.contents)?;
-    size += chunk.len() as u64;
-    runtime.block_on(writer.write(chunk))?;
-    let last = archive.finish()?;
-    size += last.len() as u64;
-    runtime.block_on(writer.write(last))?;
-    runtime.block_on(writer.close())?;
-    Ok(BundleRecord {
-        path,
-        size_bytes: size,
-        media_type,
-    })
-}
-
 /// Reads `files` from storage on the async runtime, several at a time and in order, ahead of
 /// the renderer: storage latency overlaps rendering instead of adding to it.
 fn prefetch(
@@ -347,7 +333,10 @@ fn prefetch(
 /// Where the render side of an export spent its time, for the log.
 #[derive(Default)]
 struct StageTimings {
+    /// Waiting for page sources from storage.
     read: Duration,
+    /// From the first page handed to the rendering threads to the last one back, reads and
+    /// waits included.
     render: Duration,
     waiting_for_packer: Duration,
     progress: Duration,

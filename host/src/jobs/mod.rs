@@ -4,6 +4,7 @@
 //! recovery requeues it; with a shared database, another server takes it over once its lease
 //! expires, and the worker that lost a lease stops and records nothing.
 
+mod destination;
 mod export;
 mod start;
 
@@ -84,6 +85,19 @@ pub fn export_now(
     cancel: &CancellationToken,
 ) -> Result<crate::store::BundleRecord, ExportError> {
     export::run_export(context, job, runtime, cancel)
+}
+
+/// Runs `job` now on the calling thread, writing its files into `folder` (new or empty)
+/// instead of an archive; returns the bytes written. For `quire build --format dir` and
+/// `quire dev`.
+pub fn export_to_folder(
+    context: &ExportContext,
+    job: &Job,
+    runtime: &tokio::runtime::Handle,
+    cancel: &CancellationToken,
+    folder: &std::path::Path,
+) -> Result<u64, ExportError> {
+    export::export_to_folder(context, job, runtime, cancel, folder)
 }
 
 async fn run(

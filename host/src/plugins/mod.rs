@@ -6,12 +6,14 @@
 
 pub mod contract;
 mod packagers;
+mod render_pool;
 mod selection;
 mod slot;
 mod watch;
 
 pub use packagers::{PackagerChoiceError, Packagers};
 pub use quire_runtime::*;
+pub use render_pool::{render_in_order, render_threads};
 pub use selection::{RoleFiles, resolve_files};
 pub use slot::{PluginSlot, Refresh};
 pub use watch::watch_plugin_files;
@@ -24,6 +26,8 @@ pub struct Plugins {
     pub renderer: std::sync::Arc<PluginSlot>,
     pub retriever: std::sync::Arc<PluginSlot>,
     pub packagers: std::sync::Arc<Packagers>,
+    /// Renderer sessions an export or an index build runs at once, each on a thread of its own.
+    pub render_threads: usize,
 }
 
 impl Plugins {

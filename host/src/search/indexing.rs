@@ -3,9 +3,7 @@
 
 use std::path::Path;
 
-use crate::plugins::{
-    IndexBuilderSession, IndexSection, PageInput, PluginError, Plugins, RendererSession,
-};
+use crate::plugins::{IndexBuilderSession, IndexSection, PageInput, PluginError, Plugins};
 use crate::sites::SiteManifest;
 
 /// Sections handed to the retriever per call.
@@ -19,9 +17,10 @@ pub struct BuiltIndex {
     pub skipped: Vec<(String, String)>,
 }
 
-/// Renders every page of the site folder `root` and indexes its sections. A page the renderer
-/// fails on is skipped (and reported), with a fresh renderer for the next page: one bad page
-/// never makes a whole version unsearchable.
+/// Renders every page of the site folder `root` (on the configured number of threads) and
+/// indexes its sections, in the manifest's order. A page the renderer fails on is skipped (and
+/// reported), with a fresh renderer for the next page: one bad page never makes a whole version
+/// unsearchable.
 pub fn build_index(
     plugins: &Plugins,
     manifest: &SiteManifest,
@@ -34,57 +33,69 @@ pub fn build_index(
     });
     let (renderer_plugin, retriever_plugin) =
         (plugins.renderer.current(), plugins.retriever.current());
-    let open = || RendererSession::open(&plugins.runtime, &renderer_plugin, &site, &work);
-    let mut renderer = open()?;
     let mut builder = IndexBuilderSession::start(&plugins.runtime, &retriever_plugin, &work)?;
     let mut batch = Vec::with_capacity(BATCH);
-    let (mut sections, mut skipped) = (0, Vec::new());
-    for page in &manifest.pages {
+    let mut sections = 0;
+    let (mut unreadable, mut skipped) = (Vec::new(), Vec::new());
+    let inputs = manifest.pages.iter().filter_map(|page| {
         let read = match &page.generated {
             Some(source) => Ok(source.clone().into_bytes()),
             None => std::fs::read(root.join(&page.file)),
         };
-        let source = match read {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        match read {
+            Ok(bytes) => Some(Ok((
+                page,
+                PageInput {
+                    path: page.path.clone(),
+                    file: page.file.clone(),
+                    source: String::from_utf8_lossy(&bytes).into_owned(),
+                    modified: page.modified,
+                },
+            ))),
             Err(e) => {
-                skipped.push((page.file.clone(), e.to_string()));
-                continue;
+                unreadable.push((page.file.clone(), e.to_string()));
+                None
             }
-        };
-        let input = PageInput {
-            path: page.path.clone(),
-            file: page.file.clone(),
-            source,
-            modified: page.modified,
-        };
-        let rendered = match renderer.render_page(&input) {
-            Ok(rendered) => rendered,
-            Err(e) => {
-                skipped.push((page.file.clone(), e.to_string()));
-                renderer = open()?;
-                continue;
+        }
+    });
+    crate::plugins::render_in_order(
+        &plugins.runtime,
+        &renderer_plugin,
+        &site,
+        &work,
+        plugins.render_threads,
+        inputs,
+        |page, _input, rendered| {
+            let rendered = match rendered {
+                Ok(rendered) => rendered,
+                Err(e) => {
+                    skipped.push((page.file.clone(), e.to_string()));
+                    return Ok(());
+                }
+            };
+            for section in rendered.sections {
+                batch.push(IndexSection {
+                    path: page.path.clone(),
+                    anchor: section.anchor,
+                    title: rendered.title.clone(),
+                    heading_trail: section.heading_trail,
+                    text: section.text,
+                    version: page.version.clone(),
+                    language: page.language.clone(),
+                });
             }
-        };
-        for section in rendered.sections {
-            batch.push(IndexSection {
-                path: page.path.clone(),
-                anchor: section.anchor,
-                title: rendered.title.clone(),
-                heading_trail: section.heading_trail,
-                text: section.text,
-                version: page.version.clone(),
-                language: page.language.clone(),
-            });
-        }
-        if batch.len() >= BATCH {
-            sections += batch.len();
-            builder.add(&batch)?;
-            batch.clear();
-        }
-    }
+            if batch.len() >= BATCH {
+                sections += batch.len();
+                builder.add(&batch)?;
+                batch.clear();
+            }
+            Ok(())
+        },
+    )?;
     sections += batch.len();
     builder.add(&batch)?;
     let bytes = builder.finish()?;
+    skipped.extend(unreadable);
     Ok(BuiltIndex {
         bytes,
         sections,

@@ -1,0 +1,161 @@
+//! Rendering a site's pages on several threads at once. Each thread opens a renderer session of
+//! its own (a fresh store, as every session has), the caller's thread reads the pages and takes
+//! the results back in the order it gave them, so an export's bundle and a version's index are
+//! the same whatever the number of threads. A page whose call traps or runs out of time or
+//! memory comes back as that error, and its thread opens a fresh session for the next page.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::sync::mpsc::{Receiver, Sender, channel, sync_channel};
+
+use super::{LoadedPlugin, PageInput, PluginError, PluginRuntime, RenderedPage, SiteInfo};
+
+/// Pages handed out ahead of the first one not yet taken back, per thread: enough to keep every
+/// thread busy while one renders a slow page, few enough that the results waiting for it stay
+/// small.
+const AHEAD_PER_THREAD: usize = 16;
+
+/// One page handed to a rendering thread, with the caller's tag.
+type Task<T> = (usize, T, PageInput);
+/// A page back from a rendering thread, or the error that stopped the thread.
+type Done<T> = Result<(usize, T, PageInput, Result<RenderedPage, PluginError>), PluginError>;
+
+/// How many renderer sessions render at once: `configured`, or one per CPU core when it is 0.
+pub fn render_threads(configured: usize) -> usize {
+    if configured > 0 {
+        configured
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
+}
+
+/// Renders `pages` with `plugin` on `threads` threads and gives each result to `on_page`, on
+/// the calling thread and in the order of `pages`, with the tag and input it came with.
+///
+/// `pages` is pulled on the calling thread as the threads need work; its first error stops
+/// the run and is returned, as is `on_page`'s first error. A session that cannot be opened
+/// (the component does not instantiate, or its `open` fails) stops the run with that error.
+pub fn render_in_order<T, E>(
+    runtime: &PluginRuntime,
+    plugin: &LoadedPlugin,
+    site: &SiteInfo,
+    work: &str,
+    threads: usize,
+    pages: impl IntoIterator<Item = Result<(T, PageInput), E>>,
+    mut on_page: impl FnMut(T, PageInput, Result<RenderedPage, PluginError>) -> Result<(), E>,
+) -> Result<(), E>
+where
+    T: Send,
+    E: From<PluginError>,
+{
+    let threads = threads.max(1);
+    let ahead = threads * AHEAD_PER_THREAD;
+    let (task_sender, task_receiver) = sync_channel::<Task<T>>(ahead);
+    let task_receiver = Mutex::new(task_receiver);
+    let (done_sender, done_receiver) = channel::<Done<T>>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let done_sender = done_sender.clone();
+            let task_receiver = &task_receiver;
+            scope.spawn(move || {
+                render_thread(runtime, plugin, site, work, task_receiver, done_sender)
+            });
+        }
+        drop(done_sender);
+        let result = collect(pages, ahead, &task_sender, &done_receiver, &mut on_page);
+        // Closing the queue stops every thread once it finishes its page; the scope waits.
+        drop(task_sender);
+        result
+    })
+}
+
+/// The calling thread's side: hands out pages up to `ahead` past the next one due, and takes
+/// results back in order.
+fn collect<T, E>(
+    pages: impl IntoIterator<Item = Result<(T, PageInput), E>>,
+    ahead: usize,
+    tasks: &std::sync::mpsc::SyncSender<Task<T>>,
+    done: &Receiver<Done<T>>,
+    on_page: &mut impl FnMut(T, PageInput, Result<RenderedPage, PluginError>) -> Result<(), E>,
+) -> Result<(), E>
+where
+    E: From<PluginError>,
+{
+    let mut pages = pages.into_iter();
+    let (mut handed_out, mut next_due) = (0usize, 0usize);
+    let mut exhausted = false;
+    let mut waiting = BTreeMap::new();
+    loop {
+        while !exhausted && handed_out < next_due + ahead {
+            match pages.next() {
+                Some(page) => {
+                    let (tag, input) = page?;
+                    if tasks.send((handed_out, tag, input)).is_err() {
+                        break; // every thread stopped; the error is on its way back
+                    }
+                    handed_out += 1;
+                }
+                None => exhausted = true,
+            }
+        }
+        if exhausted && next_due == handed_out {
+            return Ok(());
+        }
+        let (index, tag, input, rendered) = match done.recv() {
+            Ok(finished) => finished?,
+            Err(_) => {
+                return Err(PluginError::Engine("every rendering thread stopped".into()).into());
+            }
+        };
+        waiting.insert(index, (tag, input, rendered));
+        while let Some((tag, input, rendered)) = waiting.remove(&next_due) {
+            next_due += 1;
+            on_page(tag, input, rendered)?;
+        }
+    }
+}
+
+/// One rendering thread: a session of its own, pages from the shared queue until it closes.
+fn render_thread<T>(
+    runtime: &PluginRuntime,
+    plugin: &LoadedPlugin,
+    site: &SiteInfo,
+    work: &str,
+    tasks: &Mutex<Receiver<Task<T>>>,
+    done: Sender<Done<T>>,
+) {
+    let open = || super::RendererSession::open(runtime, plugin, site, work);
+    let mut session = match open() {
+        Ok(session) => session,
+        Err(e) => {
+            let _ = done.send(Err(e));
+            return;
+        }
+    };
+    loop {
+        // The lock is held only to take one page; a poisoned lock means another thread
+        // panicked, and the scope reports that.
+        let task = match tasks.lock() {
+            Ok(receiver) => receiver.recv(),
+            Err(_) => return,
+        };
+        let Ok((index, tag, input)) = task else {
+            return; // the queue is closed: the run is over
+        };
+        let rendered = session.render_page(&input);
+        // A trap, a timeout or running out of memory may leave the instance broken; a fault
+        // the plugin reported leaves it as it was.
+        if matches!(&rendered, Err(e) if !matches!(e, PluginError::Reported { .. })) {
+            match open() {
+                Ok(fresh) => session = fresh,
+                Err(e) => {
+                    let _ = done.send(Err(e));
+                    return;
+                }
+            }
+        }
+        if done.send(Ok((index, tag, input, rendered))).is_err() {
+            return;
+        }
+    }
+}
