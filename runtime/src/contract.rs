@@ -112,7 +112,7 @@ pub fn check(
             }
         } else if !import.starts_with("wasi:") {
             problems.push(format!(
-                "it imports {import}, which the host does not provide (plugins may import only WASI and quire:plugins/host)"
+                "it imports {import}, which the host does not provide (plugins may import only WASI, quire:plugins/host and, for renderers, quire:plugins/highlighting)"
             ));
         }
     }

@@ -9,6 +9,7 @@ mod bindings;
 mod compile;
 mod contract;
 mod error;
+mod highlighting;
 mod packager;
 mod renderer;
 mod retriever;
@@ -84,6 +85,11 @@ impl PluginRuntime {
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker)
             .map_err(|e| PluginError::Engine(format!("{e:#}")))?;
         bindings::renderer::quire::plugins::host::add_to_linker::<_, HasSelf<PluginState>>(
+            &mut linker,
+            |state| state,
+        )
+        .map_err(|e| PluginError::Engine(format!("{e:#}")))?;
+        bindings::renderer::quire::plugins::highlighting::add_to_linker::<_, HasSelf<PluginState>>(
             &mut linker,
             |state| state,
         )

@@ -39,10 +39,17 @@ impl Rule {
     }
 }
 
-/// A site's redirect rules, checked.
+/// A site's redirect rules, checked, and indexed: every link of every page is looked up, and a
+/// site may have hundreds of rules, most of them one URL each.
 #[derive(Debug, Clone, Default)]
 pub struct Redirects {
     rules: Vec<Rule>,
+    /// Each rule's source split into path segments.
+    patterns: Vec<Vec<String>>,
+    /// The first rule for each plain source (no `:param`, no `*`), by its segments joined.
+    plain: HashMap<String, usize>,
+    /// The rules whose source is not plain, in order.
+    patterned: Vec<usize>,
 }
 
 impl Redirects {
@@ -69,7 +76,7 @@ impl Redirects {
                 Err(e) => warnings.push(format!("redirects[{i}]: {e}")),
             }
         }
-        let mut redirects = Self { rules };
+        let redirects = Self::from_rules(rules);
         // Chains and loops, found from every plain source.
         let sources: Vec<String> = redirects
             .rules
@@ -90,13 +97,37 @@ impl Redirects {
                 _ => {}
             }
         }
-        redirects.rules.retain(|r| !looping.contains(&r.source));
-        (redirects, warnings)
+        let mut rules = redirects.rules;
+        rules.retain(|r| !looping.contains(&r.source));
+        (Self::from_rules(rules), warnings)
     }
 
     /// Rules as they are, for a table of them.
     pub fn from_rules(rules: Vec<Rule>) -> Self {
-        Self { rules }
+        let patterns: Vec<Vec<String>> = rules
+            .iter()
+            .map(|r| {
+                r.source
+                    .trim_matches('/')
+                    .split('/')
+                    .map(String::from)
+                    .collect()
+            })
+            .collect();
+        let (mut plain, mut patterned) = (HashMap::new(), Vec::new());
+        for (i, rule) in rules.iter().enumerate() {
+            if is_plain(&rule.source) {
+                plain.entry(patterns[i].join("/")).or_insert(i);
+            } else {
+                patterned.push(i);
+            }
+        }
+        Self {
+            rules,
+            patterns,
+            plain,
+            patterned,
+        }
     }
 
     pub fn rules(&self) -> &[Rule] {
@@ -150,12 +181,26 @@ impl Redirects {
         Chain::Loop
     }
 
-    /// The first rule matching `path`, applied once.
+    /// The first rule matching `path`, applied once: the plain rule for it, unless a rule with
+    /// parameters before that one matches too.
     fn step(&self, path: &str) -> Option<(String, bool)> {
-        self.rules.iter().find_map(|rule| {
-            let bindings = matches(&rule.source, path)?;
-            Some((substitute(&rule.destination, &bindings), rule.permanent))
-        })
+        let path = normalise(path);
+        let key = path
+            .split(['#', '?'])
+            .next()
+            .unwrap_or("")
+            .trim_matches('/');
+        let segments: Vec<&str> = key.split('/').collect();
+        let plain = self.plain.get(key).copied();
+        let before = plain.unwrap_or(self.rules.len());
+        let (index, bindings) = self
+            .patterned
+            .iter()
+            .take_while(|&&i| i < before)
+            .find_map(|&i| Some((i, matches(&self.patterns[i], &segments)?)))
+            .or_else(|| Some((plain?, Vec::new())))?;
+        let rule = &self.rules[index];
+        Some((substitute(&rule.destination, &bindings), rule.permanent))
     }
 }
 
@@ -194,12 +239,9 @@ fn normalise(path: &str) -> String {
     format!("/{trimmed}{suffix}")
 }
 
-/// The `:name` and `*` values of `path` under the pattern `source`, if it matches.
-fn matches(source: &str, path: &str) -> Option<Vec<(String, String)>> {
-    let pattern: Vec<&str> = source.trim_matches('/').split('/').collect();
-    let path = normalise(path);
-    let path = path.split(['#', '?']).next().unwrap_or("");
-    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
+/// The `:name` and `*` values of a path's `segments` under a source's `pattern` segments, if
+/// it matches.
+fn matches(pattern: &[String], segments: &[&str]) -> Option<Vec<(String, String)>> {
     let mut bindings = Vec::new();
     for (i, part) in pattern.iter().enumerate() {
         if part.starts_with('*') || part.ends_with('*') && part.starts_with(':') {
@@ -210,7 +252,7 @@ fn matches(source: &str, path: &str) -> Option<Vec<(String, String)>> {
         let segment = segments.get(i)?;
         match part.strip_prefix(':') {
             Some(name) => bindings.push((name.to_string(), segment.to_string())),
-            None if part == segment => {}
+            None if part == *segment => {}
             None => return None,
         }
     }
@@ -280,6 +322,24 @@ mod tests {
         let config = serde_json::json!({ "redirects": rules });
         let pages: Vec<String> = pages.iter().map(|p| p.to_string()).collect();
         Redirects::from_config(&config, &|p| pages.iter().any(|q| q == p))
+    }
+
+    #[test]
+    fn the_first_matching_rule_wins_plain_or_not() {
+        let (r, _) = redirects(
+            serde_json::json!([
+                {"source": "/docs/:page", "destination": "/v2/:page"},
+                {"source": "/docs/intro", "destination": "/start"},
+                {"source": "/guide/", "destination": "/guides"},
+                {"source": "/guide/*", "destination": "/guides/*"},
+                {"source": "/guide", "destination": "/never"},
+            ]),
+            &[],
+        );
+        assert_eq!(r.resolve("/docs/intro"), Some(("/v2/intro".into(), true)));
+        assert_eq!(r.resolve("/guide"), Some(("/guides".into(), true)));
+        assert_eq!(r.resolve("/guide/a/b"), Some(("/guides/a/b".into(), true)));
+        assert_eq!(r.resolve("/elsewhere"), None);
     }
 
     #[test]

@@ -2,10 +2,13 @@
 //! `<span class="k">` with a one-letter class, and the colours of those classes are a
 //! stylesheet written once per bundle for light and dark.
 //!
-//! The grammars are syntect's own where it has one (they are the fastest), then bat's collection
-//! (two-face: about 200 languages), plus the few docs sites use that neither has (`syntaxes/`). A scope stack is turned into a class by a
-//! theme whose "colours" are class numbers, so syntect's own selector matching decides which
-//! kind a token is; the stylesheet asks real themes what colour each kind has.
+//! The host highlights first (`quire_sdk::highlighting`: tree-sitter grammars in native code,
+//! several times faster than anything compiled into this component). For a language it has no
+//! grammar for, syntect does it here: its own grammars where it has one, then bat's collection
+//! (two-face: about 200 languages), plus the few docs sites use that neither has (`syntaxes/`).
+//! There a scope stack is turned into a class by a theme whose "colours" are class numbers, so
+//! syntect's own selector matching decides which kind a token is; the stylesheet asks real
+//! themes what colour each kind has.
 
 use std::str::FromStr;
 use std::sync::OnceLock;
@@ -20,6 +23,7 @@ use syntect::parsing::{
 use syntect::util::LinesWithEndings;
 
 use crate::escape::push_escaped;
+use quire_sdk::highlighting::{TokenKind as HostKind, TokenRun};
 
 /// A kind of token, with its class, the scopes that select it and a scope a real theme
 /// colours the way it colours that kind.
@@ -364,8 +368,94 @@ fn class_of(style: Style) -> Option<&'static str> {
         .map(|k| k.class)
 }
 
-/// The code's lines as HTML (escaped, with one span per run of one kind), or `None` when the
-/// grammar fails on it (the caller shows it plain).
+/// The code's lines as HTML (escaped, with one span per run of one kind), highlighted by the
+/// host where it knows `lang`, else by this renderer's grammars; `None` for plain text and
+/// languages neither knows (the caller shows the code plain).
+pub fn lines(lang: &str, code: &str) -> Option<Vec<String>> {
+    let lang = lang.trim();
+    if lang.is_empty() || PLAIN.contains(&lang.to_ascii_lowercase().as_str()) {
+        return None;
+    }
+    if let Some(runs) = quire_sdk::highlighting::highlight(lang, code) {
+        return Some(lines_from_runs(code, &runs));
+    }
+    highlight_lines(syntax_for(lang)?, code)
+}
+
+/// The class of a kind of token the host tells apart (the letters of [`KINDS`]).
+fn class_of_host_kind(kind: HostKind) -> &'static str {
+    match kind {
+        HostKind::Comment => "c",
+        HostKind::String => "s",
+        HostKind::Escape => "e",
+        HostKind::Number => "n",
+        HostKind::Keyword => "k",
+        HostKind::Operator => "o",
+        HostKind::Function => "f",
+        HostKind::Type => "t",
+        HostKind::Variable => "v",
+        HostKind::Tag => "g",
+        HostKind::Attribute => "a",
+        HostKind::Property => "p",
+        HostKind::Heading => "h",
+        HostKind::Inserted => "i",
+        HostKind::Deleted => "d",
+    }
+}
+
+/// The code's lines as HTML from the host's runs (ordered, disjoint, on character
+/// boundaries: the SDK checks), one span per run of one kind within a line.
+fn lines_from_runs(code: &str, runs: &[TokenRun]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut runs = runs.iter().peekable();
+    let mut line_start = 0;
+    for line in code.split('\n') {
+        let line_end = line_start + line.len();
+        let mut html = String::with_capacity(line.len() + 16);
+        let mut run: (Option<&str>, String) = (None, String::new());
+        let mut position = line_start;
+        let mut segment =
+            |from: usize, to: usize, class: Option<&'static str>, html: &mut String| {
+                let Some(text) = code.get(from..to).filter(|t| !t.is_empty()) else {
+                    return;
+                };
+                // Whitespace takes the class of the run it sits in: fewer spans.
+                if class != run.0 && !text.trim().is_empty() {
+                    flush(html, &mut run);
+                    run.0 = class;
+                }
+                run.1.push_str(text);
+            };
+        while let Some(next) = runs.peek() {
+            let (start, end) = (next.start as usize, next.end as usize);
+            if start >= line_end {
+                break;
+            }
+            let from = start.max(line_start);
+            segment(position, from.max(position), None, &mut html);
+            let to = end.min(line_end);
+            segment(
+                from.max(position),
+                to,
+                Some(class_of_host_kind(next.kind)),
+                &mut html,
+            );
+            position = position.max(to);
+            if end > line_end {
+                break; // the run goes on into the next line
+            }
+            runs.next();
+        }
+        segment(position, line_end, None, &mut html);
+        flush(&mut html, &mut run);
+        lines.push(html);
+        line_start = line_end + 1;
+    }
+    lines
+}
+
+/// The code's lines as HTML (escaped, with one span per run of one kind) by this renderer's
+/// own grammars, or `None` when the grammar fails on it (the caller shows it plain).
 pub fn highlight_lines((set, syntax): Grammar, code: &str) -> Option<Vec<String>> {
     let highlighter = classifier();
     let mut parse = ParseState::new(syntax);
@@ -470,8 +560,7 @@ fn hex(color: Color) -> String {
 /// a grammar classifies something.
 #[cfg(test)]
 pub fn classes_in(lang: &str, code: &str) -> Vec<(String, String)> {
-    let grammar = syntax_for(lang).expect("a grammar");
-    let html = highlight_lines(grammar, code)
+    let html = lines(lang, code.strip_suffix('\n').unwrap_or(code))
         .expect("highlighted")
         .join("\n");
     html.split("<span class=\"")

@@ -20,9 +20,7 @@ const MAX_HIGHLIGHTED_BYTES: usize = 64 * 1024;
 /// lines joined by newlines, or `None` for a language it has no grammar for. For benchmarks
 /// and tools; pages use [`block`].
 pub fn highlight_code(lang: &str, code: &str) -> Option<String> {
-    let grammar = highlight::syntax_for(lang)?;
-    highlight::highlight_lines(grammar, code.strip_suffix('\n').unwrap_or(code))
-        .map(|lines| lines.join("\n"))
+    highlight::lines(lang, code.strip_suffix('\n').unwrap_or(code)).map(|lines| lines.join("\n"))
 }
 
 /// How each line of a block is marked, by 1-based line.
@@ -56,9 +54,8 @@ impl LineMarks {
 fn highlight_marked(lang: Option<&str>, code: &str, marks: &LineMarks) -> String {
     let code = code.strip_suffix('\n').unwrap_or(code);
     let highlighted = lang
-        .and_then(highlight::syntax_for)
         .filter(|_| code.len() <= MAX_HIGHLIGHTED_BYTES)
-        .and_then(|syntax| highlight::highlight_lines(syntax, code));
+        .and_then(|lang| highlight::lines(lang, code));
     let lines = highlighted.unwrap_or_else(|| code.split('\n').map(escaped).collect());
     let mut out = String::with_capacity(code.len() * 2 + 32 * lines.len());
     for (i, line) in lines.iter().enumerate() {
