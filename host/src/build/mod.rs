@@ -119,8 +119,11 @@ impl<'r> Builder<'r> {
     ) -> Result<Self, BuildError> {
         let scratch = tempfile::tempdir().map_err(|e| BuildError::Output(e.to_string()))?;
         let store: SharedStore = std::sync::Arc::new(RedbStore::open(scratch.path())?);
-        // Local storage in the scratch folder, whatever the configuration names for the server.
-        let operator = crate::storage::operator(&Default::default(), scratch.path())
+        // Storage in memory, whatever the configuration names for the server: it holds the
+        // site's text files for the length of a build (and an archive the build returns
+        // anyway), and thousands of files created and removed on disk cost more than the
+        // rendering of small pages.
+        let operator = opendal::Operator::new(opendal::services::Memory::default())
             .map_err(|e| BuildError::Output(format!("cannot open scratch storage: {e}")))?;
         runtime.block_on(store.create_organization(ORGANIZATION, Plan::Enterprise))?;
         Ok(Self {

@@ -122,6 +122,7 @@ pub(super) fn write_folder(
     }
     let listing = manifest.finish(&job.domain, &job.version, time::OffsetDateTime::now_utc());
     write(Path::new(&listing.path), &listing.contents)?;
+    tracing::info!(job = %job.id, files = written.len(), "folder written");
     Ok(size + listing.contents.len() as u64)
 }
 

@@ -117,8 +117,10 @@ fn export_with<R: Send>(
     // Taken once: a component replaced while this job runs serves the jobs after it.
     let renderer_plugin = plugins.renderer.current();
     // The shared assets come from a session of their own; the pages from one per thread.
+    let assets_started = Instant::now();
     let mut assets =
         RendererSession::open(&plugins.runtime, &renderer_plugin, &site, &work)?.assets()?;
+    let assets_time = assets_started.elapsed();
 
     let aborted = AtomicBool::new(false);
     std::thread::scope(|scope| {
@@ -257,6 +259,7 @@ fn export_with<R: Send>(
             timings.read = read_time;
             tracing::info!(
                 job = %job.id,
+                assets_ms = assets_time.as_millis() as u64,
                 read_ms = timings.read.as_millis() as u64,
                 render_ms = timings.render.as_millis() as u64,
                 packer_wait_ms = timings.waiting_for_packer.as_millis() as u64,
@@ -282,7 +285,9 @@ fn export_with<R: Send>(
                     }],
                 )?;
             }
+            let started = Instant::now();
             send(&sender, site_files.finish())?;
+            tracing::info!(job = %job.id, site_files_ms = started.elapsed().as_millis() as u64, "site files made");
             progress.record(total, true)?;
             Ok(())
         })();
