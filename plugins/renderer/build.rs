@@ -128,5 +128,6 @@ fn svg_body(svg: &str) -> Option<String> {
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect();
-    Some(body.join(""))
+    // `<path d="..." />` as `<path d="..."/>`: a byte per element, in every icon of every page.
+    Some(body.join("").replace(" />", "/>"))
 }

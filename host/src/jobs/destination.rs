@@ -11,8 +11,7 @@ use std::sync::mpsc::Receiver;
 
 use tokio::runtime::Handle;
 
-use super::ExportContext;
-use super::export::ExportError;
+use super::{ExportContext, ExportError};
 use crate::bundle::ManifestBuilder;
 use crate::plugins::{ArchiveSession, OutputFile};
 use crate::storage::paths;

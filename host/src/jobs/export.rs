@@ -11,10 +11,10 @@ use futures::StreamExt;
 use tokio::runtime::Handle;
 use tokio_util::sync::CancellationToken;
 
-use super::ExportContext;
 use super::destination;
+use super::{ExportContext, ExportError};
 use crate::bundle::{SiteFiles, fallback_page};
-use crate::plugins::{OutputFile, PageInput, PluginError, RendererSession, Warning};
+use crate::plugins::{OutputFile, PageInput, RendererSession, Warning};
 use crate::sites::{ManifestError, SiteManifest};
 use crate::storage::paths;
 use crate::store::{BundleRecord, Job, JobUpdate, JobWarning};
@@ -27,33 +27,6 @@ const PIPELINE_DEPTH: usize = 64;
 /// Page sources read from storage at the same time, and read ahead of the renderer.
 const PREFETCH_CONCURRENCY: usize = 16;
 const PREFETCH_AHEAD: usize = 64;
-
-/// Why an export failed.
-#[derive(Debug, thiserror::Error)]
-pub enum ExportError {
-    #[error(transparent)]
-    Plugin(#[from] PluginError),
-    #[error("storage error: {0}")]
-    Storage(#[from] opendal::Error),
-    #[error("content version {0} is unreadable: {1}")]
-    Manifest(String, String),
-    #[error("the export has {pages} pages, more than the limit of {limit}")]
-    TooManyPages { pages: usize, limit: usize },
-    #[error("{0}")]
-    Format(String),
-    #[error("cannot write {path}: {source}")]
-    Write {
-        path: std::path::PathBuf,
-        source: std::io::Error,
-    },
-    #[error("the server is shutting down")]
-    Cancelled,
-    #[error("cannot record progress: {0}")]
-    Store(#[from] crate::store::StoreError),
-    /// One side of the render-to-pack pipeline stopped; the other side's error is the cause.
-    #[error("the export pipeline stopped")]
-    PipelineClosed,
-}
 
 /// Runs the export of `job` into an archive in object storage and returns its bundle.
 pub fn run_export(

@@ -5,6 +5,7 @@
 //! expires, and the worker that lost a lease stops and records nothing.
 
 mod destination;
+mod error;
 mod export;
 mod start;
 
@@ -17,7 +18,7 @@ use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-pub use export::ExportError;
+pub use error::ExportError;
 pub use start::{ExportRequest, StartError, start_export};
 
 use crate::config::JobsConfig;

@@ -214,8 +214,10 @@ fn font_awesome_svg(name: &str, style: Option<&str>, size: u32) -> Option<String
         .chain(["regular", "solid", "brands"])
         .find_map(|style| lookup(sets::FONT_AWESOME_NAMES, &format!("{style}/{name}")))?;
     let (view_box, path) = sets::FONT_AWESOME[index];
+    // Filled in the text's colour by the stylesheet's `.icon` rule; no `xmlns`, which inline
+    // SVG in HTML does without.
     Some(format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size}\" height=\"{size}\" viewBox=\"{view_box}\" fill=\"currentColor\"><path d=\"{path}\"/></svg>"
+        "<svg width=\"{size}\" height=\"{size}\" viewBox=\"{view_box}\"><path d=\"{path}\"/></svg>"
     ))
 }
 
@@ -223,16 +225,27 @@ fn lucide_svg(name: &str, size: u32) -> Option<String> {
     let name = name.to_ascii_lowercase();
     let name = name.strip_prefix("lucide-").unwrap_or(&name);
     let body = sets::LUCIDE[lookup(sets::LUCIDE_NAMES, name)?];
+    // Stroked the way Lucide draws (2px, round ends) by the stylesheet's `.icon.ls` rule.
     Some(format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size}\" height=\"{size}\" viewBox=\"0 0 24 24\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"2\" stroke-linecap=\"round\" stroke-linejoin=\"round\">{body}</svg>"
+        "<svg class=\"ls\" width=\"{size}\" height=\"{size}\" viewBox=\"0 0 24 24\">{body}</svg>"
     ))
 }
 
-/// Adds the classes and attributes every icon carries to a bare `<svg ...>`.
+/// Adds the classes and attributes every icon carries to a bare `<svg ...>` (whose own
+/// classes, if it starts with them, stay).
 fn tagged(svg: &str, name: &str) -> String {
     let rest = svg.strip_prefix("<svg").unwrap_or(svg);
+    let (own, rest) = rest
+        .strip_prefix(" class=\"")
+        .and_then(|r| r.split_once('"'))
+        .map_or(("", rest), |(class, rest)| (class, rest));
+    let class = if own.is_empty() {
+        "icon".to_string()
+    } else {
+        format!("icon {own}")
+    };
     format!(
-        "<svg class=\"icon\" data-icon=\"{}\" aria-hidden=\"true\"{rest}",
+        "<svg class=\"{class}\" data-icon=\"{}\" aria-hidden=\"true\"{rest}",
         escaped(name)
     )
 }
@@ -259,7 +272,15 @@ mod tests {
     #[test]
     fn font_awesome_names_styles_and_aliases_resolve() {
         let house = svg(Library::FontAwesome, "house", None).unwrap();
-        assert!(house.contains("fill=\"currentColor\"") && house.contains("<path d=\""));
+        // Filled by the stylesheet; no namespace, which inline SVG does without.
+        assert!(
+            house.starts_with("<svg class=\"icon\" data-icon=\"house\""),
+            "{house}"
+        );
+        assert!(
+            house.contains("<path d=\"") && !house.contains("xmlns"),
+            "{house}"
+        );
         // `home` is Font Awesome's alias of `house`.
         let home = svg(Library::FontAwesome, "home", None).unwrap();
         assert_eq!(home.replace("\"home\"", "\"house\""), house);
@@ -278,7 +299,15 @@ mod tests {
     #[test]
     fn lucide_is_used_when_the_site_picks_it_and_as_the_fallback() {
         let lucide = svg(Library::Lucide, "house", None).unwrap();
-        assert!(lucide.contains("stroke=\"currentColor\""));
+        // Stroked by the stylesheet's `.icon.ls` rule.
+        assert!(
+            lucide.starts_with("<svg class=\"icon ls\" data-icon=\"house\""),
+            "{lucide}"
+        );
+        assert!(
+            !lucide.contains(" />") && !lucide.contains("stroke="),
+            "{lucide}"
+        );
         // A Lucide-only name still draws on a Font Awesome site.
         assert!(svg(Library::FontAwesome, "square-dashed-bottom-code", None).is_some());
     }

@@ -1,0 +1,31 @@
+//! Why an export failed: the site as a whole could not be processed (one page never fails an
+//! export), storage or the store failed, or the server is stopping.
+
+use crate::plugins::PluginError;
+
+/// Why an export failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error(transparent)]
+    Plugin(#[from] PluginError),
+    #[error("storage error: {0}")]
+    Storage(#[from] opendal::Error),
+    #[error("content version {0} is unreadable: {1}")]
+    Manifest(String, String),
+    #[error("the export has {pages} pages, more than the limit of {limit}")]
+    TooManyPages { pages: usize, limit: usize },
+    #[error("{0}")]
+    Format(String),
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the server is shutting down")]
+    Cancelled,
+    #[error("cannot record progress: {0}")]
+    Store(#[from] crate::store::StoreError),
+    /// One side of the render-to-pack pipeline stopped; the other side's error is the cause.
+    #[error("the export pipeline stopped")]
+    PipelineClosed,
+}
