@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use notify::Watcher;
 use tokio::sync::broadcast;
 
-use crate::build::{BuildError, Builder, OutputFormat};
+use crate::build::{BuildError, Builder};
 use crate::config::Config;
 use crate::deployment_type::{DeploymentType, FeatureRequests, Features};
 use crate::plugins::Plugins;
@@ -187,17 +187,11 @@ impl Preview {
     fn full(&mut self, builder: &mut Builder<'_>, report: &dyn Fn(&str)) -> Result<(), DevError> {
         let started = Instant::now();
         let version = builder.publish(&self.site, false)?;
-        let export = builder.export(
-            &version,
-            None,
-            OutputFormat::TarGz,
-            &self.features,
-            &|_, _| {},
-        )?;
         self.generation += 1;
         let folder = self.output.join(self.generation.to_string());
-        crate::docs_server::unpack_bundle(&export.archive, &folder)
-            .map_err(|e| DevError::Files(format!("cannot unpack the build: {e}")))?;
+        std::fs::create_dir_all(&folder).map_err(|e| DevError::Files(e.to_string()))?;
+        let (job, _) =
+            builder.export_to_folder(&version, None, &self.features, &|_, _| {}, &folder)?;
         let manifest = crate::sites::load_site(&self.site, builder.site_limits())
             .map_err(|e| DevError::Files(e.to_string()))?;
         self.known = manifest.files.iter().map(|f| f.path.clone()).collect();
@@ -214,7 +208,7 @@ impl Preview {
         if !previous.as_os_str().is_empty() {
             let _ = std::fs::remove_dir_all(previous);
         }
-        report_build(report, "built", &export.job, started);
+        report_build(report, "built", &job, started);
         Ok(())
     }
 
@@ -227,17 +221,16 @@ impl Preview {
     ) -> Result<(), DevError> {
         let started = Instant::now();
         let version = builder.publish(&self.site, false)?;
-        let export = builder.export(
-            &version,
-            Some(pages.to_vec()),
-            OutputFormat::TarGz,
-            &self.features,
-            &|_, _| {},
-        )?;
         let staging = self.output.join("staging");
         let _ = std::fs::remove_dir_all(&staging);
-        crate::docs_server::unpack_bundle(&export.archive, &staging)
-            .map_err(|e| DevError::Files(format!("cannot unpack the build: {e}")))?;
+        std::fs::create_dir_all(&staging).map_err(|e| DevError::Files(e.to_string()))?;
+        let (job, _) = builder.export_to_folder(
+            &version,
+            Some(pages.to_vec()),
+            &self.features,
+            &|_, _| {},
+            &staging,
+        )?;
         let served = self
             .served
             .read()
@@ -264,7 +257,7 @@ impl Preview {
         report_build(
             report,
             &format!("rebuilt {}", pages.join(", ")),
-            &export.job,
+            &job,
             started,
         );
         Ok(())

@@ -412,6 +412,89 @@ fn build_writes_a_bundle_with_no_server_organization_or_key() {
     assert!(broken_out.join("bad.html").is_file());
 }
 
+/// Pages render on several threads, each with a renderer instance of its own, and come back in
+/// order: the bundle is the same file for file whatever the number of threads, and a script
+/// several instances give (the diagram script) is in it once.
+#[test]
+fn the_bundle_does_not_depend_on_the_number_of_rendering_threads() {
+    let instance = Instance::new("");
+    let site = common::example_site();
+    let build = |threads: &str| {
+        let out = instance.dir.path().join(format!("out-{threads}"));
+        let built = instance
+            .command()
+            .env("QUIRE_PLUGINS__RENDER_THREADS", threads)
+            .args(["build", site.to_str().unwrap(), "-o", out.to_str().unwrap()])
+            .output()
+            .expect("run quire");
+        assert!(built.status.success(), "{}", stderr(&built));
+        let mut files = std::collections::BTreeMap::new();
+        for entry in walkdir::WalkDir::new(&out).into_iter().flatten() {
+            let name = entry
+                .path()
+                .strip_prefix(&out)
+                .unwrap()
+                .display()
+                .to_string();
+            // The manifest says when it was made; everything else must be equal.
+            if entry.file_type().is_file() && name != "manifest.json" {
+                files.insert(name, std::fs::read(entry.path()).unwrap());
+            }
+        }
+        files
+    };
+    let one = build("1");
+    let three = build("3");
+    assert!(
+        one.keys().any(|f| f.starts_with("assets/mermaid-")),
+        "a diagram script"
+    );
+    assert_eq!(
+        one.keys().collect::<Vec<_>>(),
+        three.keys().collect::<Vec<_>>()
+    );
+    for (name, contents) in &one {
+        assert!(
+            three[name] == *contents,
+            "{name} differs with three threads"
+        );
+    }
+}
+
+/// Code is highlighted by the host's tree-sitter grammars through the component's
+/// `highlighting` import (TypeScript's `number` is a type, which the renderer's own
+/// JavaScript grammar for `ts` does not say), and by the renderer's grammars for a language
+/// the host lacks (Prisma).
+#[test]
+fn code_is_highlighted_by_the_host_and_by_the_renderer_for_the_rest() {
+    let instance = Instance::new("");
+    let site = instance.dir.path().join("code-site");
+    std::fs::create_dir_all(&site).unwrap();
+    std::fs::write(
+        site.join("docs.json"),
+        r#"{"name": "Code", "navigation": {"pages": ["index"]}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("index.mdx"),
+        "# Code\n\n```ts\nconst port: number = 8080; // the default\n```\n\n```prisma\nmodel User {\n  id Int @id\n}\n```\n",
+    )
+    .unwrap();
+    let out = instance.dir.path().join("code-out");
+    let built = instance.cli(&["build", site.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    // (A run takes the spaces after it: fewer spans.)
+    for expected in [
+        "<span class=\"k\">const</span>",
+        "<span class=\"t\">number",
+        "<span class=\"c\">// the default</span>",
+        "<span class=\"k\">model",
+    ] {
+        assert!(html.contains(expected), "{expected} in {html}");
+    }
+}
+
 /// `quire dev` as a writer runs it: the site served on 127.0.0.1; a saved page is rendered
 /// again alone and open pages are told to reload; a changed docs.json rebuilds everything; a
 /// page broken mid-edit is a warning, and the preview goes on.

@@ -83,7 +83,7 @@ impl Instance {
     }
 
     /// `quire --data-dir DATA --config CONFIG`, ready for a command's arguments.
-    fn command(&self) -> Command {
+    pub fn command(&self) -> Command {
         let mut command = Command::new(env!("CARGO_BIN_EXE_quire"));
         command
             .arg("--data-dir")
