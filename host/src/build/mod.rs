@@ -23,6 +23,8 @@ use crate::store::{
 const ORGANIZATION: &str = "local";
 /// The one worker of a build: its export job is leased to it from the start.
 const BUILD_WORKER: &str = "build";
+/// Sites up to this size are copied into memory for a build rather than into a scratch folder.
+const IN_MEMORY_SITE_BYTES: u64 = 64 << 20;
 /// How often the progress callback hears of the export.
 const PROGRESS_POLL: Duration = Duration::from_millis(100);
 
@@ -109,22 +111,29 @@ pub struct Export {
 }
 
 impl<'r> Builder<'r> {
-    /// A builder for the site served at `domain`, with `plugins` loaded by the caller (their
-    /// compiled code is cached in its data folder).
+    /// A builder for the site folder `site`, served at `domain`, with `plugins` loaded by the
+    /// caller (their compiled code is cached in its data folder).
     pub fn new(
         config: &Config,
         plugins: Plugins,
         runtime: &'r Handle,
+        site: &Path,
         domain: &str,
     ) -> Result<Self, BuildError> {
         let scratch = tempfile::tempdir().map_err(|e| BuildError::Output(e.to_string()))?;
         let store: SharedStore = std::sync::Arc::new(RedbStore::open(scratch.path())?);
-        // Storage in memory, whatever the configuration names for the server: it holds the
-        // site's text files for the length of a build (and an archive the build returns
-        // anyway), and thousands of files created and removed on disk cost more than the
-        // rendering of small pages.
-        let operator = opendal::Operator::new(opendal::services::Memory::default())
-            .map_err(|e| BuildError::Output(format!("cannot open scratch storage: {e}")))?;
+        // Scratch storage, whatever the configuration names for the server. It holds a copy of
+        // the site's files: in memory for a site of up to `IN_MEMORY_SITE_BYTES`, where
+        // thousands of files created and removed on disk cost more than rendering the pages,
+        // and in the scratch folder for a larger one, which memory would not hold cheaply.
+        let in_memory = folder_bytes(site) <= IN_MEMORY_SITE_BYTES;
+        let operator = if in_memory {
+            opendal::Operator::new(opendal::services::Memory::default())
+                .map_err(|e| BuildError::Output(format!("cannot open scratch storage: {e}")))?
+        } else {
+            crate::storage::operator(&Default::default(), scratch.path())
+                .map_err(|e| BuildError::Output(format!("cannot open scratch storage: {e}")))?
+        };
         runtime.block_on(store.create_organization(ORGANIZATION, Plan::Enterprise))?;
         Ok(Self {
             scratch,
@@ -312,7 +321,7 @@ pub fn build(
 ) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     check_output(request)?;
-    let mut builder = Builder::new(config, plugins, runtime, request.domain)?;
+    let mut builder = Builder::new(config, plugins, runtime, request.site, request.domain)?;
     let version = builder.publish(request.site, request.strict)?;
     let published = started.elapsed();
     let features = Features::resolve(request.deployment, FeatureRequests::default());
@@ -379,4 +388,15 @@ fn check_output(request: &BuildRequest<'_>) -> Result<(), BuildError> {
         }
     }
     Ok(())
+}
+
+/// The bytes of the files under `folder` (what a publish copies, and a little more).
+fn folder_bytes(folder: &Path) -> u64 {
+    walkdir::WalkDir::new(folder)
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.metadata().ok())
+        .filter(|meta| meta.is_file())
+        .map(|meta| meta.len())
+        .sum()
 }

@@ -11,6 +11,7 @@
 //! the site. `assets/search.js` is the other half and must tokenize the same way.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 
 use serde_json::json;
 
@@ -105,8 +106,10 @@ impl SearchIndexBuilder {
             .clamp(1, MAX_SHARDS);
         let average = self.lengths.iter().map(|&l| l as f64).sum::<f64>() / count.max(1) as f64;
 
-        let mut by_shard: Vec<serde_json::Map<String, serde_json::Value>> =
-            vec![serde_json::Map::new(); shards];
+        // Each shard's JSON object written as text as the terms come: a `serde_json::Value` per
+        // number would take several times the memory of the index, which for a large site is
+        // most of the export's.
+        let mut by_shard: Vec<String> = vec![String::from("{"); shards];
         let mut terms: Vec<_> = self.postings.into_iter().collect();
         terms.sort_by(|a, b| a.0.cmp(&b.0));
         for (term, list) in terms {
@@ -125,17 +128,19 @@ impl SearchIndexBuilder {
                 weighted.truncate(MAX_POSTINGS);
                 weighted.sort_by_key(|p| p.0);
             }
-            // [document frequency, doc delta, weight, doc delta, weight, ...]; weights ×100.
-            let mut flat = Vec::with_capacity(weighted.len() * 2 + 1);
-            flat.push(df);
+            // "term":[document frequency, doc delta, weight, doc delta, weight, ...]; weights ×100.
+            let out = &mut by_shard[shard_of(&term, shards)];
+            if out.len() > 1 {
+                out.push(',');
+            }
+            out.push_str(&serde_json::Value::String(term).to_string());
+            let _ = write!(out, ":[{df}");
             let mut previous = 0u32;
             for (doc, weight) in weighted {
-                flat.push(doc - previous);
-                flat.push(weight);
+                let _ = write!(out, ",{},{weight}", doc - previous);
                 previous = doc;
             }
-            let shard = shard_of(&term, shards);
-            by_shard[shard].insert(term, json!(flat));
+            out.push(']');
         }
 
         let mut files = Vec::with_capacity(shards + count / DOCS_PER_CHUNK + 2);
@@ -148,8 +153,8 @@ impl SearchIndexBuilder {
             "search/index.js".to_string(),
             script("meta", &meta.to_string()),
         ));
-        for (i, terms) in by_shard.into_iter().enumerate() {
-            let body = serde_json::Value::Object(terms).to_string();
+        for (i, mut body) in by_shard.into_iter().enumerate() {
+            body.push('}');
             files.push((format!("search/t{i}.js"), script(&format!("t{i}"), &body)));
         }
         for (i, chunk) in self.documents.chunks(DOCS_PER_CHUNK).enumerate() {

@@ -62,7 +62,7 @@ pub fn run(
             request.site.display()
         )));
     }
-    let mut builder = Builder::new(config, plugins, runtime, "localhost")?;
+    let mut builder = Builder::new(config, plugins, runtime, request.site, "localhost")?;
     let features = Features::resolve(DeploymentType::Cloud, FeatureRequests::default());
     let mut preview = Preview {
         site: request.site.to_path_buf(),
