@@ -67,7 +67,8 @@ impl SiteFiles {
     }
 
     /// Takes note of a rendered page (taking its sections for the search index) and returns the
-    /// file to add beside it: its source as `{path}.md`. Pages marked hidden or noindex stay out
+    /// files to add beside it: its source as `{path}.md`, and the offline search index's
+    /// document chunks that filled up. Pages marked hidden or noindex stay out
     /// of the sitemap, llms files and search. `version` and `language` are the page's place in
     /// the navigation, if any.
     pub fn add_page(
@@ -77,7 +78,7 @@ impl SiteFiles {
         page: &mut RenderedPage,
         version: Option<&str>,
         language: Option<&str>,
-    ) -> OutputFile {
+    ) -> Vec<OutputFile> {
         let scope = format!("{}/{}", version.unwrap_or(""), language.unwrap_or(""));
         if page.indexable {
             self.listed.push(Listing {
@@ -96,10 +97,17 @@ impl SiteFiles {
                 });
             }
         }
-        OutputFile {
+        let mut files = vec![OutputFile {
             path: format!("{path}.md"),
             contents: source.into_bytes(),
-        }
+        }];
+        files.extend(
+            self.search
+                .take_ready()
+                .into_iter()
+                .map(|(path, contents)| OutputFile { path, contents }),
+        );
+        files
     }
 
     /// The site-wide files.

@@ -27,6 +27,9 @@ const MAX_SHARDS: usize = 4_096;
 const DOCS_PER_CHUNK: usize = 32;
 /// Postings kept per term, the highest-weighted ones.
 const MAX_POSTINGS: usize = 1_000;
+/// A term's list is cut back to twice `MAX_POSTINGS` when it reaches this many while documents
+/// are still added.
+const PRUNE_AT: usize = 8 * MAX_POSTINGS;
 /// Characters of a section's text kept for the result's excerpt.
 const EXCERPT_CHARS: usize = 160;
 
@@ -43,19 +46,40 @@ pub struct SearchDocument {
     pub scope: String,
 }
 
-/// Collects sections during an export and writes the index files at the end.
+/// Per document: (path#anchor, title, trail, excerpt, scope).
+type Document = (String, String, String, String, String);
+
+/// Collects sections during an export. Document chunks are written as they fill (a large
+/// site's documents would otherwise be most of the export's memory); the term shards and the
+/// index header at the end, when every document's length is known.
 #[derive(Default)]
 pub struct SearchIndexBuilder {
-    /// Per document: (path#anchor, title, trail, excerpt, scope).
-    documents: Vec<(String, String, String, String, String)>,
-    /// term -> (doc id, raw term frequency)
-    postings: HashMap<String, Vec<(u32, u32)>>,
+    /// Documents added so far.
+    count: usize,
+    /// The documents of the chunk being filled.
+    pending: Vec<Document>,
+    /// Chunk files written and not yet taken.
+    ready: Vec<(String, Vec<u8>)>,
+    /// term -> its postings
+    postings: HashMap<String, Postings>,
     lengths: Vec<u32>,
+    /// The sum of `lengths`, for the running average length a pruning weighs postings by.
+    total_length: u64,
+}
+
+/// A term's postings while documents are added.
+#[derive(Default)]
+struct Postings {
+    /// Documents holding the term, all of them (the list may have been pruned).
+    df: u32,
+    /// (doc id, raw term frequency), in doc order.
+    list: Vec<(u32, u32)>,
 }
 
 impl SearchIndexBuilder {
     pub fn add(&mut self, document: SearchDocument) {
-        let id = self.documents.len() as u32;
+        let id = self.count as u32;
+        self.count += 1;
         let mut counts: HashMap<String, u32> = HashMap::new();
         let mut length = 0u32;
         for heading in &document.trail {
@@ -68,10 +92,20 @@ impl SearchIndexBuilder {
             *counts.entry(token).or_default() += 1;
             length += 1;
         }
-        for (term, tf) in counts {
-            self.postings.entry(term).or_default().push((id, tf));
-        }
         self.lengths.push(length.max(1));
+        self.total_length += u64::from(length.max(1));
+        let average = self.total_length as f64 / self.count as f64;
+        for (term, tf) in counts {
+            let postings = self.postings.entry(term).or_default();
+            postings.df += 1;
+            postings.list.push((id, tf));
+            // A very common term would hold a posting for most documents until the end, which
+            // for a large site is most of the export's memory: its list is cut back to its best
+            // postings by the weights known so far, with room to spare above what is kept.
+            if postings.list.len() >= PRUNE_AT {
+                prune(&mut postings.list, &self.lengths, average, 2 * MAX_POSTINGS);
+            }
+        }
         let title = document.trail.last().cloned().unwrap_or_default();
         let trail = document
             .trail
@@ -85,21 +119,52 @@ impl SearchIndexBuilder {
         } else {
             format!("{}.html#{}", document.path, document.anchor)
         };
-        self.documents
+        self.pending
             .push((href, title, trail, excerpt(&document.text), document.scope));
+        if self.pending.len() == DOCS_PER_CHUNK {
+            self.write_chunk();
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.documents.is_empty()
+        self.count == 0
     }
 
-    /// The index files as (path, contents).
-    pub fn finish(self) -> Vec<(String, Vec<u8>)> {
-        let count = self.documents.len();
+    /// The document chunk files written since the last call, as (path, contents).
+    pub fn take_ready(&mut self) -> Vec<(String, Vec<u8>)> {
+        std::mem::take(&mut self.ready)
+    }
+
+    /// Writes the pending documents as the next chunk file.
+    fn write_chunk(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let index = (self.count - 1) / DOCS_PER_CHUNK;
+        let body = json!(
+            self.pending
+                .drain(..)
+                .map(|(href, title, trail, excerpt, scope)| json!([
+                    href, title, trail, excerpt, scope
+                ]))
+                .collect::<Vec<_>>()
+        )
+        .to_string();
+        self.ready.push((
+            format!("search/d{index}.js"),
+            script(&format!("d{index}"), &body),
+        ));
+    }
+
+    /// The rest of the index files, as (path, contents): the last chunk, the term shards and
+    /// the header.
+    pub fn finish(mut self) -> Vec<(String, Vec<u8>)> {
+        self.write_chunk();
+        let count = self.count;
         let total_postings: usize = self
             .postings
             .values()
-            .map(|l| l.len().min(MAX_POSTINGS))
+            .map(|p| p.list.len().min(MAX_POSTINGS))
             .sum();
         let shards = total_postings
             .div_ceil(POSTINGS_PER_SHARD)
@@ -112,16 +177,10 @@ impl SearchIndexBuilder {
         let mut by_shard: Vec<String> = vec![String::from("{"); shards];
         let mut terms: Vec<_> = self.postings.into_iter().collect();
         terms.sort_by(|a, b| a.0.cmp(&b.0));
-        for (term, list) in terms {
-            let df = list.len() as u32;
+        for (term, Postings { df, list }) in terms {
             let mut weighted: Vec<(u32, u32)> = list
                 .into_iter()
-                .map(|(doc, tf)| {
-                    let tf = tf as f64;
-                    let length = self.lengths[doc as usize] as f64;
-                    let weight = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * length / average));
-                    (doc, (weight * 100.0).round().max(1.0) as u32)
-                })
+                .map(|(doc, tf)| (doc, weight(tf, self.lengths[doc as usize], average)))
                 .collect();
             if weighted.len() > MAX_POSTINGS {
                 weighted.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -157,20 +216,30 @@ impl SearchIndexBuilder {
             body.push('}');
             files.push((format!("search/t{i}.js"), script(&format!("t{i}"), &body)));
         }
-        for (i, chunk) in self.documents.chunks(DOCS_PER_CHUNK).enumerate() {
-            let body = json!(
-                chunk
-                    .iter()
-                    .map(|(href, title, trail, excerpt, scope)| {
-                        json!([href, title, trail, excerpt, scope])
-                    })
-                    .collect::<Vec<_>>()
-            )
-            .to_string();
-            files.push((format!("search/d{i}.js"), script(&format!("d{i}"), &body)));
-        }
+        files.append(&mut self.ready);
         files
     }
+}
+
+/// A posting's BM25 weight without the IDF, ×100 and at least 1.
+fn weight(tf: u32, length: u32, average: f64) -> u32 {
+    let tf = f64::from(tf);
+    let weight = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * f64::from(length) / average));
+    (weight * 100.0).round().max(1.0) as u32
+}
+
+/// Keeps the `keep` best of `list` by their weight with the `average` length known so far,
+/// in doc order.
+fn prune(list: &mut Vec<(u32, u32)>, lengths: &[u32], average: f64, keep: usize) {
+    list.sort_by_cached_key(|&(doc, tf)| {
+        (
+            std::cmp::Reverse(weight(tf, lengths[doc as usize], average)),
+            doc,
+        )
+    });
+    list.truncate(keep);
+    list.sort_by_key(|p| p.0);
+    list.shrink_to_fit();
 }
 
 /// A data file: a call the search script has set up, so it loads as a `<script>`.
@@ -294,6 +363,64 @@ mod tests {
             all.contains("\"number42\":[1,42,"),
             "df first, then the delta"
         );
+    }
+
+    #[test]
+    fn a_term_in_very_many_documents_is_pruned_as_it_goes_and_keeps_its_count() {
+        let mut builder = SearchIndexBuilder::default();
+        let documents = PRUNE_AT * 2 + 10;
+        for i in 0..documents {
+            let text = if i == documents - 3 {
+                "gadget gadget gadget gadget".to_string()
+            } else {
+                format!("gadget filler words here and there {i}")
+            };
+            builder.add(SearchDocument {
+                path: format!("p{i}"),
+                anchor: String::new(),
+                trail: vec![],
+                text,
+                scope: "/".into(),
+            });
+            assert!(builder.postings["gadget"].list.len() < PRUNE_AT);
+        }
+        let files = builder.finish();
+        let shards = files
+            .iter()
+            .filter(|(n, _)| n.starts_with("search/t"))
+            .count();
+        let shard = format!("search/t{}.js", shard_of("gadget", shards));
+        let (_, text) = files.iter().find(|(n, _)| *n == shard).expect("its shard");
+        let text = String::from_utf8_lossy(text);
+        let list = text.split("\"gadget\":[").nth(1).expect("the term");
+        let numbers: Vec<u64> = list
+            .split(']')
+            .next()
+            .unwrap()
+            .split(',')
+            .map(|n| n.parse().unwrap())
+            .collect();
+        assert_eq!(
+            numbers[0] as usize, documents,
+            "the true document frequency"
+        );
+        assert_eq!((numbers.len() - 1) / 2, MAX_POSTINGS);
+        // The one document that says it four times is among those kept.
+        let mut doc = 0u64;
+        let kept: Vec<u64> = numbers[1..]
+            .chunks(2)
+            .map(|pair| {
+                doc += pair[0];
+                doc
+            })
+            .collect();
+        assert!(kept.contains(&((documents - 3) as u64)));
+        // Document chunks were handed out as they filled: all of them are there.
+        let chunks = files
+            .iter()
+            .filter(|(n, _)| n.starts_with("search/d"))
+            .count();
+        assert_eq!(chunks, documents.div_ceil(DOCS_PER_CHUNK));
     }
 
     #[test]

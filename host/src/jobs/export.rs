@@ -198,18 +198,18 @@ fn export_with<R: Send>(
                             fallback
                         }
                     };
-                    let source_file = site_files.add_page(
+                    let own_html = format!("{}.html", page.path);
+                    output.files.retain(|file| {
+                        file.path == own_html || shared_files.insert(file.path.clone())
+                    });
+                    let beside = site_files.add_page(
                         &input.path,
                         input.source,
                         &mut output,
                         page.version.as_deref(),
                         page.language.as_deref(),
                     );
-                    output.files.push(source_file);
-                    let own_html = format!("{}.html", page.path);
-                    output.files.retain(|file| {
-                        file.path == own_html || shared_files.insert(file.path.clone())
-                    });
+                    output.files.extend(beside);
                     for w in output.warnings {
                         progress.warn(JobWarning {
                             file: w.file,
