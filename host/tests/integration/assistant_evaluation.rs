@@ -201,6 +201,12 @@ async fn the_assistant_answers_real_sites_questions() {
                 figures
                     .misses
                     .push(format!("no {fact:?} in the answer to: {question}"));
+                // QUIRE_EVALUATION_ANSWERS=1 shows the answers that miss their fact.
+                if std::env::var_os("QUIRE_EVALUATION_ANSWERS").is_some() {
+                    figures
+                        .misses
+                        .push(format!("    {}", answer.replace('\n', "\n    ")));
+                }
             }
             if is_refusal(&answer) {
                 figures.refused_answerable += 1;
