@@ -33,15 +33,17 @@ const CODE_ALONE: f32 = 0.6;
 /// Two sentences sharing this share of their words say the same thing.
 const SAME_SENTENCE: f32 = 0.8;
 
-/// Words that say nothing about what a question is about.
+/// Words that say nothing about what a question is about, including those of the question's
+/// form ("what does X mean", "what happens when", "explain X").
 const QUESTION_WORDS: &[&str] = &[
     "a", "about", "all", "also", "an", "and", "any", "are", "at", "be", "but", "by", "can",
-    "could", "did", "do", "does", "each", "else", "for", "from", "get", "had", "has", "have",
-    "here", "how", "i", "if", "in", "into", "is", "it", "its", "just", "me", "more", "most", "my",
-    "need", "not", "of", "on", "one", "or", "other", "our", "should", "so", "some", "than", "that",
-    "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "us", "use",
-    "using", "want", "was", "way", "we", "what", "when", "where", "which", "while", "who", "why",
-    "will", "with", "would", "you", "your",
+    "could", "did", "do", "does", "each", "else", "explain", "for", "from", "get", "had", "happen",
+    "happens", "has", "have", "here", "how", "i", "if", "in", "into", "is", "it", "its", "just",
+    "me", "mean", "meaning", "means", "more", "most", "my", "need", "not", "of", "on", "one", "or",
+    "other", "our", "should", "so", "some", "tell", "than", "that", "the", "their", "them", "then",
+    "there", "these", "they", "this", "those", "to", "us", "use", "using", "want", "was", "way",
+    "we", "what", "when", "where", "which", "while", "who", "why", "will", "with", "would", "you",
+    "your",
 ];
 
 /// What kind of answer the question asks for.

@@ -197,3 +197,25 @@ fn shows_the_code_that_answers_and_only_its_matching_part_when_long() {
             < 12
     );
 }
+
+#[test]
+fn the_words_of_the_question_form_are_not_what_it_asks_about() {
+    // "mean" is the question's form: the section under the error's heading answers it.
+    let mut error = section(
+        "Error codes",
+        "errors",
+        "Attempt to start an agent without a public API key.",
+    );
+    error.heading_trail = vec!["Error codes".into(), "AC-1002".into()];
+    let other = section(
+        "Glossary",
+        "glossary",
+        "A region means the data center your agents run in.",
+    );
+    let answer = ask("What does error AC-1002 mean?", vec![error, other]);
+    assert!(
+        answer.contains("> Attempt to start an agent without a public API key."),
+        "{answer}"
+    );
+    assert!(!answer.contains("region"), "{answer}");
+}
