@@ -1,7 +1,8 @@
 //! The built-in answer: extractive and offline. It quotes the sentences of the retrieved
 //! sections that best cover the question's words (rarer words weigh more), never the same
-//! sentence twice (across versions of a page, say), never code as prose; for "how do I"
-//! questions it adds the code block of the section it quoted, shown as code. When the best
+//! sentence twice (across versions of a page, say), never code as prose; it adds the code block
+//! a quoted sentence introduces ("...: "), or the one that covers most of the question, shown
+//! as code. When the best
 //! sentence covers too little of the question, it says the documentation does not seem to
 //! answer it and lists the closest pages instead of quoting something beside the point.
 
@@ -221,7 +222,32 @@ pub fn compose(input: &GenerationInput) -> String {
             cited.push(candidate.section);
         }
     }
-    if let Some(shown) = code_to_show(kind, &cited, &splits, &weights, total) {
+    // A quoted sentence that ends in a colon introduces the code after it ("Add this to your
+    // config:"): that block is shown, unless another covers more of the question.
+    let none = HashSet::new();
+    let introduced = chosen.iter().find_map(|&c| {
+        let candidate = &candidates[c];
+        if !candidate.text.trim_end().ends_with(':') {
+            return None;
+        }
+        let block = splits[candidate.section]
+            .code
+            .iter()
+            .find(|b| b.after_sentence == Some(candidate.position) && !b.code.trim().is_empty())?;
+        Some(ShownCode {
+            section: candidate.section,
+            block,
+            code: excerpt(&block.code, &weights),
+            share: covered(&terms(&block.code), &weights, &none) / total,
+        })
+    });
+    let best = code_to_show(kind, &cited, &splits, &weights, total);
+    let shown = match (introduced, best) {
+        (Some(introduced), Some(best)) if best.share > introduced.share => Some(best),
+        (Some(introduced), _) => Some(introduced),
+        (None, best) => best,
+    };
+    if let Some(shown) = shown {
         answer.push_str(&shown.markdown(input));
     }
     answer.trim_end().to_string()

@@ -219,3 +219,25 @@ fn the_words_of_the_question_form_are_not_what_it_asks_about() {
     );
     assert!(!answer.contains("region"), "{answer}");
 }
+
+#[test]
+fn a_quoted_sentence_ending_in_a_colon_brings_its_code() {
+    let answer = ask(
+        "How do I change how often webhook deliveries are retried?",
+        vec![section(
+            "Webhooks",
+            "guides/webhooks",
+            "Endpoints are listed by the command line tool.\n```bash\nacme webhooks list\n```\nFailed webhook deliveries are retried, and you choose how often in your configuration file:\n```yaml\nwebhooks:\n  attempts: 5\n```\n",
+        )],
+    );
+    assert!(
+        answer.contains("> Failed webhook deliveries are retried, and you choose how often in your configuration file:"),
+        "{answer}"
+    );
+    assert!(
+        answer.contains("```yaml\nwebhooks:\n  attempts: 5\n```"),
+        "{answer}"
+    );
+    // The other block covers the question as much ("webhooks"), and comes first.
+    assert!(!answer.contains("acme webhooks list"), "{answer}");
+}

@@ -11,6 +11,9 @@ use unicode_segmentation::UnicodeSegmentation;
 pub struct CodeBlock {
     pub language: String,
     pub code: String,
+    /// The index of the sentence just before the block, if any: a sentence ending in a colon
+    /// introduces it ("Add this to your config:").
+    pub after_sentence: Option<usize>,
 }
 
 /// A section's text, split.
@@ -35,6 +38,7 @@ pub fn split(text: &str) -> Split {
                 code = Some(CodeBlock {
                     language: language.trim().to_string(),
                     code: String::new(),
+                    after_sentence: out.sentences.len().checked_sub(1),
                 });
             }
             (Some(_), Some(_)) => {
@@ -187,7 +191,8 @@ mod tests {
             split.code,
             [CodeBlock {
                 language: "bash".into(),
-                code: "npm i -g acme\nacme login".into()
+                code: "npm i -g acme\nacme login".into(),
+                after_sentence: Some(1),
             }]
         );
     }
