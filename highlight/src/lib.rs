@@ -12,7 +12,7 @@
 mod grammars;
 
 #[cfg(feature = "grammars")]
-pub use grammars::{highlight, knows};
+pub use grammars::highlight;
 
 /// Code longer than this is not highlighted (the caller shows it plain): a page's code block
 /// is a few kilobytes, and parsing time grows with the code.

@@ -97,6 +97,9 @@ impl Redirects {
                 _ => {}
             }
         }
+        if looping.is_empty() {
+            return (redirects, warnings);
+        }
         let mut rules = redirects.rules;
         rules.retain(|r| !looping.contains(&r.source));
         (Self::from_rules(rules), warnings)

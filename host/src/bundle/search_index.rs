@@ -365,15 +365,20 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_term_in_very_many_documents_is_pruned_as_it_goes_and_keeps_its_count() {
+    /// A builder given `documents` sections that all hold `term`, the one at `strong` four
+    /// times; `after_each` looks at the builder after each one.
+    fn holding_everywhere(
+        term: &str,
+        documents: usize,
+        strong: usize,
+        after_each: impl Fn(&SearchIndexBuilder),
+    ) -> SearchIndexBuilder {
         let mut builder = SearchIndexBuilder::default();
-        let documents = PRUNE_AT * 2 + 10;
         for i in 0..documents {
-            let text = if i == documents - 3 {
-                "gadget gadget gadget gadget".to_string()
+            let text = if i == strong {
+                format!("{term} {term} {term} {term}")
             } else {
-                format!("gadget filler words here and there {i}")
+                format!("{term} filler words here and there {i}")
             };
             builder.add(SearchDocument {
                 path: format!("p{i}"),
@@ -382,38 +387,56 @@ mod tests {
                 text,
                 scope: "/".into(),
             });
-            assert!(builder.postings["gadget"].list.len() < PRUNE_AT);
+            after_each(&builder);
         }
-        let files = builder.finish();
+        builder
+    }
+
+    /// `term`'s list in the index files: its document frequency, then the documents kept.
+    fn postings_of(files: &[(String, Vec<u8>)], term: &str) -> (u64, Vec<u64>) {
         let shards = files
             .iter()
             .filter(|(n, _)| n.starts_with("search/t"))
             .count();
-        let shard = format!("search/t{}.js", shard_of("gadget", shards));
-        let (_, text) = files.iter().find(|(n, _)| *n == shard).expect("its shard");
+        let shard = format!("t{}", shard_of(term, shards));
+        let (_, text) = files
+            .iter()
+            .find(|(n, _)| *n == format!("search/{shard}.js"))
+            .expect("its shard");
         let text = String::from_utf8_lossy(text);
-        let list = text.split("\"gadget\":[").nth(1).expect("the term");
-        let numbers: Vec<u64> = list
-            .split(']')
-            .next()
-            .unwrap()
-            .split(',')
-            .map(|n| n.parse().unwrap())
+        let json = text
+            .trim_start_matches(&format!("QUIRE_SEARCH_DATA(\"{shard}\","))
+            .trim_end()
+            .trim_end_matches(");");
+        let terms: serde_json::Value = serde_json::from_str(json).expect("a shard's JSON");
+        let list: Vec<u64> = terms[term]
+            .as_array()
+            .expect("the term")
+            .iter()
+            .map(|n| n.as_u64().expect("a number"))
             .collect();
-        assert_eq!(
-            numbers[0] as usize, documents,
-            "the true document frequency"
-        );
-        assert_eq!((numbers.len() - 1) / 2, MAX_POSTINGS);
-        // The one document that says it four times is among those kept.
-        let mut doc = 0u64;
-        let kept: Vec<u64> = numbers[1..]
+        let mut doc = 0;
+        let kept = list[1..]
             .chunks(2)
             .map(|pair| {
                 doc += pair[0];
                 doc
             })
             .collect();
+        (list[0], kept)
+    }
+
+    #[test]
+    fn a_term_in_very_many_documents_is_pruned_as_it_goes_and_keeps_its_count() {
+        let documents = PRUNE_AT * 2 + 10;
+        let builder = holding_everywhere("gadget", documents, documents - 3, |builder| {
+            assert!(builder.postings["gadget"].list.len() < PRUNE_AT);
+        });
+        let files = builder.finish();
+        let (df, kept) = postings_of(&files, "gadget");
+        assert_eq!(df as usize, documents, "the true document frequency");
+        assert_eq!(kept.len(), MAX_POSTINGS);
+        // The one document that says it four times is among those kept.
         assert!(kept.contains(&((documents - 3) as u64)));
         // Document chunks were handed out as they filled: all of them are there.
         let chunks = files
@@ -425,59 +448,14 @@ mod tests {
 
     #[test]
     fn common_terms_keep_their_best_postings_only() {
-        let mut builder = SearchIndexBuilder::default();
-        for i in 0..(MAX_POSTINGS + 500) {
-            let text = if i == 7 {
-                "widget widget widget".to_string()
-            } else {
-                format!("widget filler words here {i}")
-            };
-            builder.add(SearchDocument {
-                path: format!("p{i}"),
-                anchor: String::new(),
-                trail: vec![],
-                text,
-                scope: "/".into(),
-            });
-        }
-        let files = builder.finish();
-        let shard = shard_of(
-            "widget",
-            files
-                .iter()
-                .filter(|(n, _)| n.starts_with("search/t"))
-                .count(),
-        );
-        let text = String::from_utf8(
-            files
-                .iter()
-                .find(|(n, _)| *n == format!("search/t{shard}.js"))
-                .unwrap()
-                .1
-                .clone(),
-        )
-        .unwrap();
-        let json = text
-            .trim_start_matches(&format!("QUIRE_SEARCH_DATA(\"t{shard}\","))
-            .trim_end()
-            .trim_end_matches(");");
-        let terms: serde_json::Value = serde_json::from_str(json).unwrap();
-        let list = terms["widget"].as_array().unwrap();
+        let files = holding_everywhere("widget", MAX_POSTINGS + 500, 7, |_| {}).finish();
+        let (df, kept) = postings_of(&files, "widget");
         assert_eq!(
-            list[0],
+            df,
             (MAX_POSTINGS + 500) as u64,
             "the true document frequency"
         );
-        assert_eq!(list.len(), 1 + 2 * MAX_POSTINGS);
-        // The strongest match (document 7) is kept.
-        let mut doc = 0;
-        let kept: Vec<u64> = list[1..]
-            .chunks(2)
-            .map(|p| {
-                doc += p[0].as_u64().unwrap();
-                doc
-            })
-            .collect();
+        assert_eq!(kept.len(), MAX_POSTINGS);
         assert!(kept.contains(&7));
     }
 }
