@@ -17,7 +17,7 @@ pub struct BuiltIndex {
     pub skipped: Vec<(String, String)>,
 }
 
-/// Renders every page of the site folder `root` (on the configured number of threads) and
+/// Renders every searchable page of the site folder `root` (on the configured number of threads) and
 /// indexes its sections, in the manifest's order. A page the renderer fails on is skipped (and
 /// reported), with a fresh renderer for the next page: one bad page never makes a whole version
 /// unsearchable.
@@ -37,27 +37,32 @@ pub fn build_index(
     let mut batch = Vec::with_capacity(BATCH);
     let mut sections = 0;
     let (mut unreadable, mut skipped) = (Vec::new(), Vec::new());
-    let inputs = manifest.pages.iter().filter_map(|page| {
-        let read = match &page.generated {
-            Some(source) => Ok(source.clone().into_bytes()),
-            None => std::fs::read(root.join(&page.file)),
-        };
-        match read {
-            Ok(bytes) => Some(Ok((
-                page,
-                PageInput {
-                    path: page.path.clone(),
-                    file: page.file.clone(),
-                    source: String::from_utf8_lossy(&bytes).into_owned(),
-                    modified: page.modified,
-                },
-            ))),
-            Err(e) => {
-                unreadable.push((page.file.clone(), e.to_string()));
-                None
+    // Pages readers cannot reach are left out unless the site says otherwise (`searchable`).
+    let inputs = manifest
+        .pages
+        .iter()
+        .filter(|page| page.searchable)
+        .filter_map(|page| {
+            let read = match &page.generated {
+                Some(source) => Ok(source.clone().into_bytes()),
+                None => std::fs::read(root.join(&page.file)),
+            };
+            match read {
+                Ok(bytes) => Some(Ok((
+                    page,
+                    PageInput {
+                        path: page.path.clone(),
+                        file: page.file.clone(),
+                        source: String::from_utf8_lossy(&bytes).into_owned(),
+                        modified: page.modified,
+                    },
+                ))),
+                Err(e) => {
+                    unreadable.push((page.file.clone(), e.to_string()));
+                    None
+                }
             }
-        }
-    });
+        });
     crate::plugins::render_in_order(
         &plugins.runtime,
         &renderer_plugin,

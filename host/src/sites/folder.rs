@@ -9,6 +9,7 @@ use serde_json::Value;
 use walkdir::WalkDir;
 
 use super::navigation::{PageMeta, flatten, resolve_refs};
+use super::searchable::Searchable;
 use super::{FileEntry, NavKind, PageEntry, SiteError, SiteManifest};
 
 /// Limits on what a site may hold.
@@ -110,6 +111,7 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
         .iter()
         .filter_map(|f| Some((f.path.as_str(), f.modified?)))
         .collect();
+    let searchable = Searchable::new(&config, &navigation.nodes, &metas);
     let mut pages = Vec::new();
     let mut seen = HashSet::new();
     // Pages in navigation order (group root pages included), hidden ones too: they are
@@ -139,6 +141,7 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
             language: node.language.clone(),
             modified: file_modified.filter(|_| source.is_none()),
             generated: source,
+            searchable: searchable.page(path),
         });
     }
     let mut others: Vec<_> = page_files
@@ -155,6 +158,7 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
             language: None,
             generated: None,
             modified: modified.get(file.as_str()).copied(),
+            searchable: searchable.page(path),
         });
     }
 
@@ -300,6 +304,8 @@ struct NavigationFields {
     icon: Option<serde_json::Value>,
     #[serde(default)]
     hidden: bool,
+    #[serde(default)]
+    noindex: bool,
     openapi: Option<String>,
     asyncapi: Option<String>,
 }
@@ -352,6 +358,7 @@ fn page_meta(source: &str, path: &str) -> PageFacts {
             label,
             icon,
             hidden: fields.hidden,
+            noindex: fields.noindex,
         },
         api_file: openapi_file.or(asyncapi_file),
     }

@@ -5,6 +5,7 @@ mod api_pages;
 mod folder;
 mod names;
 mod navigation;
+mod searchable;
 mod upload;
 
 use std::collections::HashSet;
@@ -42,6 +43,10 @@ pub struct NavNode {
     /// renderers are not shown it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
+    /// A hidden entry marked `searchable: true` (or under one): its pages stay out of the
+    /// navigation but are in the site's search and the assistant's sources.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub searchable: bool,
 }
 
 /// Something wrong in a site that did not stop publishing it, with the file it is in.
@@ -76,6 +81,20 @@ pub struct PageEntry {
     /// When the page's source file was last changed (seconds since the Unix epoch), if known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub modified: Option<u64>,
+    /// Whether the site's search and the assistant see the page: a page the navigation shows
+    /// (or a hidden one under a `searchable` entry), or any page with `seo.indexing: "all"`;
+    /// never one whose frontmatter says `noindex: true`. Hidden pages are left out by default,
+    /// as readers cannot find them either.
+    #[serde(
+        default = "searchable_by_default",
+        skip_serializing_if = "Clone::clone"
+    )]
+    pub searchable: bool,
+}
+
+/// Manifests written before pages had a `searchable` flag indexed every page.
+fn searchable_by_default() -> bool {
+    true
 }
 
 /// Any file of the site, pages included.

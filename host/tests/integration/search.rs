@@ -288,3 +288,65 @@ async fn version_and_language_filters_follow_the_navigation() {
     .await;
     assert_eq!(results[0]["metadata"]["version"], "v1");
 }
+
+/// Publishes a site whose pages are reached in every way a page can be hidden, with `extra`
+/// merged into its docs.json, and returns the pages a search for their shared words finds.
+async fn searched_pages(extra: Value) -> Vec<String> {
+    let instance = Instance::new("");
+    instance.organization("acme", "pro");
+    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    let site = tempfile::tempdir().unwrap();
+    let mut config = json!({"name": "Hidden", "navigation": {"groups": [
+        {"group": "Guides", "pages": ["shown", "hidden-by-frontmatter", "quiet"]},
+        {"group": "Internal", "hidden": true, "pages": ["hidden-group"]},
+        {"group": "Kept", "hidden": true, "searchable": true, "pages": ["searchable-group"]}
+    ]}});
+    if let (Some(config), Some(extra)) = (config.as_object_mut(), extra.as_object()) {
+        config.extend(extra.clone());
+    }
+    let page =
+        |front: &str| format!("---\ntitle: Quotas\n{front}---\n\nQuota rules for webhooks.\n");
+    let files = [
+        ("docs.json", config.to_string()),
+        ("shown.mdx", page("")),
+        ("hidden-by-frontmatter.mdx", page("hidden: true\n")),
+        ("quiet.mdx", page("noindex: true\n")),
+        ("hidden-group.mdx", page("")),
+        ("searchable-group.mdx", page("")),
+        ("not-in-navigation.mdx", page("")),
+    ];
+    for (path, text) in files {
+        std::fs::write(site.path().join(path), text).unwrap();
+    }
+    instance.publish_folder(
+        "docs.acme.test",
+        site.path().to_str().unwrap(),
+        "acme",
+        None,
+    );
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let (status, results) = search(&api, json!({"query": "quota rules webhooks"})).await;
+    assert_eq!(status, 200, "{results}");
+    let mut pages = paths(&results);
+    pages.sort();
+    pages
+}
+
+#[tokio::test]
+async fn pages_readers_cannot_reach_are_not_searched_unless_the_site_says_so() {
+    assert_eq!(
+        searched_pages(json!({})).await,
+        ["searchable-group", "shown"]
+    );
+    assert_eq!(
+        searched_pages(json!({"seo": {"indexing": "all"}})).await,
+        [
+            "hidden-by-frontmatter",
+            "hidden-group",
+            "not-in-navigation",
+            "searchable-group",
+            "shown"
+        ]
+    );
+}

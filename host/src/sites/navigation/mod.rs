@@ -39,6 +39,8 @@ pub struct PageMeta {
     pub icon: Option<String>,
     /// `hidden: true`: rendered, but left out of the navigation.
     pub hidden: bool,
+    /// `noindex: true`: left out of search and of the assistant's sources.
+    pub noindex: bool,
 }
 
 /// What reading the navigation gave.
@@ -71,6 +73,7 @@ pub fn flatten(
         version: None,
         language: None,
         hidden: false,
+        searchable: false,
         root,
         spec: None,
         documents: HashMap::new(),
@@ -136,6 +139,8 @@ struct Walker<'a> {
     language: Option<String>,
     /// Inside an entry marked `hidden`.
     hidden: bool,
+    /// Inside an entry marked `searchable`.
+    searchable: bool,
     root: &'a Path,
     /// The OpenAPI document the nearest enclosing element names.
     spec: Option<ApiSpec>,
@@ -180,6 +185,7 @@ impl Walker<'_> {
             version: self.version.clone(),
             language: self.language.clone(),
             hidden: self.hidden,
+            searchable: self.searchable,
         });
         self.out.last_mut().expect("just pushed")
     }
@@ -271,8 +277,14 @@ impl Walker<'_> {
             || item.contains_key("global")
             || item.contains_key("openapi")
             || item.contains_key("asyncapi");
-        let saved = (self.version.clone(), self.language.clone(), self.hidden);
+        let saved = (
+            self.version.clone(),
+            self.language.clone(),
+            self.hidden,
+            self.searchable,
+        );
         self.hidden |= item.get("hidden").and_then(Value::as_bool) == Some(true);
+        self.searchable |= item.get("searchable").and_then(Value::as_bool) == Some(true);
         match label_key {
             "version" => self.version = Some(label.to_string()),
             "language" => self.language = Some(label.to_string()),
@@ -300,7 +312,7 @@ impl Walker<'_> {
                 self.node(item, depth + 1, at)
             }
         };
-        (self.version, self.language, self.hidden) = saved;
+        (self.version, self.language, self.hidden, self.searchable) = saved;
         walked
     }
 
@@ -382,6 +394,7 @@ mod tests {
                         label,
                         icon: None,
                         hidden: false,
+                        noindex: false,
                     },
                 )
             })
@@ -404,6 +417,7 @@ mod tests {
                 label: "Welcome".into(),
                 icon: Some("house".into()),
                 hidden: false,
+                noindex: false,
             },
         );
         let nav = walk(&config, &pages).nodes;
@@ -493,6 +507,7 @@ mod tests {
                 label: "Secret".into(),
                 icon: None,
                 hidden: true,
+                noindex: false,
             },
         );
         let nav = walk(&config, &pages).nodes;
