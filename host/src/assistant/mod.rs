@@ -2,6 +2,7 @@
 //! reader is on, their context and the thread's history), generates an answer, and emits it as
 //! protocol-neutral events that `stream_v1` (and later protocols) encode.
 
+mod diversity;
 mod extractive;
 mod fusion;
 mod generator;
@@ -261,7 +262,9 @@ impl Assistant {
 
     /// The sections to answer from: the question steered by the thread and the reader's
     /// context; when it was steered, fused with the question searched alone, so a follow-up
-    /// that changes the subject ("and how do I check their signatures?") still finds it.
+    /// that changes the subject ("and how do I check their signatures?") still finds it. More
+    /// sections are fetched than used, so that copies and one page's many sections leave room
+    /// for other pages (`diversity`).
     async fn retrieve(
         &self,
         conversation: &Conversation,
@@ -271,21 +274,20 @@ impl Assistant {
                 organization: conversation.organization.clone(),
                 domain: conversation.domain.clone(),
                 query: query.to_string(),
-                limit: conversation.limit,
+                limit: diversity::fetch_size(conversation.limit),
                 filter: conversation.filter.clone(),
                 boost_paths: conversation.boost_paths.clone(),
                 reader: Some(conversation.current_path.clone()),
             })
         };
+        let limit = conversation.limit as usize;
         let steered = search(&conversation.query).await?;
         if conversation.query == conversation.question {
-            return Ok(steered);
+            return Ok(diversity::diversify(steered, limit));
         }
         let plain = search(&conversation.question).await?;
-        Ok(fusion::fuse(
-            vec![plain, steered],
-            conversation.limit as usize,
-        ))
+        let fused = fusion::fuse(vec![plain, steered], usize::MAX);
+        Ok(diversity::diversify(fused, limit))
     }
 
     /// Answers the conversation, sending events to `events`; persists the thread at the end.
@@ -307,12 +309,9 @@ impl Assistant {
         })
         .await;
         let hits = self.retrieve(&conversation).await;
-        // The same section in several versions or languages is one source, the best-ranked.
-        let mut said = std::collections::HashSet::new();
         let sections: Vec<RetrievedSection> = match hits {
             Ok(hits) => hits
                 .into_iter()
-                .filter(|h| said.insert(same_text_key(&h.section.text)))
                 .map(|h| {
                     let s = h.section;
                     let url = if s.anchor.is_empty() {
@@ -450,14 +449,6 @@ impl Assistant {
         })
         .await;
     }
-}
-
-/// A section's text with case and spacing left out, to tell copies apart from sections.
-fn same_text_key(text: &str) -> String {
-    text.split_whitespace()
-        .map(str::to_lowercase)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn message_id() -> String {
