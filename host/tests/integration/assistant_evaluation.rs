@@ -180,6 +180,11 @@ async fn the_assistant_answers_real_sites_questions() {
                     figures.refused += 1;
                 } else {
                     figures.misses.push(format!("not refused: {question}"));
+                    if std::env::var_os("QUIRE_EVALUATION_ANSWERS").is_some() {
+                        figures
+                            .misses
+                            .push(format!("    {}", answer.replace('\n', "\n    ")));
+                    }
                 }
                 continue;
             }
@@ -201,7 +206,8 @@ async fn the_assistant_answers_real_sites_questions() {
                 figures
                     .misses
                     .push(format!("no {fact:?} in the answer to: {question}"));
-                // QUIRE_EVALUATION_ANSWERS=1 shows the answers that miss their fact.
+                // QUIRE_EVALUATION_ANSWERS=1 shows the answers that miss their fact (and those
+                // that answer an unanswerable question).
                 if std::env::var_os("QUIRE_EVALUATION_ANSWERS").is_some() {
                     figures
                         .misses

@@ -6,6 +6,7 @@
 //! sentence covers too little of the question, it says the documentation does not seem to
 //! answer it and lists the closest pages instead of quoting something beside the point.
 
+mod passage;
 mod text;
 
 use std::collections::{HashMap, HashSet};
@@ -31,20 +32,25 @@ const EXCERPT_LINES: usize = 12;
 const CODE_EVIDENCE: f32 = 0.4;
 /// When no sentence answers, code alone must cover this much to be the answer.
 const CODE_ALONE: f32 = 0.6;
+/// A question term carrying this share of the question's weight is what it is about ("Emacs"
+/// in "Does it have a plugin for Emacs?"): unless the best sentence covers `SURE_EVIDENCE`,
+/// an answer that never says that word does not answer.
+const SUBJECT: f32 = 0.25;
+const SURE_EVIDENCE: f32 = 0.5;
 /// Two sentences sharing this share of their words say the same thing.
 const SAME_SENTENCE: f32 = 0.8;
 
 /// Words that say nothing about what a question is about, including those of the question's
-/// form ("what does X mean", "what happens when", "explain X").
+/// form ("what does X mean", "what happens when", "explain X", "how many", "where do I put").
 const QUESTION_WORDS: &[&str] = &[
     "a", "about", "all", "also", "an", "and", "any", "are", "at", "be", "but", "by", "can",
-    "could", "did", "do", "does", "each", "else", "explain", "for", "from", "get", "had", "happen",
-    "happens", "has", "have", "here", "how", "i", "if", "in", "into", "is", "it", "its", "just",
-    "me", "mean", "meaning", "means", "more", "most", "my", "need", "not", "of", "on", "one", "or",
-    "other", "our", "should", "so", "some", "tell", "than", "that", "the", "their", "them", "then",
-    "there", "these", "they", "this", "those", "to", "us", "use", "using", "want", "was", "way",
-    "we", "what", "when", "where", "which", "while", "who", "why", "will", "with", "would", "you",
-    "your",
+    "could", "did", "do", "does", "each", "else", "explain", "for", "from", "get", "give", "had",
+    "happen", "happens", "has", "have", "here", "how", "i", "if", "in", "into", "is", "it", "its",
+    "just", "many", "me", "mean", "meaning", "means", "more", "most", "much", "my", "need", "not",
+    "of", "on", "one", "or", "other", "our", "put", "should", "so", "some", "tell", "than", "that",
+    "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "us", "use",
+    "using", "want", "was", "way", "we", "what", "when", "where", "which", "while", "who", "why",
+    "will", "with", "would", "you", "your",
 ];
 
 /// What kind of answer the question asks for.
@@ -187,7 +193,9 @@ pub fn compose(input: &GenerationInput) -> String {
     if best_share == 0.0 {
         return nothing_found(input);
     }
-    if best_share < WEAK_EVIDENCE {
+    if best_share < WEAK_EVIDENCE
+        || misses_the_subject(&chosen, &candidates, &weights, total, best_share)
+    {
         // No sentence says it, but a code block may show it (a flag, a setting).
         return match code_to_show(Asking::Other, &[], &splits, &weights, total)
             .filter(|shown| shown.share >= CODE_ALONE)
@@ -209,10 +217,18 @@ pub fn compose(input: &GenerationInput) -> String {
         input.site_name
     );
     let mut cited = Vec::new();
+    let mut quoted: HashSet<(usize, usize)> = chosen
+        .iter()
+        .map(|&c| (candidates[c].section, candidates[c].position))
+        .collect();
     for &c in &chosen {
         let candidate = &candidates[c];
         let section = &input.sections[candidate.section];
-        answer.push_str(&format!("> {}\n\n", candidate.text));
+        let passage = passage::passage(&splits[candidate.section], candidate.position, |i| {
+            !quoted.contains(&(candidate.section, i))
+        });
+        quoted.extend(passage.taken.iter().map(|&i| (candidate.section, i)));
+        answer.push_str(&passage.markdown());
         if chosen
             .iter()
             .filter(|&&o| o > c)
@@ -397,6 +413,32 @@ fn choose(
         }
     }
     chosen
+}
+
+/// Whether the chosen sentences leave out what the question is about: its heaviest term, when
+/// that carries `SUBJECT` of its weight, while the best sentence covers less than
+/// `SURE_EVIDENCE`. Sentences that share the question's lesser words ("run", "LangSmith") but
+/// not its subject ("Windows 95") are beside the point.
+fn misses_the_subject(
+    chosen: &[usize],
+    candidates: &[Candidate],
+    weights: &HashMap<String, f32>,
+    total: f32,
+    best_share: f32,
+) -> bool {
+    if best_share >= SURE_EVIDENCE {
+        return false;
+    }
+    let Some((subject, weight)) = weights
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(b.1).then_with(|| b.0.cmp(a.0)))
+    else {
+        return false;
+    };
+    *weight / total >= SUBJECT
+        && !chosen
+            .iter()
+            .any(|&c| candidates[c].terms.contains(subject))
 }
 
 /// Whether `candidate` says what a chosen sentence already says (most words shared).

@@ -241,3 +241,69 @@ fn a_quoted_sentence_ending_in_a_colon_brings_its_code() {
     // The other block covers the question as much ("webhooks"), and comes first.
     assert!(!answer.contains("acme webhooks list"), "{answer}");
 }
+
+#[test]
+fn sentences_that_leave_out_what_the_question_is_about_do_not_answer_it() {
+    let sections = || {
+        vec![
+            section(
+                "Install",
+                "install",
+                "Select Plugins on the sidebar and search for Acme in the marketplace.",
+            ),
+            section(
+                "Editors",
+                "editors",
+                "Acme has a plugin for VS Code and one for JetBrains IDEs.",
+            ),
+            section(
+                "Changelog",
+                "changelog",
+                "The plugin for Vim was added in 2.0.",
+            ),
+        ]
+    };
+    // "Emacs" is what the question is about, and no quote says it.
+    let answer = ask("Does Acme have a plugin for Emacs?", sections());
+    assert!(
+        answer.starts_with("The Acme documentation does not seem to answer that directly"),
+        "{answer}"
+    );
+    // The same sentences answer the question whose subject they name.
+    let answer = ask("Does Acme have a plugin for JetBrains?", sections());
+    assert!(
+        answer.contains("> Acme has a plugin for VS Code and one for JetBrains IDEs."),
+        "{answer}"
+    );
+}
+
+#[test]
+fn a_quote_brings_the_sentence_that_reads_on_and_the_list_it_introduces() {
+    let answer = ask(
+        "How quickly are deleted traces removed?",
+        vec![section(
+            "Deleting traces",
+            "traces",
+            "Deleted traces are removed in the background. This takes a few hours.\nOther text.",
+        )],
+    );
+    assert!(
+        answer
+            .contains("> Deleted traces are removed in the background. This takes a few hours.\n"),
+        "{answer}"
+    );
+    let answer = ask(
+        "Which Kubernetes distributions are tested?",
+        vec![section(
+            "Kubernetes",
+            "kubernetes",
+            "We have tested these Kubernetes distributions:\nGoogle Kubernetes Engine (GKE)\nAmazon EKS\n",
+        )],
+    );
+    assert!(
+        answer.contains(
+            "> We have tested these Kubernetes distributions:\n> - Google Kubernetes Engine (GKE)\n> - Amazon EKS\n"
+        ),
+        "{answer}"
+    );
+}

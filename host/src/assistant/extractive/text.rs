@@ -21,6 +21,9 @@ pub struct CodeBlock {
 pub struct Split {
     /// Sentences of prose, in order, trimmed.
     pub sentences: Vec<String>,
+    /// For each sentence, the number of the block (a paragraph, a list item, a table row) it
+    /// is in: sentences of one block read on from each other.
+    pub blocks: Vec<usize>,
     pub code: Vec<CodeBlock>,
 }
 
@@ -33,7 +36,7 @@ pub fn split(text: &str) -> Split {
         let fence = line.trim().strip_prefix("```");
         match (&mut code, fence) {
             (None, Some(language)) => {
-                sentences_into(&prose, &mut out.sentences);
+                sentences_into(&prose, &mut out);
                 prose.clear();
                 code = Some(CodeBlock {
                     language: language.trim().to_string(),
@@ -56,29 +59,36 @@ pub fn split(text: &str) -> Split {
         block.code.truncate(block.code.trim_end().len());
         out.code.push(block);
     }
-    sentences_into(&prose, &mut out.sentences);
+    sentences_into(&prose, &mut out);
     out
 }
 
-fn sentences_into(prose: &str, out: &mut Vec<String>) {
-    let mut pending = String::new();
-    for sentence in prose.unicode_sentences() {
-        let sentence = sentence.split_whitespace().collect::<Vec<_>>().join(" ");
-        if sentence.is_empty() {
-            continue;
+/// Adds the sentences of `prose`, a block per line (the renderer ends a block with a line
+/// break), to `out`.
+fn sentences_into(prose: &str, out: &mut Split) {
+    for block in prose.lines() {
+        let number = out.blocks.last().map_or(0, |b| b + 1);
+        let mut pending = String::new();
+        for sentence in block.unicode_sentences() {
+            let sentence = sentence.split_whitespace().collect::<Vec<_>>().join(" ");
+            if sentence.is_empty() {
+                continue;
+            }
+            // UAX #29 ends a sentence after "e.g." or "approx." followed by a capital; the
+            // abbreviation's sentence goes on.
+            if !pending.is_empty() {
+                pending.push(' ');
+            }
+            pending.push_str(&sentence);
+            if !ends_with_abbreviation(&pending) {
+                out.sentences.push(std::mem::take(&mut pending));
+                out.blocks.push(number);
+            }
         }
-        // UAX #29 ends a sentence after "e.g." or "approx." followed by a capital; the
-        // abbreviation's sentence goes on.
         if !pending.is_empty() {
-            pending.push(' ');
+            out.sentences.push(pending);
+            out.blocks.push(number);
         }
-        pending.push_str(&sentence);
-        if !ends_with_abbreviation(&pending) {
-            out.push(std::mem::take(&mut pending));
-        }
-    }
-    if !pending.is_empty() {
-        out.push(pending);
     }
 }
 
@@ -116,6 +126,7 @@ pub fn looks_like_code(sentence: &str) -> bool {
     }
     const OPERATORS: &[&str] = &[
         "=>", "->", "::", "();", "){", ") {", "!=", "==", "&&", "||", "}}", "{{", "\", }", "nil)",
+        " = ",
     ];
     if OPERATORS.iter().any(|op| sentence.contains(op)) {
         return true;
@@ -161,13 +172,38 @@ fn is_identifier(token: &str) -> bool {
     has_underscore || camel || dotted
 }
 
-/// The words of `text` for comparing sentences: lower case, letters and digits only.
+/// The words of `text` for comparing sentences: lower case, letters and digits only, except
+/// that a dot between digits stays (`v0.2.95`, `1.5`): a version or a decimal is one word, so
+/// "Windows 95" does not meet "v0.2.95".
 pub fn normalised(text: &str) -> String {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect::<Vec<_>>()
-        .join(" ")
+    let chars: Vec<char> = text.chars().collect();
+    let in_word = |i: usize| {
+        let c = chars[i];
+        c.is_alphanumeric()
+            || (c == '.'
+                && i > 0
+                && chars[i - 1].is_ascii_digit()
+                && chars.get(i + 1).is_some_and(char::is_ascii_digit))
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    for i in 0..chars.len() {
+        if in_word(i) {
+            word.extend(chars[i].to_lowercase());
+        } else if !word.is_empty() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&std::mem::take(&mut word));
+        }
+    }
+    if !word.is_empty() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&word);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -187,6 +223,7 @@ mod tests {
                 "It works."
             ]
         );
+        assert_eq!(split.blocks, [0, 0, 1, 1]);
         assert_eq!(
             split.code,
             [CodeBlock {
@@ -195,6 +232,29 @@ mod tests {
                 after_sentence: Some(1),
             }]
         );
+    }
+
+    #[test]
+    fn versions_and_decimals_are_one_word() {
+        assert_eq!(
+            normalised("LangGraph Server v0.2.95: 1.5x faster, Windows 95."),
+            "langgraph server v0.2.95 1.5x faster windows 95"
+        );
+    }
+
+    #[test]
+    fn each_line_is_a_block_of_its_own() {
+        let split = split("Supported systems:\nLinux and macOS\nWindows 11. Not Windows 10.");
+        assert_eq!(
+            split.sentences,
+            [
+                "Supported systems:",
+                "Linux and macOS",
+                "Windows 11.",
+                "Not Windows 10."
+            ]
+        );
+        assert_eq!(split.blocks, [0, 1, 2, 2]);
     }
 
     #[test]
@@ -218,6 +278,7 @@ mod tests {
             "result = compute(1, \"value\")",
             "server.add_tool(get_forecast, schema)",
             "import { useChat } from \"ai/react\"",
+            "This would result in .10 * 7,800,000 = 780,000.",
             "Runner Arguments: room_name: the room to join url: the server to connect to token: a token for the room body: the request data",
         ] {
             assert!(looks_like_code(code), "{code}");

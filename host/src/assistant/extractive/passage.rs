@@ -1,0 +1,165 @@
+//! How a chosen sentence is quoted: a sentence alone often leaves its point to the next one
+//! ("Deleted traces are removed in the background." / "This takes a few hours."), and one that
+//! ends in a colon says nothing without the list after it. So a quote carries the sentence
+//! that reads on from it in its paragraph, or the items of the list it introduces.
+
+use super::text::{Split, looks_like_code};
+
+/// A following sentence of the paragraph is added when it is at most this long (words).
+const NEXT_SENTENCE_WORDS: usize = 40;
+/// A list introduced by a colon is quoted up to this many items and words.
+const LIST_ITEMS: usize = 8;
+const LIST_WORDS: usize = 120;
+
+/// A quote: the chosen sentence, what reads on from it, and the positions it took.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Passage {
+    /// The chosen sentence, with the next one of its paragraph when that reads on.
+    pub lead: String,
+    /// The items of the list the sentence introduces.
+    pub items: Vec<String>,
+    /// The positions of the sentences quoted after the chosen one.
+    pub taken: Vec<usize>,
+}
+
+impl Passage {
+    /// The quote as Markdown block-quote lines.
+    pub fn markdown(&self) -> String {
+        let mut out = format!("> {}\n", self.lead);
+        for item in &self.items {
+            out.push_str(&format!("> - {item}\n"));
+        }
+        out.push('\n');
+        out
+    }
+}
+
+/// The passage for sentence `position` of `split`. `free` says whether a later sentence may
+/// be taken (it is not quoted on its own already); a code block right after the sentence ends
+/// the passage, since the answer shows code as code.
+pub fn passage(split: &Split, position: usize, free: impl Fn(usize) -> bool) -> Passage {
+    let sentence = &split.sentences[position];
+    let mut out = Passage {
+        lead: sentence.clone(),
+        items: Vec::new(),
+        taken: Vec::new(),
+    };
+    let code_follows = split
+        .code
+        .iter()
+        .any(|b| b.after_sentence == Some(position));
+    let next = position + 1;
+    if code_follows || next >= split.sentences.len() || !free(next) {
+        return out;
+    }
+    let block = split.blocks[position];
+    if sentence.trim_end().ends_with(':') {
+        // The list: the blocks that follow, one item each, until the budget or a code block.
+        let mut words = 0;
+        let mut last_block = block;
+        for (i, item) in split.sentences.iter().enumerate().skip(next) {
+            let item_block = split.blocks[i];
+            let item_words = item.split_whitespace().count();
+            let goes_on = item_block == last_block;
+            if (goes_on && out.items.is_empty())
+                || (!goes_on && out.items.len() == LIST_ITEMS)
+                || words + item_words > LIST_WORDS
+                || !free(i)
+                || split.code.iter().any(|b| b.after_sentence == Some(i - 1))
+            {
+                break;
+            }
+            if item_is_code(item) {
+                continue;
+            }
+            words += item_words;
+            match out.items.last_mut() {
+                // A second sentence of the same item.
+                Some(last) if goes_on => {
+                    last.push(' ');
+                    last.push_str(item);
+                }
+                _ => out.items.push(item.clone()),
+            }
+            last_block = item_block;
+            out.taken.push(i);
+        }
+        return out;
+    }
+    let following = &split.sentences[next];
+    if split.blocks[next] == block
+        && following.split_whitespace().count() <= NEXT_SENTENCE_WORDS
+        // Said on the side, so held to more: no code at all, not even a sum.
+        && !looks_like_code(following)
+        && !item_is_code(following)
+    {
+        out.lead = format!("{sentence} {following}");
+        out.taken.push(next);
+    }
+    out
+}
+
+/// Whether a list item is code. Items are short ("Amazon EKS", "Python 3.10+"), too short for
+/// the word counts `looks_like_code` weighs sentences by, so a short item is code only when
+/// it carries code punctuation.
+fn item_is_code(item: &str) -> bool {
+    if item.split_whitespace().count() >= 6 {
+        return looks_like_code(item);
+    }
+    ["{", "}", ";", " = ", "=>", "()", "//", "=="]
+        .iter()
+        .any(|mark| item.contains(mark))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::text::split;
+    use super::*;
+
+    #[test]
+    fn the_next_sentence_of_the_paragraph_comes_along() {
+        let s = split(
+            "Deleted traces are removed in the background. This takes a few hours.\nOther block.",
+        );
+        let p = passage(&s, 0, |_| true);
+        assert_eq!(
+            p.lead,
+            "Deleted traces are removed in the background. This takes a few hours."
+        );
+        assert_eq!(p.taken, [1]);
+        // The last sentence of a paragraph stands alone.
+        assert_eq!(passage(&s, 1, |_| true).lead, "This takes a few hours.");
+        // Nor does one followed by code, a sum included.
+        let sum = split("Keep 10% of the traces. This gives .10 * 7,800,000 = 780,000.");
+        assert!(passage(&sum, 0, |_| true).taken.is_empty());
+        // A sentence quoted on its own is not taken twice.
+        assert!(passage(&s, 0, |i| i != 1).taken.is_empty());
+    }
+
+    #[test]
+    fn a_colon_brings_its_list() {
+        let s = split(
+            "We test on these distributions:\nGoogle Kubernetes Engine (GKE)\nAmazon EKS. Any version.\nAzure AKS\n```bash\nkubectl version\n```\nAfter the code.",
+        );
+        let p = passage(&s, 0, |_| true);
+        assert_eq!(
+            p.items,
+            [
+                "Google Kubernetes Engine (GKE)",
+                "Amazon EKS. Any version.",
+                "Azure AKS"
+            ]
+        );
+        assert_eq!(
+            p.markdown(),
+            "> We test on these distributions:\n> - Google Kubernetes Engine (GKE)\n> - Amazon EKS. Any version.\n> - Azure AKS\n\n"
+        );
+    }
+
+    #[test]
+    fn code_right_after_the_colon_is_left_to_the_code_block() {
+        let s = split("Add this to your config:\n```yaml\nkey: value\n```\nThen restart.");
+        let p = passage(&s, 0, |_| true);
+        assert!(p.items.is_empty() && p.taken.is_empty(), "{p:?}");
+    }
+}
