@@ -187,9 +187,9 @@ pub fn normalised(text: &str) -> String {
     };
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
-    for i in 0..chars.len() {
+    for (i, c) in chars.iter().enumerate() {
         if in_word(i) {
-            word.extend(chars[i].to_lowercase());
+            word.extend(c.to_lowercase());
         } else if !word.is_empty() {
             if !out.is_empty() {
                 out.push(' ');
