@@ -2,6 +2,7 @@
 //! offline (`extractive`): it quotes the retrieved sentences that answer the question, with
 //! links, and says plainly when the documentation does not, instead of inventing an answer.
 
+use futures::future::BoxFuture;
 use futures::stream::BoxStream;
 
 use super::RetrievedSection;
@@ -11,8 +12,18 @@ pub struct GenerationInput {
     pub site_name: String,
     pub question: String,
     pub sections: Vec<RetrievedSection>,
-    /// Earlier turns of the thread as (role, text), oldest first.
+    /// Earlier turns of the conversation as (role, text), oldest first.
     pub history: Vec<(String, String)>,
+}
+
+/// One piece of an answer, in the order the reader gets them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece {
+    /// Answer text.
+    Text(String),
+    /// The answer uses `sections[i]` of its input: the assistant sends it as a source, once.
+    /// Only the sections an answer cites become sources, never the rest of what was searched.
+    Cite(usize),
 }
 
 /// A generator could not produce (the rest of) an answer.
@@ -20,8 +31,25 @@ pub struct GenerationInput {
 #[error("the answer generator failed: {0}")]
 pub struct GenerateError(pub String);
 
-/// Produces an answer as a stream of text pieces.
+/// Produces an answer as a stream of pieces.
 pub trait Generator: Send + Sync {
-    fn generate(&self, input: GenerationInput)
-    -> BoxStream<'static, Result<String, GenerateError>>;
+    fn generate(&self, input: GenerationInput) -> BoxStream<'static, Result<Piece, GenerateError>>;
+
+    /// A follow-up `question` rewritten as a query that stands alone, given the conversation
+    /// before it; `None` when this generator does not rewrite (the built-in one: the assistant
+    /// then steers the search itself, see `follow_up`) or the rewrite failed.
+    fn standalone_query(
+        &self,
+        question: &str,
+        history: &[(String, String)],
+    ) -> BoxFuture<'static, Option<String>> {
+        let _ = (question, history);
+        Box::pin(async { None })
+    }
+}
+
+/// `text` as word-sized text pieces (spaces kept), as a model would stream it.
+pub fn word_pieces(text: &str) -> impl Iterator<Item = Piece> + '_ {
+    text.split_inclusive(' ')
+        .map(|w| Piece::Text(w.to_string()))
 }

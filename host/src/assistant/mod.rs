@@ -2,8 +2,10 @@
 //! reader is on, their context and the thread's history), generates an answer, and emits it as
 //! protocol-neutral events that `stream_v1` (and later protocols) encode.
 
+mod citations;
 mod diversity;
 mod extractive;
+mod follow_up;
 mod fusion;
 mod generator;
 mod openai;
@@ -21,7 +23,7 @@ use time::OffsetDateTime;
 use tokio::sync::mpsc;
 
 pub use extractive::ExtractiveGenerator;
-pub use generator::{GenerationInput, Generator};
+pub use generator::{GenerationInput, Generator, Piece};
 pub use openai::{OpenAiGenerator, OpenAiSettings};
 pub use request::AssistantRequest;
 
@@ -41,7 +43,7 @@ fn echoed(query: &str) -> String {
     }
 }
 
-/// Characters of earlier messages and context added to the search query.
+/// Characters of each context item added to the search query.
 const STEERING_CHARS: usize = 200;
 /// Earlier thread messages a generator sees.
 const HISTORY_MESSAGES: usize = 6;
@@ -146,6 +148,10 @@ pub struct Conversation {
     filter: SearchFilter,
     /// The page the reader is on, whose version and language the answer keeps to.
     current_path: Option<String>,
+    /// The conversation before the question, oldest first, as (role, text).
+    history: Vec<(String, String)>,
+    /// The reader's context items, as added to every query.
+    context: String,
     limit: u32,
 }
 
@@ -214,37 +220,22 @@ impl Assistant {
             },
         };
 
-        // The question leads; the previous user turn and the reader's selection steer.
-        let mut query = question.clone();
-        let earlier = thread
-            .messages
-            .iter()
-            .rev()
-            .filter(|m| m.role == "user")
-            .map(|m| m.content.as_str())
-            .chain(
-                request
-                    .messages
-                    .iter()
-                    .rev()
-                    .filter(|m| m.role == "user")
-                    .skip(1)
-                    .map(|m| m.text.as_str()),
-            )
-            .next();
-        if let Some(earlier) = earlier {
-            query.push(' ');
-            query.extend(earlier.chars().take(STEERING_CHARS));
-        }
+        let history = conversation_before(&thread, &request);
+        // The reader's selection steers every search; the conversation steers follow-ups.
+        let mut context = String::new();
         let mut boost_paths = Vec::new();
         for item in &request.context {
-            query.push(' ');
-            query.extend(item.value.chars().take(STEERING_CHARS));
+            context.push(' ');
+            context.extend(item.value.chars().take(STEERING_CHARS));
             boost_paths.extend(item.path.as_deref().map(page_path));
         }
+        let query = follow_up::steered_query(&question, &history).unwrap_or_else(|| question.clone());
+        let query = format!("{query}{context}");
         boost_paths.extend(request.current_path.as_deref().map(page_path));
         let current_path = request.current_path.as_deref().map(page_path);
         Ok(Conversation {
+            history,
+            context,
             current_path,
             domain: domain.to_string(),
             organization: organization.to_string(),
@@ -298,6 +289,17 @@ impl Assistant {
             let events = events.clone();
             async move { events.send(event).await.is_ok() }
         };
+        let mut conversation = conversation;
+        // A generator that can (a model) rewrites a question asked in a conversation so that it
+        // stands alone; it is searched as steered searches are, fused with the question itself.
+        if !conversation.history.is_empty()
+            && let Some(rewritten) = self
+                .generator
+                .standalone_query(&conversation.question, &conversation.history)
+                .await
+        {
+            conversation.query = format!("{rewritten}{}", conversation.context);
+        }
         let call_id = format!("call_{}", hex::encode(rand::rng().random::<[u8; 8]>()));
         send(Event::StepStart {
             message_id: message_id(),
@@ -365,17 +367,6 @@ impl Assistant {
             message_id: message_id(),
         })
         .await;
-        let mut seen = std::collections::HashSet::new();
-        for (i, section) in sections.iter().enumerate() {
-            if seen.insert(section.url.clone()) {
-                send(Event::Source {
-                    id: format!("src-{}", i + 1),
-                    url: section.url.clone(),
-                    title: section.label(),
-                })
-                .await;
-            }
-        }
         let site_name = self
             .search
             .site_name(&conversation.domain)
@@ -383,14 +374,16 @@ impl Assistant {
         let mut answer = String::new();
         let mut reason = "stop";
         let history = conversation
-            .thread
-            .messages
+            .history
             .iter()
             .rev()
             .take(HISTORY_MESSAGES)
             .rev()
-            .map(|m| (m.role.clone(), m.content.clone()))
+            .cloned()
             .collect();
+        // Only what the answer cites becomes a source, each section once.
+        let cited_sections = sections.clone();
+        let mut sourced = std::collections::HashSet::new();
         let mut pieces = self.generator.generate(GenerationInput {
             site_name,
             question: conversation.question.clone(),
@@ -399,18 +392,27 @@ impl Assistant {
         });
         use futures::StreamExt;
         while let Some(piece) = pieces.next().await {
-            match piece {
-                Ok(text) => {
+            let event = match piece {
+                Ok(Piece::Text(text)) => {
                     answer.push_str(&text);
-                    if !send(Event::Text(text)).await {
-                        break; // the client went away; the thread still records what was said
-                    }
+                    Event::Text(text)
                 }
+                Ok(Piece::Cite(i)) => match cited_sections.get(i) {
+                    Some(section) if sourced.insert(section.url.clone()) => Event::Source {
+                        id: format!("src-{}", i + 1),
+                        url: section.url.clone(),
+                        title: section.label(),
+                    },
+                    _ => continue,
+                },
                 Err(e) => {
                     send(Event::Error(e.to_string())).await;
                     reason = "error";
                     break;
                 }
+            };
+            if !send(event).await {
+                break; // the client went away; the thread still records what was said
             }
         }
         let answer_usage = Usage {
@@ -449,6 +451,28 @@ impl Assistant {
         })
         .await;
     }
+}
+
+/// The conversation before the question, oldest first, as (role, text): the stored thread's,
+/// or, for a new thread, the turns the client sent before its last question (a widget that
+/// keeps the conversation itself).
+fn conversation_before(thread: &Thread, request: &AssistantRequest) -> Vec<(String, String)> {
+    if !thread.messages.is_empty() {
+        return thread
+            .messages
+            .iter()
+            .map(|m| (m.role.clone(), m.content.clone()))
+            .collect();
+    }
+    let last_question = request
+        .messages
+        .iter()
+        .rposition(|m| m.role == "user" && !m.text.trim().is_empty());
+    request.messages[..last_question.unwrap_or(0)]
+        .iter()
+        .filter(|m| matches!(m.role.as_str(), "user" | "assistant") && !m.text.trim().is_empty())
+        .map(|m| (m.role.clone(), m.text.clone()))
+        .collect()
 }
 
 fn message_id() -> String {

@@ -1,14 +1,20 @@
-//! An OpenAI-compatible chat-completions backend (`POST {base_url}/chat/completions`,
-//! streamed): the retrieved sections go into the prompt with an instruction to cite them, and
-//! the model's tokens stream through as they arrive.
+//! An OpenAI-compatible chat-completions backend (`POST {base_url}/chat/completions`): the
+//! retrieved sections go into the prompt numbered, with an instruction to cite them by number.
+//! The model's answer is read whole and checked before the reader sees it (`citations`): an
+//! answer citing no section, or a number that is not one, is not supported by the documentation,
+//! and the built-in answer is given instead. In a conversation, the model also rewrites a
+//! question so that it can be searched on its own.
 
 use std::time::Duration;
 
 use eventsource_stream::Eventsource;
-use futures::stream::{self, BoxStream, StreamExt};
+use futures::future::BoxFuture;
+use futures::stream::{self, BoxStream, StreamExt, TryStreamExt};
 use serde_json::{Value, json};
 
-use super::generator::{GenerateError, GenerationInput, Generator};
+use super::citations;
+use super::extractive;
+use super::generator::{GenerateError, GenerationInput, Generator, Piece, word_pieces};
 
 /// Connection settings for the model server.
 #[derive(Debug, Clone)]
@@ -41,9 +47,10 @@ impl OpenAiGenerator {
 pub fn system_prompt(input: &GenerationInput) -> String {
     let mut prompt = format!(
         "You are the documentation assistant of {site}. Answer the user's question using only the \
-         documentation sections below. Cite every section you use as a Markdown link, [title](url), \
-         with the url given. If the sections do not answer the question, say that the {site} \
-         documentation does not cover it; never invent an answer.\n\nDocumentation sections:\n",
+         numbered documentation sections below. Cite every section you use by its number in square \
+         brackets, such as [1] or [2][3], right after what it supports. If the sections do not \
+         answer the question, say that the {site} documentation does not cover it; never invent an \
+         answer.\n\nDocumentation sections:\n",
         site = input.site_name
     );
     if input.sections.is_empty() {
@@ -61,26 +68,42 @@ pub fn system_prompt(input: &GenerationInput) -> String {
     prompt
 }
 
+/// Earlier turns shown to the model when it rewrites a question, at most.
+const REWRITE_TURNS: usize = 4;
+/// Characters of each earlier turn shown for a rewrite.
+const REWRITE_TURN_CHARS: usize = 1_000;
+/// A rewritten query longer than this is not a query.
+const MAX_REWRITE_CHARS: usize = 500;
+
+const REWRITE_INSTRUCTIONS: &str = "Rewrite the user's last question so that it can be \
+    understood without the conversation: name what it refers to. Reply with the rewritten \
+    question only, on one line.";
+
+impl OpenAiGenerator {
+    fn completions_request(&self, body: &Value) -> reqwest::RequestBuilder {
+        let url = format!(
+            "{}/chat/completions",
+            self.settings.base_url.trim_end_matches('/')
+        );
+        let mut request = self.client.post(url).json(body);
+        if let Some(key) = &self.settings.api_key {
+            request = request.bearer_auth(key);
+        }
+        request
+    }
+}
+
 impl Generator for OpenAiGenerator {
-    fn generate(
-        &self,
-        input: GenerationInput,
-    ) -> BoxStream<'static, Result<String, GenerateError>> {
+    fn generate(&self, input: GenerationInput) -> BoxStream<'static, Result<Piece, GenerateError>> {
         let mut messages = vec![json!({"role": "system", "content": system_prompt(&input)})];
         for (role, content) in &input.history {
             messages.push(json!({"role": role, "content": content}));
         }
         messages.push(json!({"role": "user", "content": input.question}));
         let body = json!({"model": self.settings.model, "stream": true, "messages": messages});
-        let url = format!(
-            "{}/chat/completions",
-            self.settings.base_url.trim_end_matches('/')
-        );
-        let mut request = self.client.post(&url).json(&body);
-        if let Some(key) = &self.settings.api_key {
-            request = request.bearer_auth(key);
-        }
-        let started = async move {
+        let url = self.settings.base_url.clone();
+        let request = self.completions_request(&body);
+        let answered = async move {
             let response = request.send().await.map_err(|e| {
                 GenerateError(format!("cannot reach the model server at {url}: {e}"))
             })?;
@@ -92,22 +115,84 @@ impl Generator for OpenAiGenerator {
                     "the model server answered {status}: {excerpt}"
                 )));
             }
-            let tokens = response
+            let answer: String = response
                 .bytes_stream()
                 .eventsource()
                 .take_while(|event| {
                     let done = matches!(event, Ok(e) if e.data.trim() == "[DONE]");
                     std::future::ready(!done)
                 })
-                .filter_map(|event| std::future::ready(token(event)));
-            Ok(tokens)
+                .filter_map(|event| std::future::ready(token(event)))
+                .try_collect()
+                .await?;
+            Ok(checked(answer, &input))
         };
-        stream::once(started)
-            .flat_map(|started| match started {
-                Ok(tokens) => tokens.boxed(),
+        stream::once(answered)
+            .flat_map(|answered| match answered {
+                Ok(pieces) => stream::iter(pieces.into_iter().map(Ok)).boxed(),
                 Err(e) => stream::once(std::future::ready(Err(e))).boxed(),
             })
             .boxed()
+    }
+
+    fn standalone_query(
+        &self,
+        question: &str,
+        history: &[(String, String)],
+    ) -> BoxFuture<'static, Option<String>> {
+        let mut messages = vec![json!({"role": "system", "content": REWRITE_INSTRUCTIONS})];
+        let start = history.len().saturating_sub(REWRITE_TURNS);
+        for (role, content) in &history[start..] {
+            let content: String = content.chars().take(REWRITE_TURN_CHARS).collect();
+            messages.push(json!({"role": role, "content": content}));
+        }
+        messages.push(json!({"role": "user", "content": question}));
+        let body = json!({"model": self.settings.model, "stream": false, "messages": messages});
+        let request = self.completions_request(&body);
+        Box::pin(async move {
+            let rewritten = async {
+                let response = request.send().await.map_err(|e| e.to_string())?;
+                let status = response.status();
+                if !status.is_success() {
+                    return Err(format!("the model server answered {status}"));
+                }
+                let reply: Value = response.json().await.map_err(|e| e.to_string())?;
+                reply
+                    .pointer("/choices/0/message/content")
+                    .and_then(Value::as_str)
+                    .map(|q| q.trim().trim_matches('"').trim().to_string())
+                    .filter(|q| !q.is_empty() && q.chars().count() <= MAX_REWRITE_CHARS)
+                    .ok_or_else(|| "the reply held no usable question".to_string())
+            };
+            match rewritten.await {
+                Ok(query) => Some(query),
+                Err(e) => {
+                    tracing::warn!("the model did not rewrite the question: {e}");
+                    None
+                }
+            }
+        })
+    }
+}
+
+/// The model's `answer` as the reader gets it: the sections it cites as sources, then its
+/// text with each `[n]` linked to its section; or the built-in answer when the model's is not
+/// supported by the sections.
+fn checked(answer: String, input: &GenerationInput) -> Vec<Piece> {
+    match citations::check(&answer, input.sections.len()) {
+        Ok(cited) => {
+            let urls: Vec<&str> = input.sections.iter().map(|s| s.url.as_str()).collect();
+            let text = citations::link(&answer, &urls);
+            cited
+                .into_iter()
+                .map(Piece::Cite)
+                .chain(word_pieces(&text))
+                .collect()
+        }
+        Err(unsupported) => {
+            tracing::info!("the model's answer is replaced by the built-in one: {unsupported}");
+            extractive::compose(input).pieces().collect()
+        }
     }
 }
 

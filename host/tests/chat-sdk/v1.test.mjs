@@ -73,6 +73,9 @@ test('useChat assembles the answer, its search tool call and its sources', async
   const sources = message.parts.filter((p) => p.type === 'source').map((p) => p.source);
   assert.ok(sources.length > 0, 'source parts');
   assert.ok(sources.every((s) => s.sourceType === 'url' && s.url.startsWith('/')));
+  // The sources are the sections the answer links, not everything the search returned.
+  for (const s of sources) assert.ok(message.content.includes(`(${s.url})`), `${s.url} is linked`);
+  assert.ok(sources.length < hits.length || hits.every((h) => message.content.includes(`(/${h.path}`)));
   assert.ok(message.parts.some((p) => p.type === 'text'));
 
   const threadId = threadIdOf(message);

@@ -1,6 +1,8 @@
 //! The OpenAI-compatible generator against a small fake chat-completions server (the one place
-//! a stand-in is right: the real thing is a paid service). The fake records what Quire sends
-//! and streams tokens back as server-sent events; the assistant must pass them on in order.
+//! a stand-in is right: the real thing is a paid service). The fake records what Quire sends,
+//! answers from the numbered sections of the prompt it is given (citing the retries section by
+//! its number) and rewrites follow-up questions; other model names make it fail, cite nothing,
+//! or cite a section the prompt did not have.
 
 use std::sync::{Arc, Mutex};
 
@@ -11,18 +13,29 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-const TOKENS: [&str; 4] = [
-    "Failed deliveries ",
-    "are retried with ",
-    "exponential backoff ",
-    "([Webhooks › Retries](/guides/webhooks#retries)).",
-];
+/// The URL of the section the fake model cites.
+const RETRIES: &str = "/guides/webhooks#retries";
+/// What the fake model answers a rewrite request with.
+const REWRITTEN: &str = "How do I verify the signatures of webhook deliveries?";
 
 /// A request the fake received: its Authorization header and its JSON body.
 type Request = (Option<String>, Value);
 
 #[derive(Clone, Default)]
 struct Recorded(Arc<Mutex<Vec<Request>>>);
+
+/// The number the system prompt gives the section at `url` (`[3] Title (url)`).
+fn number_of(system: &str, url: &str) -> Option<usize> {
+    system.lines().find_map(|line| {
+        let rest = line.strip_prefix('[')?;
+        let (number, label) = rest.split_once(']')?;
+        label
+            .trim_end()
+            .ends_with(&format!("({url})"))
+            .then(|| number.parse().ok())
+            .flatten()
+    })
+}
 
 async fn completions(
     State(recorded): State<Recorded>,
@@ -34,12 +47,30 @@ async fn completions(
         .and_then(|v| v.to_str().ok())
         .map(String::from);
     recorded.0.lock().unwrap().push((auth, body.clone()));
-    if body["model"] == "broken-model" {
-        return (StatusCode::INTERNAL_SERVER_ERROR, "the model is on fire").into_response();
+    if body["stream"] == false {
+        let reply = json!({"id": "c0", "object": "chat.completion", "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": format!(" \"{REWRITTEN}\"\n")}, "finish_reason": "stop"}
+        ]});
+        return Json(reply).into_response();
     }
+    let system = body["messages"][0]["content"].as_str().unwrap_or_default();
+    let cited = number_of(system, RETRIES).unwrap_or(1);
+    let tokens: Vec<String> = match body["model"].as_str() {
+        Some("broken-model") => {
+            return (StatusCode::INTERNAL_SERVER_ERROR, "the model is on fire").into_response();
+        }
+        Some("uncited-model") => vec!["The moon ".into(), "is made of cheese.".into()],
+        Some("lying-model") => vec!["Deliveries are never retried ".into(), "[42].".into()],
+        _ => vec![
+            "Failed deliveries ".into(),
+            "are retried with ".into(),
+            "exponential backoff ".into(),
+            format!("[{cited}]."),
+        ],
+    };
     let mut sse =
         String::from("data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\"}}]}\n\n");
-    for token in TOKENS {
+    for token in tokens {
         let chunk = json!({"id": "c1", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": token}}]});
         sse.push_str(&format!("data: {chunk}\n\n"));
     }
@@ -99,8 +130,28 @@ fn user(text: &str) -> Value {
     json!({"id": "u", "role": "user", "content": text, "parts": [{"type": "text", "text": text}]})
 }
 
+/// The answer's text, its sources' URLs and the query its search tool call shows.
+fn read(parts: &[(char, Value)]) -> (String, Vec<String>, String) {
+    let text = parts
+        .iter()
+        .filter(|(c, _)| *c == '0')
+        .map(|(_, v)| v.as_str().unwrap())
+        .collect();
+    let sources = parts
+        .iter()
+        .filter(|(c, _)| *c == 'h')
+        .map(|(_, v)| v["url"].as_str().unwrap().to_string())
+        .collect();
+    let query = parts
+        .iter()
+        .find(|(c, _)| *c == '9')
+        .map(|(_, v)| v["args"]["query"].as_str().unwrap().to_string())
+        .unwrap_or_default();
+    (text, sources, query)
+}
+
 #[tokio::test]
-async fn tokens_stream_through_and_the_prompt_carries_the_sections() {
+async fn the_model_cites_numbered_sections_and_only_those_are_sources() {
     let (url, recorded) = fake_model_server().await;
     let (instance, key) = setup(&url, "fake-model");
     let server = instance.start();
@@ -111,14 +162,7 @@ async fn tokens_stream_through_and_the_prompt_carries_the_sections() {
         json!({"fp": "a", "messages": [user(question)]}),
     )
     .await;
-    let texts: Vec<&str> = parts
-        .iter()
-        .filter(|(c, _)| *c == '0')
-        .map(|(_, v)| v.as_str().unwrap())
-        .collect();
-    assert_eq!(texts, TOKENS, "token by token, in order");
     assert_eq!(parts.last().unwrap().0, 'd');
-
     let (auth, request) = recorded.0.lock().unwrap()[0].clone();
     assert_eq!(auth.as_deref(), Some("Bearer test-key"));
     assert_eq!(request["model"], "fake-model");
@@ -126,22 +170,51 @@ async fn tokens_stream_through_and_the_prompt_carries_the_sections() {
     let messages = request["messages"].as_array().unwrap();
     let system = messages[0]["content"].as_str().unwrap();
     assert_eq!(messages[0]["role"], "system");
-    assert!(system.contains("Cite every section you use"), "{system}");
-    assert!(system.contains("never invent"), "{system}");
     assert!(
-        system.contains("(/guides/webhooks#retries)") && system.contains("exponential backoff"),
+        system.contains("Cite every section you use by its number"),
         "{system}"
     );
+    assert!(system.contains("never invent"), "{system}");
+    let number = number_of(system, RETRIES).expect("the retries section is numbered");
+    assert!(system.contains("exponential backoff"), "{system}");
+    assert!(number_of(system, "/nowhere").is_none());
     assert_eq!(messages.last().unwrap()["content"], question);
 
-    // The follow-up carries the thread's history to the model.
-    let (_, _) = ask(
+    // The citation links to its section, which is the one source: not every section searched.
+    let (text, sources, _) = read(&parts);
+    assert_eq!(
+        text,
+        format!("Failed deliveries are retried with exponential backoff [[{number}]]({RETRIES}).")
+    );
+    assert_eq!(sources, [RETRIES]);
+    let searched = parts
+        .iter()
+        .find(|(c, _)| *c == 'a')
+        .map(|(_, v)| v["result"].as_array().unwrap().len())
+        .unwrap();
+    assert!(searched > 1, "more sections were searched than cited");
+
+    // A follow-up: the model rewrites it to stand alone, and that is what is searched; the
+    // answer's request carries the thread's history.
+    let (_, parts) = ask(
         &server.base,
         &key,
         json!({"fp": "a", "threadId": thread, "messages": [user("And signatures?")]}),
     )
     .await;
-    let (_, second) = recorded.0.lock().unwrap()[1].clone();
+    let (_, _, query) = read(&parts);
+    assert_eq!(query, REWRITTEN);
+    let requests = recorded.0.lock().unwrap().clone();
+    assert_eq!(requests.len(), 3, "answer, rewrite, answer");
+    let rewrite = &requests[1].1;
+    assert_eq!(rewrite["stream"], false);
+    let rewrite_messages = rewrite["messages"].as_array().unwrap();
+    assert_eq!(rewrite_messages[1]["content"], question);
+    assert_eq!(
+        rewrite_messages.last().unwrap()["content"],
+        "And signatures?"
+    );
+    let second = &requests[2].1;
     let roles: Vec<&str> = second["messages"]
         .as_array()
         .unwrap()
@@ -150,7 +223,39 @@ async fn tokens_stream_through_and_the_prompt_carries_the_sections() {
         .collect();
     assert_eq!(roles, ["system", "user", "assistant", "user"]);
     assert_eq!(second["messages"][1]["content"], question);
-    assert_eq!(second["messages"][2]["content"], TOKENS.concat());
+    assert_eq!(
+        second["messages"][2]["content"],
+        format!("Failed deliveries are retried with exponential backoff [[{number}]]({RETRIES}).")
+    );
+}
+
+#[tokio::test]
+async fn an_answer_the_sections_do_not_support_gives_way_to_the_built_in_one() {
+    let (url, _) = fake_model_server().await;
+    for model in ["uncited-model", "lying-model"] {
+        let (instance, key) = setup(&url, model);
+        let server = instance.start();
+        let (_, parts) = ask(
+            &server.base,
+            &key,
+            json!({"fp": "a", "messages": [user("How are failed webhook deliveries retried?")]}),
+        )
+        .await;
+        let (text, sources, _) = read(&parts);
+        assert!(
+            !text.contains("cheese") && !text.contains("never retried"),
+            "{model}: {text}"
+        );
+        assert!(text.contains("exponential backoff"), "{model}: {text}");
+        assert!(!sources.is_empty(), "{model}");
+        for source in &sources {
+            assert!(
+                text.contains(&format!("({source})")),
+                "{model}: {source} in {text}"
+            );
+        }
+        assert_eq!(parts.last().unwrap().1["finishReason"], "stop");
+    }
 }
 
 #[tokio::test]

@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 
 use futures::stream::{self, BoxStream};
 
-use super::generator::{GenerateError, GenerationInput, Generator};
+use super::generator::{GenerateError, GenerationInput, Generator, Piece, word_pieces};
 use text::{CodeBlock, looks_like_code, normalised, split};
 
 /// Sentences quoted at most.
@@ -135,22 +135,46 @@ struct Candidate {
 pub struct ExtractiveGenerator;
 
 impl Generator for ExtractiveGenerator {
-    fn generate(
-        &self,
-        input: GenerationInput,
-    ) -> BoxStream<'static, Result<String, GenerateError>> {
-        let answer = compose(&input);
-        // Word-sized pieces, as a model would stream them.
-        let pieces: Vec<Result<String, GenerateError>> = answer
-            .split_inclusive(' ')
-            .map(|w| Ok(w.to_string()))
-            .collect();
+    fn generate(&self, input: GenerationInput) -> BoxStream<'static, Result<Piece, GenerateError>> {
+        let pieces: Vec<_> = compose(&input).pieces().map(Ok).collect();
         Box::pin(stream::iter(pieces))
     }
 }
 
-/// The answer text for `input`.
-pub fn compose(input: &GenerationInput) -> String {
+/// A composed answer: its Markdown and the sections it links to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    pub text: String,
+    /// Indexes into the input's sections, each once, in the order the answer first links them.
+    pub cited: Vec<usize>,
+}
+
+impl Answer {
+    fn new(text: String, cited: impl IntoIterator<Item = usize>) -> Self {
+        let mut unique = Vec::new();
+        for i in cited {
+            if !unique.contains(&i) {
+                unique.push(i);
+            }
+        }
+        Self {
+            text: text.trim_end().to_string(),
+            cited: unique,
+        }
+    }
+
+    /// The sources first, so a widget can show them while the text arrives, then the text in
+    /// word-sized pieces, as a model would stream it.
+    pub fn pieces(&self) -> impl Iterator<Item = Piece> + '_ {
+        self.cited
+            .iter()
+            .map(|&i| Piece::Cite(i))
+            .chain(word_pieces(&self.text))
+    }
+}
+
+/// The answer for `input`.
+pub fn compose(input: &GenerationInput) -> Answer {
     let asked = terms(&input.question);
     let kind = asking(&input.question);
     let splits: Vec<_> = input.sections.iter().map(|s| split(&s.content)).collect();
@@ -200,13 +224,14 @@ pub fn compose(input: &GenerationInput) -> String {
         return match code_to_show(Asking::Other, &[], &splits, &weights, total)
             .filter(|shown| shown.share >= CODE_ALONE)
         {
-            Some(shown) => format!(
-                "Here is what the {} documentation shows:\n\n{}",
-                input.site_name,
-                shown.markdown(input)
-            )
-            .trim_end()
-            .to_string(),
+            Some(shown) => Answer::new(
+                format!(
+                    "Here is what the {} documentation shows:\n\n{}",
+                    input.site_name,
+                    shown.markdown(input)
+                ),
+                [shown.section],
+            ),
             None => not_answered(input),
         };
     }
@@ -265,8 +290,9 @@ pub fn compose(input: &GenerationInput) -> String {
     };
     if let Some(shown) = shown {
         answer.push_str(&shown.markdown(input));
+        cited.push(shown.section);
     }
-    answer.trim_end().to_string()
+    Answer::new(answer, cited)
 }
 
 /// A code block, or the part of it, that the answer shows.
@@ -468,29 +494,36 @@ fn defines(sentence: &str) -> bool {
     .any(|p| s.contains(p))
 }
 
-fn nothing_found(input: &GenerationInput) -> String {
-    format!(
-        "I could not find anything about that in the {} documentation. Try other words, or browse the documentation directly.",
-        input.site_name
+fn nothing_found(input: &GenerationInput) -> Answer {
+    Answer::new(
+        format!(
+            "I could not find anything about that in the {} documentation. Try other words, or browse the documentation directly.",
+            input.site_name
+        ),
+        [],
     )
 }
 
-/// The documentation does not say: the closest pages, each once.
-fn not_answered(input: &GenerationInput) -> String {
+/// The documentation does not say: the closest pages, each once. They are linked, so they are
+/// the answer's sources.
+fn not_answered(input: &GenerationInput) -> Answer {
     let mut answer = format!(
         "The {} documentation does not seem to answer that directly. The closest pages:\n\n",
         input.site_name
     );
     let mut pages = HashSet::new();
-    for section in input
+    let mut cited = Vec::new();
+    for (i, section) in input
         .sections
         .iter()
-        .filter(|s| pages.insert(s.path.clone()))
+        .enumerate()
+        .filter(|(_, s)| pages.insert(s.path.clone()))
         .take(3)
     {
         answer.push_str(&format!("- [{}]({})\n", section.label(), section.url));
+        cited.push(i);
     }
-    answer.trim_end().to_string()
+    Answer::new(answer, cited)
 }
 
 #[cfg(test)]

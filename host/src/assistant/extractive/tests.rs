@@ -16,12 +16,71 @@ fn section(title: &str, path: &str, content: &str) -> RetrievedSection {
 }
 
 fn ask(question: &str, sections: Vec<RetrievedSection>) -> String {
+    answer(question, sections).text
+}
+
+fn answer(question: &str, sections: Vec<RetrievedSection>) -> super::Answer {
     compose(&GenerationInput {
         site_name: "Acme".into(),
         question: question.into(),
         sections,
         history: Vec::new(),
     })
+}
+
+#[test]
+fn the_sources_are_exactly_the_sections_the_answer_links() {
+    let sections = vec![
+        section(
+            "Billing",
+            "billing",
+            "Invoices are sent on the first day of each month.",
+        ),
+        section(
+            "Webhooks",
+            "guides/webhooks",
+            "Failed deliveries are retried with exponential backoff for up to 24 hours.",
+        ),
+        section("Teams", "teams", "Invite teammates from the settings page."),
+    ];
+    let answer = answer(
+        "How are failed webhook deliveries retried?",
+        sections.clone(),
+    );
+    assert_eq!(answer.cited, [1], "{}", answer.text);
+    assert!(
+        answer.text.contains("(/guides/webhooks)"),
+        "{}",
+        answer.text
+    );
+
+    // A refusal links the closest pages, one section a page, and so cites them.
+    let mut with_copy = sections.clone();
+    with_copy.insert(
+        1,
+        section("Billing", "billing", "Taxes are added at checkout."),
+    );
+    let refused = super::not_answered(&GenerationInput {
+        site_name: "Acme".into(),
+        question: "Is there a zeppelin fleet?".into(),
+        sections: with_copy,
+        history: Vec::new(),
+    });
+    assert_eq!(refused.cited, [0, 2, 3], "{}", refused.text);
+    // Nothing found cites nothing.
+    assert!(answer_cites_nothing_when_nothing_matches());
+}
+
+fn answer_cites_nothing_when_nothing_matches() -> bool {
+    let nothing = answer(
+        "zeppelin hangar tours",
+        vec![section(
+            "Teams",
+            "teams",
+            "Invite teammates from the settings page.",
+        )],
+    );
+    nothing.text.starts_with("I could not find anything") && nothing.cited.is_empty()
 }
 
 #[test]
