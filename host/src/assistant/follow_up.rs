@@ -1,13 +1,13 @@
 //! Follow-up questions without a model. "And how do I verify them?" says nothing of what "them"
 //! is: such a question is searched steered by the conversation (the reader's previous question
-//! and the headings of the sections the previous answer cited), and the assistant fuses that
-//! search with the question searched alone (`fusion`). A question that stands on its own is not
+//! and, apart, the headings of the sections the previous answer quoted), and the assistant fuses
+//! those searches with the question searched alone (`fusion`). A question that stands on its own is not
 //! steered: the previous turn's subject would only pull in pages it no longer asks about.
 
 /// Characters of the previous question added to a follow-up's query.
 const PREVIOUS_QUESTION_CHARS: usize = 200;
 /// Headings of the previous answer's citations added to a follow-up's query.
-const CITED_HEADINGS: usize = 3;
+const CITED_HEADINGS: usize = 2;
 /// A question with at most this many words that carry meaning leans on what came before.
 const SHORT_QUESTION_TERMS: usize = 2;
 
@@ -63,53 +63,66 @@ pub fn is_follow_up(question: &str) -> bool {
         <= SHORT_QUESTION_TERMS
 }
 
-/// The headings an answer cited, from its Markdown links (`[Page › Section](/page#section)`),
-/// each once, in order.
+/// The headings of the sections an answer quoted, each once, in order: the built-in answer
+/// names each quoted section as `From [Page › Section](/page#section)`. The closest pages a
+/// refusal lists were not used, so they are not taken; nor are links to other sites.
 pub fn cited_headings(answer: &str) -> Vec<String> {
     let mut headings: Vec<String> = Vec::new();
-    let mut rest = answer;
-    while let Some(open) = rest.find('[') {
-        rest = &rest[open + 1..];
-        let Some(close) = rest.find("](") else { break };
-        let label = &rest[..close];
-        let after = &rest[close + 2..];
-        // A link to a page of the site: its label is a page title or "Page › Section".
-        if after.starts_with('/') && !label.contains('[') && !label.trim().is_empty() {
-            let label = label.trim().to_string();
-            if !headings.contains(&label) {
-                headings.push(label);
-            }
+    for line in answer.lines() {
+        let Some(link) = line.trim().strip_prefix("From [") else {
+            continue;
+        };
+        let Some((label, target)) = link.split_once("](") else {
+            continue;
+        };
+        let label = label.trim();
+        if target.starts_with('/') && !label.is_empty() && !headings.iter().any(|h| h == label) {
+            headings.push(label.to_string());
         }
-        rest = after;
     }
     headings
 }
 
-/// The query a follow-up is searched with: the question, the previous question and the
-/// headings the previous answer cited. `None` when `question` stands alone or there is
-/// nothing before it. `history` is the conversation before the question, oldest first, as
-/// (role, text).
-pub fn steered_query(question: &str, history: &[(String, String)]) -> Option<String> {
+/// The queries a follow-up is searched with, besides the question alone: steered by the
+/// previous question, and steered by the headings the previous answer quoted. They are searched
+/// apart and fused, so that a previous answer that quoted the wrong section pulls one ranking
+/// of three, not the only one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Steering {
+    /// The question and the previous question: what the stream shows as searched.
+    pub by_question: String,
+    /// The question and the headings the previous answer quoted, when it quoted any.
+    pub by_citations: Option<String>,
+}
+
+/// How `question` is steered by the conversation before it (`history`, oldest first, as
+/// (role, text)); `None` when it stands alone or there is nothing before it.
+pub fn steering(question: &str, history: &[(String, String)]) -> Option<Steering> {
     if !is_follow_up(question) {
         return None;
     }
-    let previous_question = history.iter().rev().find(|(role, _)| role == "user");
-    let previous_answer = history.iter().rev().find(|(role, _)| role == "assistant");
-    if previous_question.is_none() && previous_answer.is_none() {
-        return None;
-    }
-    let mut query = question.to_string();
-    if let Some((_, text)) = previous_question {
-        query.push(' ');
-        query.extend(text.chars().take(PREVIOUS_QUESTION_CHARS));
-    }
-    if let Some((_, text)) = previous_answer {
-        for heading in cited_headings(text).into_iter().take(CITED_HEADINGS) {
+    let (_, previous_question) = history.iter().rev().find(|(role, _)| role == "user")?;
+    let mut by_question = question.to_string();
+    by_question.push(' ');
+    by_question.extend(previous_question.chars().take(PREVIOUS_QUESTION_CHARS));
+    let headings = history
+        .iter()
+        .rev()
+        .find(|(role, _)| role == "assistant")
+        .map(|(_, answer)| cited_headings(answer))
+        .unwrap_or_default();
+    let by_citations = (!headings.is_empty()).then(|| {
+        let mut query = question.to_string();
+        for heading in headings.iter().take(CITED_HEADINGS) {
             query.push(' ');
             query.push_str(&heading.replace(" › ", " "));
         }
-    }
-    Some(query)
+        query
+    });
+    Some(Steering {
+        by_question,
+        by_citations,
+    })
 }
 
 #[cfg(test)]
@@ -142,15 +155,22 @@ mod tests {
     }
 
     #[test]
-    fn cited_headings_are_read_from_the_answer_links() {
+    fn cited_headings_are_those_of_the_quoted_sections() {
         let answer = "Here is what the Acme documentation says:\n\n> Retries back off.\n\n\
                       From [Webhooks › Retries](/guides/webhooks#retries)\n\n\
-                      See [the site](https://example.com) and [Webhooks › Retries](/guides/webhooks#retries) \
-                      and [Signing](/guides/signing).";
+                      > Sign them.\n\nFrom [Webhooks › Retries](/guides/webhooks#retries)\n\n\
+                      From [Elsewhere](https://example.com)\n\n\
+                      From [Signing](/guides/signing)";
         assert_eq!(
             cited_headings(answer),
             ["Webhooks › Retries", "Signing"],
             "site links only, each once"
+        );
+        let refusal = "The Acme documentation does not seem to answer that directly. The closest \
+                       pages:\n\n- [Billing](/billing)\n- [Teams](/teams)";
+        assert!(
+            cited_headings(refusal).is_empty(),
+            "closest pages were not used"
         );
     }
 
@@ -163,15 +183,29 @@ mod tests {
                 "> Failed deliveries are retried.\n\nFrom [Webhooks › Retries](/guides/webhooks#retries)",
             ),
         ];
-        let query = steered_query("And how do I verify their signatures?", &history).unwrap();
-        assert!(query.starts_with("And how do I verify their signatures?"));
-        assert!(query.contains("failed webhook deliveries"), "{query}");
-        assert!(query.contains("Webhooks Retries"), "{query}");
+        let steered = steering("And how do I verify their signatures?", &history).unwrap();
         assert_eq!(
-            steered_query("How do I rotate my API keys?", &history),
+            steered.by_question,
+            "And how do I verify their signatures? How are failed webhook deliveries retried?"
+        );
+        assert_eq!(
+            steered.by_citations.as_deref(),
+            Some("And how do I verify their signatures? Webhooks Retries")
+        );
+        assert_eq!(
+            steering("How do I rotate my API keys?", &history),
             None,
             "a question that stands alone is searched alone"
         );
-        assert_eq!(steered_query("And then?", &[]), None, "nothing to lean on");
+        assert_eq!(steering("And then?", &[]), None, "nothing to lean on");
+        let refused = [
+            history[0].clone(),
+            turn(
+                "assistant",
+                "The docs do not seem to answer that. The closest pages:\n\n- [Billing](/billing)",
+            ),
+        ];
+        let after_refusal = steering("And then?", &refused).unwrap();
+        assert_eq!(after_refusal.by_citations, None, "a refusal quoted nothing");
     }
 }

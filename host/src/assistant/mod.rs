@@ -152,6 +152,8 @@ pub struct Conversation {
     history: Vec<(String, String)>,
     /// The reader's context items, as added to every query.
     context: String,
+    /// A follow-up's query steered by the headings the previous answer quoted (`follow_up`).
+    steered_by_citations: Option<String>,
     limit: u32,
 }
 
@@ -229,11 +231,18 @@ impl Assistant {
             context.extend(item.value.chars().take(STEERING_CHARS));
             boost_paths.extend(item.path.as_deref().map(page_path));
         }
-        let query = follow_up::steered_query(&question, &history).unwrap_or_else(|| question.clone());
-        let query = format!("{query}{context}");
+        let steering = follow_up::steering(&question, &history);
+        let query = match &steering {
+            Some(steering) => format!("{}{context}", steering.by_question),
+            None => format!("{question}{context}"),
+        };
+        let steered_by_citations = steering
+            .and_then(|s| s.by_citations)
+            .map(|q| format!("{q}{context}"));
         boost_paths.extend(request.current_path.as_deref().map(page_path));
         let current_path = request.current_path.as_deref().map(page_path);
         Ok(Conversation {
+            steered_by_citations,
             history,
             context,
             current_path,
@@ -251,11 +260,12 @@ impl Assistant {
         })
     }
 
-    /// The sections to answer from: the question steered by the thread and the reader's
-    /// context; when it was steered, fused with the question searched alone, so a follow-up
-    /// that changes the subject ("and how do I check their signatures?") still finds it. More
-    /// sections are fetched than used, so that copies and one page's many sections leave room
-    /// for other pages (`diversity`).
+    /// The sections to answer from: the question, steered by the reader's context; a follow-up
+    /// is also searched steered by the conversation (the previous question, or the model's
+    /// rewrite; and the headings the previous answer quoted), and the rankings are fused, so
+    /// that a follow-up that changes the subject ("and how do I check their signatures?")
+    /// still finds it. More sections are fetched than used, so that copies and one page's many
+    /// sections leave room for other pages (`diversity`).
     async fn retrieve(
         &self,
         conversation: &Conversation,
@@ -276,8 +286,11 @@ impl Assistant {
         if conversation.query == conversation.question {
             return Ok(diversity::diversify(steered, limit));
         }
-        let plain = search(&conversation.question).await?;
-        let fused = fusion::fuse(vec![plain, steered], usize::MAX);
+        let mut rankings = vec![search(&conversation.question).await?, steered];
+        if let Some(query) = &conversation.steered_by_citations {
+            rankings.push(search(query).await?);
+        }
+        let fused = fusion::fuse(rankings, usize::MAX);
         Ok(diversity::diversify(fused, limit))
     }
 
