@@ -22,6 +22,9 @@ struct Figures {
     hits: usize,
     reciprocal_ranks: f64,
     facts: usize,
+    /// Answerable questions whose fact is in the text of a section searched: what an answer
+    /// quoting from those sections could hold at best.
+    facts_searched: usize,
     unanswerable: usize,
     refused: usize,
     /// Answerable questions wrongly refused.
@@ -39,8 +42,14 @@ fn assistant(text: &str) -> Value {
     json!({"id": "a", "role": "assistant", "content": text, "parts": [{"type": "text", "text": text}]})
 }
 
-/// The answer's text and the page paths of the sections it searched, in rank order.
-async fn ask(base: &str, key: &str, domain: &str, messages: Vec<Value>) -> (String, Vec<String>) {
+/// What one answer searched: each section's page path and text, in rank order.
+struct Searched {
+    pages: Vec<String>,
+    texts: Vec<String>,
+}
+
+/// The answer's text and the sections it searched.
+async fn ask(base: &str, key: &str, domain: &str, messages: Vec<Value>) -> (String, Searched) {
     let response = reqwest::Client::new()
         .post(format!("{base}/discovery/v1/assistant/{domain}/message"))
         .bearer_auth(key)
@@ -53,6 +62,7 @@ async fn ask(base: &str, key: &str, domain: &str, messages: Vec<Value>) -> (Stri
     assert_eq!(status, 200, "{stream}");
     let mut text = String::new();
     let mut pages = Vec::new();
+    let mut texts = Vec::new();
     for line in stream.lines() {
         let Some((code, value)) = line.split_once(':') else {
             continue;
@@ -63,12 +73,13 @@ async fn ask(base: &str, key: &str, domain: &str, messages: Vec<Value>) -> (Stri
             "a" => {
                 for hit in value["result"].as_array().into_iter().flatten() {
                     pages.push(hit["path"].as_str().unwrap_or_default().to_string());
+                    texts.push(hit["content"].as_str().unwrap_or_default().to_string());
                 }
             }
             _ => {}
         }
     }
-    (text, pages)
+    (text, Searched { pages, texts })
 }
 
 /// Said by the built-in answer when the documentation does not answer.
@@ -164,7 +175,8 @@ async fn the_assistant_answers_real_sites_questions() {
                 messages.extend([user(earlier), assistant(&answer)]);
             }
             messages.push(user(question));
-            let (answer, pages) = ask(&server.base, &key, &domain, messages).await;
+            let (answer, searched) = ask(&server.base, &key, &domain, messages).await;
+            let pages = searched.pages;
             let quoted = quotes(&answer);
             let distinct: HashSet<String> = quoted.iter().map(|q| q.to_lowercase()).collect();
             figures.repeated_quotes += quoted.len() - distinct.len();
@@ -200,12 +212,24 @@ async fn the_assistant_answers_real_sites_questions() {
                     .misses
                     .push(format!("{page} not in the top 5 ({pages:?}): {question}")),
             }
-            if answer.to_lowercase().contains(&fact.to_lowercase()) {
+            let fact_lower = fact.to_lowercase();
+            let fact_at = searched
+                .texts
+                .iter()
+                .position(|t| t.to_lowercase().contains(&fact_lower));
+            if fact_at.is_some() {
+                figures.facts_searched += 1;
+            }
+            if answer.to_lowercase().contains(&fact_lower) {
                 figures.facts += 1;
             } else {
-                figures
-                    .misses
-                    .push(format!("no {fact:?} in the answer to: {question}"));
+                let found = match fact_at {
+                    Some(rank) => format!("in the section ranked {}", rank + 1),
+                    None => "in no section searched".to_string(),
+                };
+                figures.misses.push(format!(
+                    "no {fact:?} in the answer ({found}) to: {question}"
+                ));
                 // QUIRE_EVALUATION_ANSWERS=1 shows the answers that miss their fact (and those
                 // that answer an unanswerable question).
                 if std::env::var_os("QUIRE_EVALUATION_ANSWERS").is_some() {
@@ -226,17 +250,19 @@ async fn the_assistant_answers_real_sites_questions() {
     }
 
     let mut report = String::from(
-        "| site | answerable | hit@5 | MRR | fact in answer | answerable refused | unanswerable refused | repeated quotes | code quoted as prose |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| site | answerable | hit@5 | MRR | fact in sections searched | fact in answer | answerable refused | unanswerable refused | repeated quotes | code quoted as prose |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for f in &table {
         let share = |n: usize, of: usize| n as f64 / of.max(1) as f64;
         writeln!(
             report,
-            "| {} | {} | {:.2} | {:.2} | {} ({:.0}%) | {} | {}/{} ({:.0}%) | {} | {} |",
+            "| {} | {} | {:.2} | {:.2} | {} ({:.0}%) | {} ({:.0}%) | {} | {}/{} ({:.0}%) | {} | {} |",
             f.site,
             f.answerable,
             share(f.hits, f.answerable),
             f.reciprocal_ranks / f.answerable.max(1) as f64,
+            f.facts_searched,
+            share(f.facts_searched, f.answerable) * 100.0,
             f.facts,
             share(f.facts, f.answerable) * 100.0,
             f.refused_answerable,

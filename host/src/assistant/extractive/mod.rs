@@ -8,6 +8,7 @@
 
 mod passage;
 mod text;
+mod window;
 
 use std::collections::{HashMap, HashSet};
 
@@ -104,23 +105,13 @@ fn terms(text: &str) -> HashSet<String> {
         .collect()
 }
 
-/// A light English stem: enough for "retries"/"retried"/"retrying" to meet "retry".
+/// A word's English stem (Snowball, as the default retriever stems English pages), so that
+/// "retries"/"retried"/"retrying" meet "retry" and "saved" meets "save".
 fn stem(word: &str) -> String {
-    for (ending, replacement) in [
-        ("ies", "y"),
-        ("ied", "y"),
-        ("ing", ""),
-        ("ed", ""),
-        ("es", ""),
-        ("s", ""),
-    ] {
-        if let Some(root) = word.strip_suffix(ending)
-            && root.chars().count() >= 3
-        {
-            return format!("{root}{replacement}");
-        }
-    }
-    word.to_string()
+    static STEMMER: std::sync::LazyLock<rust_stemmers::Stemmer> = std::sync::LazyLock::new(|| {
+        rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English)
+    });
+    STEMMER.stem(word).into_owned()
 }
 
 /// One quotable sentence.
@@ -220,10 +211,21 @@ pub fn compose(input: &GenerationInput) -> Answer {
     if best_share < WEAK_EVIDENCE
         || misses_the_subject(&chosen, &candidates, &weights, total, best_share)
     {
-        // No sentence says it, but a code block may show it (a flag, a setting).
-        return match code_to_show(Asking::Other, &[], &splits, &weights, total)
-            .filter(|shown| shown.share >= CODE_ALONE)
+        // No sentence says it, but a code block may show it (a flag, a setting), or a
+        // best-ranked section as a whole (`window`).
+        let headings: Vec<String> = input
+            .sections
+            .iter()
+            .map(|s| format!("{} {}", s.title, s.heading_trail.join(" ")))
+            .collect();
+        let code_alone = code_to_show(Asking::Other, &[], &splits, &weights, total)
+            .filter(|shown| shown.share >= CODE_ALONE);
+        if code_alone.is_none()
+            && let Some(window) = window::best_window(&splits, &headings, &weights, total, terms)
         {
+            return quote_window(input, &splits, &window, &weights, total, kind);
+        }
+        return match code_alone {
             Some(shown) => Answer::new(
                 format!(
                     "Here is what the {} documentation shows:\n\n{}",
@@ -291,6 +293,42 @@ pub fn compose(input: &GenerationInput) -> Answer {
     if let Some(shown) = shown {
         answer.push_str(&shown.markdown(input));
         cited.push(shown.section);
+    }
+    Answer::new(answer, cited)
+}
+
+/// The answer that quotes a section's `window`, with the section's code block that covers
+/// most of the question when it covers enough (`code_to_show`).
+fn quote_window(
+    input: &GenerationInput,
+    splits: &[text::Split],
+    window: &window::Window,
+    weights: &HashMap<String, f32>,
+    total: f32,
+    kind: Asking,
+) -> Answer {
+    let section = &input.sections[window.section];
+    let mut answer = format!(
+        "Here is what the {} documentation says:\n\n",
+        input.site_name
+    );
+    for &i in &window.positions {
+        answer.push_str(&format!("> {}\n", splits[window.section].sentences[i]));
+    }
+    answer.push_str(&format!(
+        "\nFrom [{}]({})\n\n",
+        section.label(),
+        section.url
+    ));
+    let mut cited = vec![window.section];
+    let only_this = &splits[window.section..=window.section];
+    if let Some(shown) = code_to_show(kind, &[0], only_this, weights, total) {
+        let shown = ShownCode {
+            section: window.section,
+            ..shown
+        };
+        answer.push_str(&shown.markdown(input));
+        cited.push(window.section);
     }
     Answer::new(answer, cited)
 }

@@ -1,0 +1,154 @@
+//! When no single sentence answers, a best-ranked section may still answer as a whole: its
+//! heading names the subject ("Step 1: Install Ollama"), a table row gives the flag, the next
+//! sentence gives the value. Such a section is quoted as a window of consecutive sentences, the
+//! few that cover most of the question, rather than refused. It is held to more than a
+//! sentence: the section must cover most of the question's weight, its heaviest word included,
+//! so that a question the docs cannot answer is still refused.
+
+use std::collections::{HashMap, HashSet};
+
+use super::text::{Split, looks_like_code};
+
+/// Sections considered, in rank order: the search's confidence is what this trusts.
+const SECTIONS: usize = 2;
+/// The share of the question's weight a section must cover, heading and text together.
+pub const SECTION_EVIDENCE: f32 = 0.75;
+/// A window holds at most this many sentences and words.
+const WINDOW_SENTENCES: usize = 3;
+const WINDOW_WORDS: usize = 90;
+
+/// A window of a section to quote.
+#[derive(Debug, PartialEq)]
+pub struct Window {
+    /// The section's index in the answer's input.
+    pub section: usize,
+    /// Positions of the sentences quoted, in order.
+    pub positions: Vec<usize>,
+    /// The share of the question's weight the section covers.
+    pub share: f32,
+}
+
+/// The window to quote, if a best-ranked section covers `SECTION_EVIDENCE` of the question
+/// (`weights`, summing to `total`) and its heaviest term. `terms` reduces text to question
+/// terms; `headings` are the sections' heading trails, joined.
+pub fn best_window(
+    splits: &[Split],
+    headings: &[String],
+    weights: &HashMap<String, f32>,
+    total: f32,
+    terms: impl Fn(&str) -> HashSet<String>,
+) -> Option<Window> {
+    let subject = weights
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(b.1).then_with(|| b.0.cmp(a.0)))
+        .map(|(term, _)| term.clone())?;
+    let weight_of = |covered: &HashSet<String>| -> f32 {
+        weights
+            .iter()
+            .filter(|(term, _)| covered.contains(*term))
+            .map(|(_, w)| w)
+            .sum()
+    };
+    for (section, split) in splits.iter().enumerate().take(SECTIONS) {
+        let heading_terms = terms(&headings[section]);
+        let mut all = heading_terms.clone();
+        for sentence in &split.sentences {
+            all.extend(terms(sentence));
+        }
+        for block in &split.code {
+            all.extend(terms(&block.code));
+        }
+        let share = weight_of(&all) / total;
+        if share < SECTION_EVIDENCE || !all.contains(&subject) {
+            continue;
+        }
+        // The window of prose sentences that, with the heading, covers most of the question.
+        let mut best: Option<(f32, Vec<usize>)> = None;
+        for start in 0..split.sentences.len() {
+            let mut covered = heading_terms.clone();
+            let mut positions = Vec::new();
+            let mut words = 0;
+            for (i, sentence) in split
+                .sentences
+                .iter()
+                .enumerate()
+                .skip(start)
+                .take(WINDOW_SENTENCES)
+            {
+                let count = sentence.split_whitespace().count();
+                if words + count > WINDOW_WORDS || looks_like_code(sentence) {
+                    break;
+                }
+                words += count;
+                covered.extend(terms(sentence));
+                positions.push(i);
+                let score = weight_of(&covered);
+                if best.as_ref().is_none_or(|(b, _)| score > *b) {
+                    best = Some((score, positions.clone()));
+                }
+            }
+        }
+        if let Some((_, positions)) = best {
+            return Some(Window {
+                section,
+                positions,
+                share,
+            });
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::text::split;
+    use super::*;
+
+    fn terms(text: &str) -> HashSet<String> {
+        text.to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.len() > 2)
+            .map(String::from)
+            .collect()
+    }
+
+    fn weights(words: &[(&str, f32)]) -> (HashMap<String, f32>, f32) {
+        let weights: HashMap<String, f32> =
+            words.iter().map(|(w, x)| (w.to_string(), *x)).collect();
+        let total = weights.values().sum();
+        (weights, total)
+    }
+
+    #[test]
+    fn a_section_that_answers_as_a_whole_is_quoted_where_it_answers() {
+        let splits = [split(
+            "Ollama runs models locally. Download it for your system. On a Mac run brew install ollama. Then pull a model.",
+        )];
+        let headings = ["Guide Step 1: Install Ollama".to_string()];
+        let (weights, total) = weights(&[("install", 1.0), ("ollama", 1.0), ("mac", 2.0)]);
+        let window = best_window(&splits, &headings, &weights, total, terms).unwrap();
+        assert_eq!(window.section, 0);
+        assert!(window.positions.contains(&2), "{window:?}");
+        assert!(window.positions.len() <= WINDOW_SENTENCES);
+    }
+
+    #[test]
+    fn a_section_without_the_subject_is_not_quoted() {
+        let splits = [split("Install the CLI with npm. Run it in any folder.")];
+        let headings = ["Quickstart Install".to_string()];
+        // "printer" is what the question is about; the section says all the rest.
+        let (weights, total) = weights(&[
+            ("printer", 1.0),
+            ("install", 0.9),
+            ("cli", 0.9),
+            ("folder", 0.9),
+            ("run", 0.9),
+        ]);
+        let covered_but_the_subject = (total - 1.0) / total;
+        assert!(covered_but_the_subject >= SECTION_EVIDENCE);
+        assert_eq!(
+            best_window(&splits, &headings, &weights, total, terms),
+            None
+        );
+    }
+}
