@@ -161,4 +161,30 @@ mod tests {
         );
         assert_eq!(link("é [1][2]", &urls), "é [[1]](/a#one)[[2]](/b)");
     }
+
+    proptest::proptest! {
+        /// Whatever a model writes: no panic, cited sections are real and listed once, and every
+        /// one of them is linked.
+        #[test]
+        fn any_answer_is_checked_and_linked_safely(
+            answer in "([a-z ]{0,6}|\\[[0-9, ]{0,4}\\]?|`|```\n|\\(|é|\n){0,24}",
+            sections in 0usize..5,
+        ) {
+            let urls: Vec<String> = (0..sections).map(|i| format!("/s{i}")).collect();
+            let urls: Vec<&str> = urls.iter().map(String::as_str).collect();
+            let linked = link(&answer, &urls);
+            if let Ok(cited) = check(&answer, sections) {
+                proptest::prop_assert!(!cited.is_empty());
+                let mut unique = cited.clone();
+                unique.sort_unstable();
+                unique.dedup();
+                proptest::prop_assert_eq!(unique.len(), cited.len());
+                for i in cited {
+                    proptest::prop_assert!(i < sections);
+                    let url = format!("]({})", urls[i]);
+                    proptest::prop_assert!(linked.contains(&url));
+                }
+            }
+        }
+    }
 }

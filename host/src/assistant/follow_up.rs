@@ -208,4 +208,23 @@ mod tests {
         let after_refusal = steering("And then?", &refused).unwrap();
         assert_eq!(after_refusal.by_citations, None, "a refusal quoted nothing");
     }
+
+    proptest::proptest! {
+        /// Whatever a reader or a client sends as the conversation: no panic, and a steered
+        /// query always starts with the question itself.
+        #[test]
+        fn any_conversation_is_steered_safely(
+            question in "\\PC{0,40}",
+            earlier in "(From \\[|\\]\\(/|\\PC{0,8}|\n| › ){0,16}",
+        ) {
+            let history = [turn("user", &earlier), turn("assistant", &earlier)];
+            let _ = cited_headings(&earlier);
+            if let Some(steered) = steering(&question, &history) {
+                proptest::prop_assert!(steered.by_question.starts_with(&question));
+                if let Some(by_citations) = steered.by_citations {
+                    proptest::prop_assert!(by_citations.starts_with(&question));
+                }
+            }
+        }
+    }
 }
