@@ -289,6 +289,65 @@ async fn version_and_language_filters_follow_the_navigation() {
     assert_eq!(results[0]["metadata"]["version"], "v1");
 }
 
+#[tokio::test]
+async fn pages_are_searched_in_their_own_language() {
+    let instance = Instance::new("");
+    instance.organization("acme", "pro");
+    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    let site = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "docs.json",
+            r#"{"name": "Multilingual", "navigation": {"languages": [
+            {"language": "en", "pages": ["en/settings"]},
+            {"language": "es", "pages": ["es/ajustes"]},
+            {"language": "zh", "pages": ["zh/search"]}]}}"#,
+        ),
+        (
+            "en/settings.md",
+            "# Settings\n\nSettings are saved on the server.\n",
+        ),
+        (
+            "es/ajustes.md",
+            "# Ajustes\n\nLas configuraciones se guardan en el servidor.\n",
+        ),
+        ("zh/search.md", "# 搜索\n\n快速检索所有文档。\n"),
+    ];
+    for (path, text) in files {
+        let p = site.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    instance.publish_folder(
+        "docs.acme.test",
+        site.path().to_str().unwrap(),
+        "acme",
+        None,
+    );
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let found = |query: &'static str, filter: Value| {
+        let api = &api;
+        async move {
+            let (status, results) = search(api, json!({"query": query, "filter": filter})).await;
+            assert_eq!(status, 200, "{results}");
+            paths(&results)
+        }
+    };
+    // Spanish stems: "configurar" finds "configuraciones", in Spanish or open to every language.
+    assert_eq!(
+        found("¿Cómo configurar?", json!({"language": "es"})).await,
+        ["es/ajustes"]
+    );
+    assert_eq!(found("configurar", json!({})).await, ["es/ajustes"]);
+    // Chinese has no spaces: a word is found inside the sentence, by its character pairs.
+    assert_eq!(
+        found("文档", json!({"language": "zh"})).await,
+        ["zh/search"]
+    );
+    assert_eq!(found("saved settings", json!({})).await, ["en/settings"]);
+}
+
 /// Publishes a site whose pages are reached in every way a page can be hidden, with `extra`
 /// merged into its docs.json, and returns the pages a search for their shared words finds.
 async fn searched_pages(extra: Value) -> Vec<String> {

@@ -10,7 +10,11 @@ use crate::tokenize::Tokenizer;
 pub use quire_sdk::retriever::{IndexSection as Section, Query};
 
 /// Version of the serialized form; an index of another version is refused, not misread.
-const FORMAT: u32 = 1;
+/// Format 2 tokenizes each section in its page's language; format 1, still read, tokenized all
+/// of them as English, and its queries are tokenized the same way.
+const FORMAT: u32 = 2;
+/// The oldest format still read.
+const OLDEST_FORMAT: u32 = 1;
 /// BM25 parameters (the usual defaults).
 const K1: f32 = 1.2;
 const B: f32 = 0.75;
@@ -50,15 +54,17 @@ impl IndexBuilder {
         let headings = std::iter::once(section.title.as_str())
             .chain(section.heading_trail.iter().skip(1).map(String::as_str));
         for heading in headings {
-            self.tokenizer.tokens(heading, |t| {
-                *counts.entry(t).or_default() += HEADING_WEIGHT;
-                length += HEADING_WEIGHT;
-            });
+            self.tokenizer
+                .tokens_in(heading, section.language.as_deref(), |t| {
+                    *counts.entry(t).or_default() += HEADING_WEIGHT;
+                    length += HEADING_WEIGHT;
+                });
         }
-        self.tokenizer.tokens(&section.text, |t| {
-            *counts.entry(t).or_default() += 1;
-            length += 1;
-        });
+        self.tokenizer
+            .tokens_in(&section.text, section.language.as_deref(), |t| {
+                *counts.entry(t).or_default() += 1;
+                length += 1;
+            });
         for (term, count) in counts {
             self.postings.entry(term).or_default().push((id, count));
         }
@@ -87,6 +93,9 @@ pub struct Index {
     lengths: Vec<u32>,
     average_length: f32,
     terms: HashMap<String, Vec<(u32, u32)>>,
+    /// The languages the sections were tokenized in (format 2), each once; empty for format 1,
+    /// where every section was tokenized as English.
+    languages: Vec<Option<String>>,
 }
 
 /// One ranked result: the section's position in the index and its score.
@@ -101,9 +110,9 @@ impl Index {
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
         let stored: Stored =
             postcard::from_bytes(bytes).map_err(|e| format!("not a Quire search index: {e}"))?;
-        if stored.format != FORMAT {
+        if !(OLDEST_FORMAT..=FORMAT).contains(&stored.format) {
             return Err(format!(
-                "index format {} is not supported (this retriever reads format {FORMAT}); publish the site again",
+                "index format {} is not supported (this retriever reads formats {OLDEST_FORMAT} to {FORMAT}); publish the site again",
                 stored.format
             ));
         }
@@ -116,7 +125,16 @@ impl Index {
         } else {
             total as f32 / stored.sections.len() as f32
         };
+        let mut languages: Vec<Option<String>> = Vec::new();
+        if stored.format >= 2 {
+            for section in &stored.sections {
+                if !languages.contains(&section.language) {
+                    languages.push(section.language.clone());
+                }
+            }
+        }
         Ok(Self {
+            languages,
             tokenizer: Tokenizer::new(),
             sections: stored.sections,
             lengths: stored.lengths,
@@ -140,7 +158,17 @@ impl Index {
     /// The best `query.limit` sections for `query`, best first.
     pub fn rank(&self, query: &Query) -> Vec<Ranked> {
         let limit = query.limit;
-        let mut terms = self.tokenizer.collect(&query.text);
+        // A query in one language is tokenized as that language's sections were; one open to
+        // every language, as each language of the index.
+        let mut terms = match (&query.language, self.languages.len()) {
+            (_, 0) => self.tokenizer.collect(&query.text),
+            (Some(language), _) => self.tokenizer.collect_in(&query.text, Some(language)),
+            (None, _) => self
+                .languages
+                .iter()
+                .flat_map(|l| self.tokenizer.collect_in(&query.text, l.as_deref()))
+                .collect(),
+        };
         terms.sort();
         terms.dedup();
         let n = self.sections.len() as f32;
@@ -295,5 +323,74 @@ mod tests {
     fn garbage_is_not_an_index() {
         assert!(Index::from_bytes(b"nope").is_err());
         assert!(Index::from_bytes(&[]).is_err());
+    }
+
+    fn in_language(path: &str, text: &str, language: &str) -> Section {
+        Section {
+            language: Some(language.into()),
+            ..section(path, path, text, None)
+        }
+    }
+
+    fn multilingual() -> Index {
+        let mut builder = IndexBuilder::new();
+        builder.add_section(in_language(
+            "es/config",
+            "Las configuraciones se guardan en el servidor.",
+            "es",
+        ));
+        builder.add_section(in_language(
+            "en/config",
+            "Settings are saved on the server.",
+            "en",
+        ));
+        builder.add_section(in_language("zh/search", "快速检索所有文档。", "zh"));
+        Index::from_bytes(&builder.to_bytes().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn sections_are_found_in_their_own_language() {
+        let i = multilingual();
+        let spanish = Query {
+            language: Some("es".into()),
+            ..query("¿Cómo configurar?", 5)
+        };
+        assert_eq!(paths(&i, &spanish), ["es/config"]);
+        // Open to every language, the query is read in each language of the index.
+        assert_eq!(paths(&i, &query("configurar", 5)), ["es/config"]);
+        assert_eq!(paths(&i, &query("文档", 5)), ["zh/search"]);
+        assert_eq!(paths(&i, &query("saved settings", 5)), ["en/config"]);
+    }
+
+    #[test]
+    fn an_index_of_the_previous_format_is_still_searched_as_english() {
+        let mut builder = IndexBuilder::new();
+        builder.add_section(in_language("es/config", "configuraciones", "es"));
+        builder.add_section(in_language("en/hooks", "Webhooks are retried.", "en"));
+        let mut stored: Stored = postcard::from_bytes(&builder.to_bytes().unwrap()).unwrap();
+        // What format 1 wrote: the same layout, every section's words as English.
+        stored.format = 1;
+        let english = Tokenizer::new();
+        stored.terms = {
+            let mut terms: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+            for (id, s) in stored.sections.iter().enumerate() {
+                for t in english.collect(&s.text) {
+                    terms.entry(t).or_default().push((id as u32, 1));
+                }
+            }
+            terms.into_iter().collect()
+        };
+        let old = Index::from_bytes(&postcard::to_allocvec(&stored).unwrap()).unwrap();
+        assert_eq!(paths(&old, &query("retries", 5)), ["en/hooks"]);
+        // Its Spanish words were English-stemmed; so is the query, whatever its language.
+        let spanish = Query {
+            language: Some("es".into()),
+            ..query("configuraciones", 5)
+        };
+        assert_eq!(paths(&old, &spanish), ["es/config"]);
+        stored.format = FORMAT + 1;
+        let newer = postcard::to_allocvec(&stored).unwrap();
+        let refused = Index::from_bytes(&newer).err().unwrap_or_default();
+        assert!(refused.contains("publish the site again"), "{refused}");
     }
 }
