@@ -4,6 +4,7 @@
 //! SDK's retriever traits over them and exports the component.
 
 mod index;
+#[cfg(feature = "component")]
 mod plugin;
 mod tokenize;
 
