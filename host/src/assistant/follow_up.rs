@@ -1,8 +1,12 @@
 //! Follow-up questions without a model. "And how do I verify them?" says nothing of what "them"
 //! is: such a question is searched steered by the conversation (the reader's previous question
 //! and, apart, the headings of the sections the previous answer quoted), and the assistant fuses
-//! those searches with the question searched alone (`fusion`). A question that stands on its own is not
-//! steered: the previous turn's subject would only pull in pages it no longer asks about.
+//! those searches with the question searched alone (`fusion`). A question that stands on its
+//! own is not steered: the previous turn's subject would only pull in pages it no longer asks
+//! about. The conversation is the stored thread's, or the turns a client that keeps it sends.
+
+use super::AssistantRequest;
+use crate::store::Thread;
 
 /// Characters of the previous question added to a follow-up's query.
 const PREVIOUS_QUESTION_CHARS: usize = 200;
@@ -123,6 +127,28 @@ pub fn steering(question: &str, history: &[(String, String)]) -> Option<Steering
         by_question,
         by_citations,
     })
+}
+
+/// The conversation before the question, oldest first, as (role, text): the stored thread's,
+/// or, for a new thread, the turns the client sent before its last question (a widget that
+/// keeps the conversation itself).
+pub fn conversation_before(thread: &Thread, request: &AssistantRequest) -> Vec<(String, String)> {
+    if !thread.messages.is_empty() {
+        return thread
+            .messages
+            .iter()
+            .map(|m| (m.role.clone(), m.content.clone()))
+            .collect();
+    }
+    let last_question = request
+        .messages
+        .iter()
+        .rposition(|m| m.role == "user" && !m.text.trim().is_empty());
+    request.messages[..last_question.unwrap_or(0)]
+        .iter()
+        .filter(|m| matches!(m.role.as_str(), "user" | "assistant") && !m.text.trim().is_empty())
+        .map(|m| (m.role.clone(), m.text.clone()))
+        .collect()
 }
 
 #[cfg(test)]

@@ -222,7 +222,7 @@ impl Assistant {
             },
         };
 
-        let history = conversation_before(&thread, &request);
+        let history = follow_up::conversation_before(&thread, &request);
         // The reader's selection steers every search; the conversation steers follow-ups.
         let mut context = String::new();
         let mut boost_paths = Vec::new();
@@ -464,28 +464,6 @@ impl Assistant {
         })
         .await;
     }
-}
-
-/// The conversation before the question, oldest first, as (role, text): the stored thread's,
-/// or, for a new thread, the turns the client sent before its last question (a widget that
-/// keeps the conversation itself).
-fn conversation_before(thread: &Thread, request: &AssistantRequest) -> Vec<(String, String)> {
-    if !thread.messages.is_empty() {
-        return thread
-            .messages
-            .iter()
-            .map(|m| (m.role.clone(), m.content.clone()))
-            .collect();
-    }
-    let last_question = request
-        .messages
-        .iter()
-        .rposition(|m| m.role == "user" && !m.text.trim().is_empty());
-    request.messages[..last_question.unwrap_or(0)]
-        .iter()
-        .filter(|m| matches!(m.role.as_str(), "user" | "assistant") && !m.text.trim().is_empty())
-        .map(|m| (m.role.clone(), m.text.clone()))
-        .collect()
 }
 
 fn message_id() -> String {
