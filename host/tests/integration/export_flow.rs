@@ -365,10 +365,16 @@ async fn workers_run_jobs_in_parallel_up_to_the_configured_count() {
         let mut overlapped = false;
         let deadline = std::time::Instant::now() + Duration::from_secs(120);
         loop {
+            // Two reads are two moments: the first job may finish and the second start between
+            // them. A job runs until it completes, so the first job running before and after
+            // the second's read was running at that read too.
             let (_, a) = api.get(&format!("/v1/static-export/jobs/{first}")).await;
             let (_, b) = api.get(&format!("/v1/static-export/jobs/{second}")).await;
-            overlapped |= a["status"] == "running" && b["status"] == "running";
-            if a["status"] == "completed" && b["status"] == "completed" {
+            let (_, a_after) = api.get(&format!("/v1/static-export/jobs/{first}")).await;
+            overlapped |= a["status"] == "running"
+                && b["status"] == "running"
+                && a_after["status"] == "running";
+            if a_after["status"] == "completed" && b["status"] == "completed" {
                 break;
             }
             assert!(
