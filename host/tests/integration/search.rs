@@ -216,6 +216,16 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     out
 }
 
+/// Writes `files` (path, text) into `site` and publishes it as docs.acme.test for acme.
+fn publish_files(instance: &Instance, site: &std::path::Path, files: &[(&str, &str)]) {
+    for (path, text) in files {
+        let p = site.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    instance.publish_folder("docs.acme.test", site.to_str().unwrap(), "acme", None);
+}
+
 #[tokio::test]
 async fn version_and_language_filters_follow_the_navigation() {
     let instance = Instance::new("");
@@ -244,17 +254,7 @@ async fn version_and_language_filters_follow_the_navigation() {
             "# Rate limits\n\nRequests are limited to 100 per hour.\n",
         ),
     ];
-    for (path, text) in files {
-        let p = site.path().join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    instance.publish_folder(
-        "docs.acme.test",
-        site.path().to_str().unwrap(),
-        "acme",
-        None,
-    );
+    publish_files(&instance, site.path(), &files);
     let server = instance.start();
     let api = Api::new(&server.base, &key);
     let found = |filter: Value| {
@@ -313,17 +313,7 @@ async fn pages_are_searched_in_their_own_language() {
         ),
         ("zh/search.md", "# 搜索\n\n快速检索所有文档。\n"),
     ];
-    for (path, text) in files {
-        let p = site.path().join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    instance.publish_folder(
-        "docs.acme.test",
-        site.path().to_str().unwrap(),
-        "acme",
-        None,
-    );
+    publish_files(&instance, site.path(), &files);
     let server = instance.start();
     let api = Api::new(&server.base, &key);
     let found = |query: &'static str, filter: Value| {
