@@ -35,13 +35,6 @@ const POINTING_WORDS: &[&str] = &[
     "there", "one", "ones", "same", "above", "previous", "former", "latter",
 ];
 
-/// Words too common to say what a question is about (for `SHORT_QUESTION_TERMS`).
-const FUNCTION_WORDS: &[&str] = &[
-    "a", "an", "and", "are", "can", "do", "does", "for", "how", "i", "in", "is", "of", "on", "or",
-    "the", "to", "what", "when", "where", "which", "who", "why", "with", "you", "my", "me", "we",
-    "should", "would", "could", "about", "be",
-];
-
 fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
         .filter(|w| !w.is_empty())
@@ -60,11 +53,8 @@ pub fn is_follow_up(question: &str) -> bool {
     if words.iter().any(|w| POINTING_WORDS.contains(&w.as_str())) {
         return true;
     }
-    words
-        .iter()
-        .filter(|w| !FUNCTION_WORDS.contains(&w.as_str()))
-        .count()
-        <= SHORT_QUESTION_TERMS
+    // The words that say what it is about, as the built-in answer weighs a question.
+    super::extractive::terms(question).len() <= SHORT_QUESTION_TERMS
 }
 
 /// The headings of the sections an answer quoted, each once, in order: the built-in answer

@@ -93,8 +93,9 @@ fn asking(question: &str) -> Asking {
     }
 }
 
-/// A question's or sentence's words, reduced so that plurals and verb endings meet.
-fn terms(text: &str) -> HashSet<String> {
+/// A question's or sentence's words that carry meaning, reduced so that plurals and verb
+/// endings meet.
+pub(super) fn terms(text: &str) -> HashSet<String> {
     normalised(text)
         .split(' ')
         .filter(|w| w.chars().count() > 1 && !QUESTION_WORDS.contains(w))
@@ -317,7 +318,6 @@ fn quote_window(
         section.label(),
         section.url
     ));
-    let mut cited = vec![window.section];
     let only_this = &splits[window.section..=window.section];
     if let Some(shown) = code_to_show(kind, &[0], only_this, weights, total) {
         let shown = ShownCode {
@@ -325,9 +325,8 @@ fn quote_window(
             ..shown
         };
         answer.push_str(&shown.markdown(input));
-        cited.push(window.section);
     }
-    Answer::new(answer, cited)
+    Answer::new(answer, [window.section])
 }
 
 /// Each question term's weight: rarer among the candidates is more telling (an IDF).
@@ -406,16 +405,22 @@ fn misses_the_subject(
     if best_share >= SURE_EVIDENCE {
         return false;
     }
-    let Some((subject, weight)) = weights
-        .iter()
-        .max_by(|a, b| a.1.total_cmp(b.1).then_with(|| b.0.cmp(a.0)))
-    else {
+    let Some((subject, weight)) = heaviest_term(weights) else {
         return false;
     };
-    *weight / total >= SUBJECT
+    weight / total >= SUBJECT
         && !chosen
             .iter()
             .any(|&c| candidates[c].terms.contains(subject))
+}
+
+/// The question term with the most weight (the earlier in order on a tie): what the question
+/// is about.
+fn heaviest_term(weights: &HashMap<String, f32>) -> Option<(&String, f32)> {
+    weights
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(b.1).then_with(|| b.0.cmp(a.0)))
+        .map(|(term, &weight)| (term, weight))
 }
 
 /// Whether `candidate` says what a chosen sentence already says (most words shared).

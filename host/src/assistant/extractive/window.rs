@@ -8,6 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::text::{Split, looks_like_code};
+use super::{covered, heaviest_term};
 
 /// Sections considered, in rank order: the search's confidence is what this trusts.
 const SECTIONS: usize = 2;
@@ -24,8 +25,6 @@ pub struct Window {
     pub section: usize,
     /// Positions of the sentences quoted, in order.
     pub positions: Vec<usize>,
-    /// The share of the question's weight the section covers.
-    pub share: f32,
 }
 
 /// The window to quote, if a best-ranked section covers `SECTION_EVIDENCE` of the question
@@ -38,34 +37,27 @@ pub fn best_window(
     total: f32,
     terms: impl Fn(&str) -> HashSet<String>,
 ) -> Option<Window> {
-    let subject = weights
-        .iter()
-        .max_by(|a, b| a.1.total_cmp(b.1).then_with(|| b.0.cmp(a.0)))
-        .map(|(term, _)| term.clone())?;
-    let weight_of = |covered: &HashSet<String>| -> f32 {
-        weights
-            .iter()
-            .filter(|(term, _)| covered.contains(*term))
-            .map(|(_, w)| w)
-            .sum()
-    };
+    let (subject, _) = heaviest_term(weights)?;
+    let none = HashSet::new();
+    let weight_of = |terms: &HashSet<String>| covered(terms, weights, &none);
     for (section, split) in splits.iter().enumerate().take(SECTIONS) {
         let heading_terms = terms(&headings[section]);
+        let sentence_terms: Vec<HashSet<String>> =
+            split.sentences.iter().map(|s| terms(s)).collect();
         let mut all = heading_terms.clone();
-        for sentence in &split.sentences {
-            all.extend(terms(sentence));
+        for t in &sentence_terms {
+            all.extend(t.iter().cloned());
         }
         for block in &split.code {
             all.extend(terms(&block.code));
         }
-        let share = weight_of(&all) / total;
-        if share < SECTION_EVIDENCE || !all.contains(&subject) {
+        if weight_of(&all) / total < SECTION_EVIDENCE || !all.contains(subject) {
             continue;
         }
         // The window of prose sentences that, with the heading, covers most of the question.
         let mut best: Option<(f32, Vec<usize>)> = None;
         for start in 0..split.sentences.len() {
-            let mut covered = heading_terms.clone();
+            let mut covering = heading_terms.clone();
             let mut positions = Vec::new();
             let mut words = 0;
             for (i, sentence) in split
@@ -80,20 +72,16 @@ pub fn best_window(
                     break;
                 }
                 words += count;
-                covered.extend(terms(sentence));
+                covering.extend(sentence_terms[i].iter().cloned());
                 positions.push(i);
-                let score = weight_of(&covered);
+                let score = weight_of(&covering);
                 if best.as_ref().is_none_or(|(b, _)| score > *b) {
                     best = Some((score, positions.clone()));
                 }
             }
         }
         if let Some((_, positions)) = best {
-            return Some(Window {
-                section,
-                positions,
-                share,
-            });
+            return Some(Window { section, positions });
         }
     }
     None
