@@ -134,6 +134,12 @@ pub async fn publish(
             operator
                 .write(&paths::search_index(domain, &label), built.bytes)
                 .await?;
+            operator
+                .write(
+                    &paths::search_vocabulary(domain, &label),
+                    built.vocabulary.to_bytes(),
+                )
+                .await?;
             let problems = built
                 .skipped
                 .into_iter()

@@ -5,7 +5,10 @@
 use futures::future::BoxFuture;
 use futures::stream::BoxStream;
 
+use std::sync::Arc;
+
 use super::RetrievedSection;
+use crate::search::Vocabulary;
 
 /// What a generator answers from.
 pub struct GenerationInput {
@@ -14,6 +17,9 @@ pub struct GenerationInput {
     pub sections: Vec<RetrievedSection>,
     /// Earlier turns of the conversation as (role, text), oldest first.
     pub history: Vec<(String, String)>,
+    /// The site's word counts, when its version has them: how much each word of the question
+    /// tells (see `search::vocabulary`).
+    pub vocabulary: Option<Arc<Vocabulary>>,
 }
 
 /// One piece of an answer, in the order the reader gets them.

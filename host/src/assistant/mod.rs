@@ -402,6 +402,7 @@ impl Assistant {
             question: conversation.question.clone(),
             sections,
             history,
+            vocabulary: self.search.vocabulary(&conversation.domain),
         });
         use futures::StreamExt;
         while let Some(piece) = pieces.next().await {

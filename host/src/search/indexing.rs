@@ -1,8 +1,10 @@
 //! Building a content version's search index at publish time: every page goes through the
-//! renderer (which extracts its sections) and the sections into the retriever's index builder.
+//! renderer (which extracts its sections) and the sections into the retriever's index builder;
+//! the host counts their words as it goes (`vocabulary`).
 
 use std::path::Path;
 
+use super::vocabulary::Vocabulary;
 use crate::plugins::{IndexBuilderSession, IndexSection, PageInput, PluginError, Plugins};
 use crate::sites::SiteManifest;
 
@@ -13,6 +15,8 @@ const BATCH: usize = 256;
 pub struct BuiltIndex {
     pub bytes: Vec<u8>,
     pub sections: usize,
+    /// The sections' words, counted.
+    pub vocabulary: Vocabulary,
     /// Pages the renderer failed on, with the reason; they are not searchable.
     pub skipped: Vec<(String, String)>,
 }
@@ -36,6 +40,7 @@ pub fn build_index(
     let mut builder = IndexBuilderSession::start(&plugins.runtime, &retriever_plugin, &work)?;
     let mut batch = Vec::with_capacity(BATCH);
     let mut sections = 0;
+    let mut vocabulary = Vocabulary::new();
     let (mut unreadable, mut skipped) = (Vec::new(), Vec::new());
     // Pages readers cannot reach are left out unless the site says otherwise (`searchable`).
     let inputs = manifest
@@ -79,6 +84,11 @@ pub fn build_index(
                 }
             };
             for section in rendered.sections {
+                vocabulary.add_section(&format!(
+                    "{} {}",
+                    section.heading_trail.join(" "),
+                    section.text
+                ));
                 batch.push(IndexSection {
                     path: page.path.clone(),
                     anchor: section.anchor,
@@ -104,6 +114,7 @@ pub fn build_index(
     Ok(BuiltIndex {
         bytes,
         sections,
+        vocabulary,
         skipped,
     })
 }

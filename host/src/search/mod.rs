@@ -2,6 +2,7 @@
 //! each site's loaded index, replaced when a new version is published or after a failure.
 
 mod indexing;
+pub mod vocabulary;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -10,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use opendal::Operator;
 
 pub use indexing::{BuiltIndex, build_index};
+pub use vocabulary::Vocabulary;
 
 use crate::plugins::{
     IndexSession, LoadedPlugin, PluginError, Plugins, SearchFilter, SearchHit, SearchQuery,
@@ -68,6 +70,8 @@ struct SitePool {
     /// `default: true` ones come first).
     default_scope: SearchFilter,
     index: Arc<Vec<u8>>,
+    /// The version's word counts; `None` for a version published before they were kept.
+    vocabulary: Option<Arc<Vocabulary>>,
     /// The retriever the instances run; a replaced retriever gets a new pool.
     retriever: Arc<LoadedPlugin>,
     instances: Vec<Mutex<Option<IndexSession>>>,
@@ -177,6 +181,7 @@ impl SearchService {
             }
             Err(e) => return Err(e.into()),
         };
+        let vocabulary = self.vocabulary_of(domain, &version).await.map(Arc::new);
         let manifest = SiteManifest::read(&self.operator, domain, &version)
             .await
             .ok();
@@ -202,6 +207,7 @@ impl SearchService {
             scopes,
             default_scope,
             index: Arc::new(bytes),
+            vocabulary,
             retriever,
             instances: (0..self.instances_per_site)
                 .map(|_| Mutex::new(None))
@@ -210,6 +216,34 @@ impl SearchService {
         });
         self.lock_pools().insert(domain.to_string(), pool.clone());
         Ok(pool)
+    }
+
+    /// The stored vocabulary of a version. Answers do without one (they weigh words by the
+    /// sections retrieved), so a version published before vocabularies were kept, or one whose
+    /// vocabulary cannot be read, still answers; the latter is logged.
+    async fn vocabulary_of(&self, domain: &str, version: &str) -> Option<Vocabulary> {
+        let bytes = match self
+            .operator
+            .read(&paths::search_vocabulary(domain, version))
+            .await
+        {
+            Ok(bytes) => bytes.to_vec(),
+            Err(e) if e.kind() == opendal::ErrorKind::NotFound => return None,
+            Err(e) => {
+                tracing::warn!(domain, version, "cannot read the vocabulary: {e}");
+                return None;
+            }
+        };
+        Vocabulary::from_bytes(&bytes)
+            .inspect_err(|e| tracing::warn!(domain, version, "{e}"))
+            .ok()
+    }
+
+    /// The vocabulary of a site whose index is loaded, if its version has one.
+    pub fn vocabulary(&self, domain: &str) -> Option<Arc<Vocabulary>> {
+        self.lock_pools()
+            .get(domain)
+            .and_then(|p| p.vocabulary.clone())
     }
 
     /// The name of a site whose index is loaded.

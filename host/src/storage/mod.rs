@@ -74,6 +74,11 @@ pub mod paths {
         format!("{}search-index.bin", version_dir(domain, label))
     }
 
+    /// The version's vocabulary (`search::vocabulary`), counted beside the search index.
+    pub fn search_vocabulary(domain: &str, label: &str) -> String {
+        format!("{}search-vocabulary.json", version_dir(domain, label))
+    }
+
     /// One source file of a content version.
     pub fn version_file(domain: &str, label: &str, file: &str) -> String {
         format!("{}files/{file}", version_dir(domain, label))

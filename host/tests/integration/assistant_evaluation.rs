@@ -236,6 +236,16 @@ async fn the_assistant_answers_real_sites_questions() {
                     figures
                         .misses
                         .push(format!("    {}", answer.replace('\n', "\n    ")));
+                    if let Some(rank) = fact_at {
+                        let text = &searched.texts[rank];
+                        let line = text
+                            .lines()
+                            .find(|l| l.to_lowercase().contains(&fact_lower))
+                            .unwrap_or("");
+                        figures
+                            .misses
+                            .push(format!("    FACTLINE[{}]: {}", text.len(), line));
+                    }
                 }
             }
             if is_refusal(&answer) {

@@ -16,13 +16,18 @@ use std::collections::{HashMap, HashSet};
 use futures::stream::{self, BoxStream};
 
 use super::generator::{GenerateError, GenerationInput, Generator, Piece, word_pieces};
+use crate::search::Vocabulary;
+use crate::search::vocabulary::{normalised, stem};
 use code::{ShownCode, code_to_show, excerpt};
-use text::{looks_like_code, normalised, split};
+use text::{looks_like_code, split};
 
 /// Sentences quoted at most.
 const MAX_SENTENCES: usize = 3;
-/// Below this share of the question's weight, the best sentence is not an answer.
+/// Below this share of the question's weight, the best sentence is not an answer: weighed by
+/// the sections retrieved, and by the site's vocabulary (which gives the question's phrasing
+/// less weight, so the subject's share is larger and less of the rest is needed).
 const WEAK_EVIDENCE: f32 = 0.42;
+const WEAK_EVIDENCE_BY_SITE: f32 = 0.36;
 /// A further sentence must add at least this share of the question's weight.
 const MIN_GAIN: f32 = 0.15;
 /// Sentences shorter or longer than these many words are not quoted.
@@ -35,6 +40,8 @@ const CODE_ALONE: f32 = 0.6;
 /// an answer that never says that word does not answer.
 const SUBJECT: f32 = 0.25;
 const SURE_EVIDENCE: f32 = 0.5;
+/// Each rank down the search's order weighs a sentence's coverage this much less.
+const RANK_DISCOUNT: f32 = 0.08;
 /// Two sentences sharing this share of their words say the same thing.
 const SAME_SENTENCE: f32 = 0.8;
 
@@ -101,15 +108,6 @@ pub(super) fn terms(text: &str) -> HashSet<String> {
         .filter(|w| w.chars().count() > 1 && !QUESTION_WORDS.contains(w))
         .map(stem)
         .collect()
-}
-
-/// A word's English stem (Snowball, as the default retriever stems English pages), so that
-/// "retries"/"retried"/"retrying" meet "retry" and "saved" meets "save".
-fn stem(word: &str) -> String {
-    static STEMMER: std::sync::LazyLock<rust_stemmers::Stemmer> = std::sync::LazyLock::new(|| {
-        rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English)
-    });
-    STEMMER.stem(word).into_owned()
 }
 
 /// One quotable sentence.
@@ -196,17 +194,29 @@ pub fn compose(input: &GenerationInput) -> Answer {
     if asked.is_empty() || candidates.is_empty() {
         return nothing_found(input);
     }
-    let weights = weights(&asked, &candidates);
-    let total: f32 = weights.values().sum();
-    let chosen = choose(&candidates, &weights, total, kind);
+    // Sentences are chosen by how they cover the question among the sections retrieved; whether
+    // they answer it at all is judged by the whole site's words when it has them counted: a
+    // word of the question the site never uses weighs most there, so a question about what
+    // the docs do not cover is refused, while a word of its phrasing that the retrieved
+    // sections happen to miss ("another", "big") no longer outweighs its subject.
+    let by_sections = weights(&asked, &candidates);
+    let by_sections_total: f32 = by_sections.values().sum();
+    let chosen = choose(&candidates, &by_sections, by_sections_total, kind);
     let Some(best) = chosen.first() else {
         return nothing_found(input);
     };
+    let (weights, weak_evidence) = match &input.vocabulary {
+        Some(vocabulary) if vocabulary.sections() > 0 => {
+            (site_weights(&asked, vocabulary), WEAK_EVIDENCE_BY_SITE)
+        }
+        _ => (by_sections, WEAK_EVIDENCE),
+    };
+    let total: f32 = weights.values().sum();
     let best_share = covered(&candidates[*best].terms, &weights, &HashSet::new()) / total;
     if best_share == 0.0 {
         return nothing_found(input);
     }
-    if best_share < WEAK_EVIDENCE
+    if best_share < weak_evidence
         || misses_the_subject(&chosen, &candidates, &weights, total, best_share)
     {
         // No sentence says it, but a code block may show it (a flag, a setting), or a
@@ -341,6 +351,15 @@ fn weights(asked: &HashSet<String>, candidates: &[Candidate]) -> HashMap<String,
         .collect()
 }
 
+/// Each question term's weight by the whole site: rarer among its sections is more telling,
+/// and a word it never uses weighs most.
+fn site_weights(asked: &HashSet<String>, vocabulary: &Vocabulary) -> HashMap<String, f32> {
+    asked
+        .iter()
+        .map(|term| (term.clone(), vocabulary.rarity(term)))
+        .collect()
+}
+
 /// The weight of question terms `terms` covers, leaving out those already `covered`.
 fn covered(
     terms: &HashSet<String>,
@@ -376,8 +395,11 @@ fn choose(
                 } else {
                     0.0
                 };
-                let order = c.section as f32 * 0.01 + c.position as f32 * 0.001;
-                (i, gain, gain + bonus - order)
+                // The search ranked the sections: a sentence of a better-ranked one is more
+                // likely what the question is about.
+                let prior = 1.0 - RANK_DISCOUNT * c.section.min(4) as f32;
+                let order = c.position as f32 * 0.001;
+                (i, gain, gain * prior + bonus - order)
             })
             .max_by(|a, b| a.2.total_cmp(&b.2));
         match scored {

@@ -25,6 +25,7 @@ fn answer(question: &str, sections: Vec<RetrievedSection>) -> super::Answer {
         question: question.into(),
         sections,
         history: Vec::new(),
+        vocabulary: None,
     })
 }
 
@@ -65,6 +66,7 @@ fn the_sources_are_exactly_the_sections_the_answer_links() {
         question: "Is there a zeppelin fleet?".into(),
         sections: with_copy,
         history: Vec::new(),
+        vocabulary: None,
     });
     assert_eq!(refused.cited, [0, 2, 3], "{}", refused.text);
     // Nothing found cites nothing.

@@ -172,40 +172,6 @@ fn is_identifier(token: &str) -> bool {
     has_underscore || camel || dotted
 }
 
-/// The words of `text` for comparing sentences: lower case, letters and digits only, except
-/// that a dot between digits stays (`v0.2.95`, `1.5`): a version or a decimal is one word, so
-/// "Windows 95" does not meet "v0.2.95".
-pub fn normalised(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let in_word = |i: usize| {
-        let c = chars[i];
-        c.is_alphanumeric()
-            || (c == '.'
-                && i > 0
-                && chars[i - 1].is_ascii_digit()
-                && chars.get(i + 1).is_some_and(char::is_ascii_digit))
-    };
-    let mut out = String::with_capacity(text.len());
-    let mut word = String::new();
-    for (i, c) in chars.iter().enumerate() {
-        if in_word(i) {
-            word.extend(c.to_lowercase());
-        } else if !word.is_empty() {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            out.push_str(&std::mem::take(&mut word));
-        }
-    }
-    if !word.is_empty() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(&word);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,14 +197,6 @@ mod tests {
                 code: "npm i -g acme\nacme login".into(),
                 after_sentence: Some(1),
             }]
-        );
-    }
-
-    #[test]
-    fn versions_and_decimals_are_one_word() {
-        assert_eq!(
-            normalised("LangGraph Server v0.2.95: 1.5x faster, Windows 95."),
-            "langgraph server v0.2.95 1.5x faster windows 95"
         );
     }
 

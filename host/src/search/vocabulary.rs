@@ -1,0 +1,177 @@
+//! A content version's vocabulary: in how many of its sections each word appears, counted at
+//! publish time beside the search index. The built-in answer weighs a question's words by it: a
+//! word the whole site uses everywhere says little about what is asked, and a word the site
+//! never uses is usually what the documentation cannot answer ("Rust" on a Node.js platform's
+//! docs). Weighing by the few sections retrieved instead gives such a word, and any word of the
+//! question's phrasing the sections happen to miss ("big", "another"), the most weight of all.
+//!
+//! It is the host's, not the retriever's: it holds whatever retriever an operator selects.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+
+/// Version of the stored form; a vocabulary of another version is not read (answers then weigh
+/// words by the retrieved sections, as before there was one).
+const FORMAT: u32 = 1;
+
+/// Word counts of a content version's sections.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct Vocabulary {
+    format: u32,
+    /// Sections counted.
+    sections: u32,
+    /// For each word (`words`), the sections that use it.
+    counts: HashMap<String, u32>,
+}
+
+/// Why stored bytes are no vocabulary.
+#[derive(Debug, thiserror::Error)]
+pub enum VocabularyError {
+    #[error("not a vocabulary: {0}")]
+    Malformed(#[from] serde_json::Error),
+    #[error("vocabulary format {0} is not read by this version (it reads {FORMAT})")]
+    OtherFormat(u32),
+}
+
+impl Vocabulary {
+    /// An empty vocabulary.
+    pub fn new() -> Self {
+        Self {
+            format: FORMAT,
+            ..Self::default()
+        }
+    }
+
+    /// Counts one section's text (its headings included).
+    pub fn add_section(&mut self, text: &str) {
+        self.sections += 1;
+        let unique: HashSet<String> = words(text).collect();
+        for word in unique {
+            *self.counts.entry(word).or_default() += 1;
+        }
+    }
+
+    /// Sections counted.
+    pub fn sections(&self) -> u32 {
+        self.sections
+    }
+
+    /// How telling `word` (as `words` gives it) is: the smoothed inverse share of sections
+    /// that use it, highest for a word no section uses.
+    pub fn rarity(&self, word: &str) -> f32 {
+        let using = self.counts.get(word).copied().unwrap_or(0) as f32;
+        (1.0 + self.sections as f32 / (1.0 + using)).ln()
+    }
+
+    /// The stored form.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        // Serializing a map of strings to numbers cannot fail.
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    /// Reads the stored form.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, VocabularyError> {
+        let vocabulary: Self = serde_json::from_slice(bytes)?;
+        if vocabulary.format != FORMAT {
+            return Err(VocabularyError::OtherFormat(vocabulary.format));
+        }
+        Ok(vocabulary)
+    }
+}
+
+/// The words of `text` as answers compare them: `normalised`, each reduced to its English
+/// stem (Snowball, as the default retriever stems English pages), so that
+/// "retries"/"retried"/"retrying" meet "retry" and "saved" meets "save".
+pub fn words(text: &str) -> impl Iterator<Item = String> {
+    normalised(text)
+        .split(' ')
+        .filter(|w| !w.is_empty())
+        .map(stem)
+        .collect::<Vec<_>>()
+        .into_iter()
+}
+
+/// A word's English stem.
+pub fn stem(word: &str) -> String {
+    static STEMMER: std::sync::LazyLock<rust_stemmers::Stemmer> = std::sync::LazyLock::new(|| {
+        rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English)
+    });
+    STEMMER.stem(word).into_owned()
+}
+
+/// The words of `text` for comparing sentences: lower case, letters and digits only, except
+/// that a dot between digits stays (`v0.2.95`, `1.5`): a version or a decimal is one word, so
+/// "Windows 95" does not meet "v0.2.95".
+pub fn normalised(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let in_word = |i: usize| {
+        let c = chars[i];
+        c.is_alphanumeric()
+            || (c == '.'
+                && i > 0
+                && chars[i - 1].is_ascii_digit()
+                && chars.get(i + 1).is_some_and(char::is_ascii_digit))
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    for (i, c) in chars.iter().enumerate() {
+        if in_word(i) {
+            word.extend(c.to_lowercase());
+        } else if !word.is_empty() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&std::mem::take(&mut word));
+        }
+    }
+    if !word.is_empty() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&word);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_and_decimals_are_one_word() {
+        assert_eq!(
+            normalised("LangGraph Server v0.2.95: 1.5x faster, Windows 95."),
+            "langgraph server v0.2.95 1.5x faster windows 95"
+        );
+    }
+
+    #[test]
+    fn a_word_no_section_uses_is_the_rarest_and_one_every_section_uses_the_least() {
+        let mut vocabulary = Vocabulary::new();
+        vocabulary.add_section("Tasks run on Node.js. Tasks retry.");
+        vocabulary.add_section("Retrying a task: set retries.");
+        vocabulary.add_section("Deploy your tasks.");
+        let [task, retry, deploy, rust] =
+            ["tasks", "retries", "deploy", "rust"].map(|w| vocabulary.rarity(&stem(w)));
+        assert!(
+            rust > deploy && deploy > retry && retry > task,
+            "{rust} {deploy} {retry} {task}"
+        );
+        assert_eq!(vocabulary.sections(), 3);
+    }
+
+    #[test]
+    fn the_stored_form_reads_back_and_another_format_is_refused() {
+        let mut vocabulary = Vocabulary::new();
+        vocabulary.add_section("Machines have 0.5 GB of RAM.");
+        let read = Vocabulary::from_bytes(&vocabulary.to_bytes()).expect("reads back");
+        assert_eq!(read.rarity("ram"), vocabulary.rarity("ram"));
+        assert!(Vocabulary::from_bytes(b"not json").is_err());
+        let other = br#"{"format": 99, "sections": 1, "counts": {}}"#;
+        assert!(matches!(
+            Vocabulary::from_bytes(other),
+            Err(VocabularyError::OtherFormat(99))
+        ));
+    }
+}
