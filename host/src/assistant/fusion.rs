@@ -10,13 +10,18 @@ use crate::plugins::SearchHit;
 /// The constant of the original paper: it damps the weight of the very first ranks.
 const K: f32 = 60.0;
 
-/// `rankings` fused, best first, at most `limit`; a section is known by its page and anchor.
+/// `rankings` fused, best first, at most `limit`; a section is known by its page, anchor and
+/// text (the windows of a long section share its anchor).
 pub fn fuse(rankings: Vec<Vec<SearchHit>>, limit: usize) -> Vec<SearchHit> {
-    let mut scored: HashMap<(String, String), (f32, usize, SearchHit)> = HashMap::new();
+    let mut scored: HashMap<(String, String, u64), (f32, usize, SearchHit)> = HashMap::new();
     let mut order = 0;
     for ranking in rankings {
         for (rank, hit) in ranking.into_iter().enumerate() {
-            let key = (hit.section.path.clone(), hit.section.anchor.clone());
+            let key = (
+                hit.section.path.clone(),
+                hit.section.anchor.clone(),
+                text_hash(&hit.section.text),
+            );
             let gain = 1.0 / (K + rank as f32 + 1.0);
             order += 1;
             scored
@@ -35,6 +40,13 @@ pub fn fuse(rankings: Vec<Vec<SearchHit>>, limit: usize) -> Vec<SearchHit> {
             hit
         })
         .collect()
+}
+
+fn text_hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
 }
 
 #[cfg(test)]
@@ -59,6 +71,17 @@ mod tests {
 
     fn paths(hits: &[SearchHit]) -> Vec<&str> {
         hits.iter().map(|h| h.section.path.as_str()).collect()
+    }
+
+    #[test]
+    fn windows_of_one_section_stay_apart() {
+        let window = |text: &str| {
+            let mut h = hit("limits");
+            h.section.text = text.into();
+            h
+        };
+        let fused = fuse(vec![vec![window("first part"), window("second part")]], 5);
+        assert_eq!(fused.len(), 2);
     }
 
     #[test]

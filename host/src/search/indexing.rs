@@ -1,9 +1,11 @@
 //! Building a content version's search index at publish time: every page goes through the
 //! renderer (which extracts its sections) and the sections into the retriever's index builder;
-//! the host counts their words as it goes (`vocabulary`).
+//! long sections are cut into windows and tiny ones folded first (`sectioning`), and the host
+//! counts their words as it goes (`vocabulary`).
 
 use std::path::Path;
 
+use super::sectioning;
 use super::vocabulary::Vocabulary;
 use crate::plugins::{IndexBuilderSession, IndexSection, PageInput, PluginError, Plugins};
 use crate::sites::SiteManifest;
@@ -83,7 +85,7 @@ pub fn build_index(
                     return Ok(());
                 }
             };
-            for section in rendered.sections {
+            for section in sectioning::index_units(rendered.sections) {
                 vocabulary.add_section(&format!(
                     "{} {}",
                     section.heading_trail.join(" "),

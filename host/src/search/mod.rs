@@ -2,6 +2,7 @@
 //! each site's loaded index, replaced when a new version is published or after a failure.
 
 mod indexing;
+mod sectioning;
 pub mod vocabulary;
 
 use std::collections::HashMap;
