@@ -85,7 +85,12 @@ pub fn build_index(
                     return Ok(());
                 }
             };
-            for section in sectioning::index_units(rendered.sections) {
+            let units = sectioning::index_units(
+                &rendered.title,
+                rendered.description.as_deref(),
+                rendered.sections,
+            );
+            for section in units {
                 vocabulary.add_section(&format!(
                     "{} {}",
                     section.heading_trail.join(" "),

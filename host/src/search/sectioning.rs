@@ -17,8 +17,27 @@ use crate::plugins::Section;
 /// this is a window of its own).
 pub const WINDOW_WORDS: usize = 300;
 
-/// The units to index for `sections`, in order.
-pub fn index_units(sections: Vec<Section>) -> Vec<Section> {
+/// The units to index for a page's `sections`, in order. The page's `description`
+/// (frontmatter), which the renderer shows under the title but leaves out of the sections, is
+/// the first line of its opening text: readers search for a page by what it says it is about.
+pub fn index_units(
+    title: &str,
+    description: Option<&str>,
+    mut sections: Vec<Section>,
+) -> Vec<Section> {
+    if let Some(description) = description.map(str::trim).filter(|d| !d.is_empty()) {
+        match sections.iter_mut().find(|s| s.anchor.is_empty()) {
+            Some(opening) => opening.text = format!("{description}\n{}", opening.text),
+            None => sections.insert(
+                0,
+                Section {
+                    anchor: String::new(),
+                    heading_trail: vec![title.to_string()],
+                    text: description.to_string(),
+                },
+            ),
+        }
+    }
     windows(fold_tiny(sections))
 }
 
@@ -113,7 +132,11 @@ mod tests {
     fn a_long_section_is_cut_into_windows_that_keep_its_heading() {
         let paragraph = "word ".repeat(100);
         let text = [paragraph.as_str(); 7].join("\n");
-        let units = index_units(vec![section("limits", &["Page", "Limits"], &text)]);
+        let units = index_units(
+            "Page",
+            None,
+            vec![section("limits", &["Page", "Limits"], &text)],
+        );
         assert_eq!(units.len(), 3, "{units:?}");
         for unit in &units {
             assert_eq!(unit.anchor, "limits");
@@ -132,7 +155,7 @@ mod tests {
             "intro ".repeat(250),
             code_lines.join("\n")
         );
-        let units = index_units(vec![section("a", &["Page", "A"], &text)]);
+        let units = index_units("Page", None, vec![section("a", &["Page", "A"], &text)]);
         let fences: Vec<usize> = units
             .iter()
             .map(|u| u.text.matches("```").count())
@@ -146,16 +169,45 @@ mod tests {
     }
 
     #[test]
+    fn the_description_opens_the_page_text() {
+        let units = index_units(
+            "Machines",
+            Some("Choose how much CPU and memory a task gets."),
+            vec![section("", &["Machines"], "Presets are listed below.")],
+        );
+        assert_eq!(
+            units[0].text,
+            "Choose how much CPU and memory a task gets.\nPresets are listed below."
+        );
+        let units = index_units(
+            "Machines",
+            Some("Choose how much CPU and memory a task gets."),
+            vec![section(
+                "presets",
+                &["Machines", "Presets"],
+                "small-1x has 0.5 GB.",
+            )],
+        );
+        assert_eq!(units.len(), 2);
+        assert_eq!(units[0].anchor, "");
+        assert_eq!(units[0].heading_trail, ["Machines"]);
+    }
+
+    #[test]
     fn a_heading_alone_is_folded_into_the_next_section() {
-        let units = index_units(vec![
-            section("", &["Machines"], ""),
-            section("presets", &["Machines", "Presets"], " \n"),
-            section(
-                "override",
-                &["Machines", "Override"],
-                "Set the machine option when you trigger a task to override the preset for one run.",
-            ),
-        ]);
+        let units = index_units(
+            "Page",
+            None,
+            vec![
+                section("", &["Machines"], ""),
+                section("presets", &["Machines", "Presets"], " \n"),
+                section(
+                    "override",
+                    &["Machines", "Override"],
+                    "Set the machine option when you trigger a task to override the preset for one run.",
+                ),
+            ],
+        );
         assert_eq!(units.len(), 1, "{units:?}");
         assert_eq!(units[0].anchor, "override");
         assert!(
@@ -167,11 +219,15 @@ mod tests {
 
     #[test]
     fn short_sections_and_a_last_heading_alone_stay() {
-        let units = index_units(vec![
-            section("", &["Page"], "Pick one."),
-            section("default", &["Page", "Default"], "small-1x."),
-            section("see-also", &["Page", "See also"], ""),
-        ]);
+        let units = index_units(
+            "Page",
+            None,
+            vec![
+                section("", &["Page"], "Pick one."),
+                section("default", &["Page", "Default"], "small-1x."),
+                section("see-also", &["Page", "See also"], ""),
+            ],
+        );
         assert_eq!(units.len(), 3);
     }
 }

@@ -31,6 +31,11 @@ struct Figures {
     refused_answerable: usize,
     repeated_quotes: usize,
     code_quotes: usize,
+    /// Known-item search: navigation pages with a description, and those found in the top 5
+    /// searching their description, then their title.
+    known_items: usize,
+    found_by_description: usize,
+    found_by_title: usize,
     misses: Vec<String>,
 }
 
@@ -252,6 +257,7 @@ async fn the_assistant_answers_real_sites_questions() {
                 figures.refused_answerable += 1;
             }
         }
+        known_item_search(&server.base, &key, &domain, folder.path(), &mut figures).await;
         println!("{site}:");
         for miss in &figures.misses {
             println!("  {miss}");
@@ -260,13 +266,13 @@ async fn the_assistant_answers_real_sites_questions() {
     }
 
     let mut report = String::from(
-        "| site | answerable | hit@5 | MRR | fact in sections searched | fact in answer | answerable refused | unanswerable refused | repeated quotes | code quoted as prose |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| site | answerable | hit@5 | MRR | fact in sections searched | fact in answer | answerable refused | unanswerable refused | repeated quotes | code quoted as prose | page by its description (hit@5) | page by its title (hit@5) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for f in &table {
         let share = |n: usize, of: usize| n as f64 / of.max(1) as f64;
         writeln!(
             report,
-            "| {} | {} | {:.2} | {:.2} | {} ({:.0}%) | {} ({:.0}%) | {} | {}/{} ({:.0}%) | {} | {} |",
+            "| {} | {} | {:.2} | {:.2} | {} ({:.0}%) | {} ({:.0}%) | {} | {}/{} ({:.0}%) | {} | {} | {:.2} of {} | {:.2} |",
             f.site,
             f.answerable,
             share(f.hits, f.answerable),
@@ -281,6 +287,9 @@ async fn the_assistant_answers_real_sites_questions() {
             share(f.refused, f.unanswerable) * 100.0,
             f.repeated_quotes,
             f.code_quotes,
+            share(f.found_by_description, f.known_items),
+            f.known_items,
+            share(f.found_by_title, f.known_items),
         )
         .expect("write");
     }
@@ -295,5 +304,57 @@ async fn the_assistant_answers_real_sites_questions() {
         // What the built-in answer already holds to; the issue's targets are in BENCHMARKS.md.
         assert_eq!(f.repeated_quotes, 0, "{}: a quote repeated", f.site);
         assert_eq!(f.code_quotes, 0, "{}: code quoted as prose", f.site);
+    }
+}
+
+/// Known-item search, as the issue measured it: each navigation page that has a description is
+/// searched for by its description and by its title (the search endpoint, top 5).
+async fn known_item_search(
+    base: &str,
+    key: &str,
+    domain: &str,
+    root: &std::path::Path,
+    figures: &mut Figures,
+) {
+    let api = common::Api::new(base, key);
+    for page in crate::conformance::navigation_pages(root) {
+        let Some(source) = ["mdx", "md"]
+            .iter()
+            .find_map(|ext| std::fs::read_to_string(root.join(format!("{page}.{ext}"))).ok())
+        else {
+            continue;
+        };
+        let front: Value = source
+            .strip_prefix("---\n")
+            .and_then(|rest| rest.split("\n---").next())
+            .and_then(|yaml| serde_yaml_ng::from_str(yaml).ok())
+            .unwrap_or(Value::Null);
+        let (Some(title), Some(description)) =
+            (front["title"].as_str(), front["description"].as_str())
+        else {
+            continue;
+        };
+        if description.trim().is_empty() {
+            continue;
+        }
+        figures.known_items += 1;
+        for (query, found) in [
+            (description, &mut figures.found_by_description),
+            (title, &mut figures.found_by_title),
+        ] {
+            let (status, results) = api
+                .post(
+                    &format!("/discovery/v1/search/{domain}"),
+                    json!({"query": query, "pageSize": 5}),
+                )
+                .await;
+            assert_eq!(status, 200, "{results}");
+            let hit = results
+                .as_array()
+                .is_some_and(|r| r.iter().any(|h| h["path"].as_str() == Some(page.as_str())));
+            if hit {
+                *found += 1;
+            }
+        }
     }
 }

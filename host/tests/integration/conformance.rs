@@ -236,7 +236,7 @@ fn in_chromium(name: &str, base: &str, pages: &[String]) {
 
 /// The pages the navigation file names that exist in the site and are not hidden: read here
 /// independently of the host, from the docs.json schema's containers.
-fn navigation_pages(root: &Path) -> Vec<String> {
+pub(crate) fn navigation_pages(root: &Path) -> Vec<String> {
     let config: Value = ["docs.json", "mint.json"]
         .iter()
         .find_map(|f| serde_json::from_str(&std::fs::read_to_string(root.join(f)).ok()?).ok())
