@@ -241,15 +241,13 @@ async fn the_assistant_answers_real_sites_questions() {
                     figures
                         .misses
                         .push(format!("    {}", answer.replace('\n', "\n    ")));
-                    if let Some(rank) = fact_at {
-                        let text = &searched.texts[rank];
-                        let line = text
+                    // And the line of the section searched that holds the fact.
+                    if let Some(line) = fact_at.and_then(|rank| {
+                        searched.texts[rank]
                             .lines()
                             .find(|l| l.to_lowercase().contains(&fact_lower))
-                            .unwrap_or("");
-                        figures
-                            .misses
-                            .push(format!("    FACTLINE[{}]: {}", text.len(), line));
+                    }) {
+                        figures.misses.push(format!("    the fact's line: {line}"));
                     }
                 }
             }

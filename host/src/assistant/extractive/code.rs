@@ -45,6 +45,7 @@ pub(super) fn code_to_show<'a>(
     kind: Asking,
     cited: &[usize],
     splits: &'a [Split],
+    headings: &[&str],
     weights: &HashMap<String, f32>,
     total: f32,
 ) -> Option<ShownCode<'a>> {
@@ -57,7 +58,15 @@ pub(super) fn code_to_show<'a>(
             continue;
         }
         for block in split.code.iter().filter(|b| !b.code.trim().is_empty()) {
-            let share = covered(&terms(&block.code), weights, &none) / total;
+            // A block is about what its section's heading and the sentence introducing it say
+            // too ("Check the installed version:" over `cn --version`).
+            let intro = block
+                .after_sentence
+                .and_then(|i| split.sentences.get(i))
+                .map_or("", String::as_str);
+            let heading = headings.get(section).copied().unwrap_or_default();
+            let context = format!("{heading}\n{intro}\n{}", block.code);
+            let share = covered(&terms(&context), weights, &none) / total;
             // The sections quoted come first; then rank order (the first best wins ties).
             let score = share + if quoted { 0.1 } else { 0.0 };
             if best.is_none_or(|(b, ..)| score > b) {

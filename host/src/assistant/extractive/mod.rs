@@ -165,15 +165,11 @@ pub fn compose(input: &GenerationInput) -> Answer {
     let asked = terms(&input.question);
     let kind = asking(&input.question);
     let splits: Vec<_> = input.sections.iter().map(|s| split(&s.content)).collect();
+    let own_headings: Vec<&str> = input.sections.iter().map(own_heading).collect();
     let mut seen = HashSet::new();
     let mut candidates = Vec::new();
     for (section, parts) in splits.iter().enumerate() {
-        let trail = &input.sections[section].heading_trail;
-        let heading = if trail.len() > 1 {
-            trail.last().map(String::as_str).unwrap_or_default()
-        } else {
-            ""
-        };
+        let heading = own_headings[section];
         for (position, sentence) in parts.sentences.iter().enumerate() {
             let words = sentence.split_whitespace().count();
             if !(MIN_WORDS..=MAX_WORDS).contains(&words)
@@ -226,7 +222,7 @@ pub fn compose(input: &GenerationInput) -> Answer {
             .iter()
             .map(|s| format!("{} {}", s.title, s.heading_trail.join(" ")))
             .collect();
-        let code_alone = code_to_show(Asking::Other, &[], &splits, &weights, total)
+        let code_alone = code_to_show(Asking::Other, &[], &splits, &own_headings, &weights, total)
             .filter(|shown| shown.share >= CODE_ALONE);
         if code_alone.is_none()
             && let Some(window) = window::best_window(&splits, &headings, &weights, total, terms)
@@ -292,7 +288,7 @@ pub fn compose(input: &GenerationInput) -> Answer {
             share: covered(&terms(&block.code), &weights, &none) / total,
         })
     });
-    let best = code_to_show(kind, &cited, &splits, &weights, total);
+    let best = code_to_show(kind, &cited, &splits, &own_headings, &weights, total);
     let shown = match (introduced, best) {
         (Some(introduced), Some(best)) if best.share > introduced.share => Some(best),
         (Some(introduced), _) => Some(introduced),
@@ -329,7 +325,8 @@ fn quote_window(
         section.url
     ));
     let only_this = &splits[window.section..=window.section];
-    if let Some(shown) = code_to_show(kind, &[0], only_this, weights, total) {
+    let own_heading = own_heading(section);
+    if let Some(shown) = code_to_show(kind, &[0], only_this, &[own_heading], weights, total) {
         let shown = ShownCode {
             section: window.section,
             ..shown
@@ -337,6 +334,15 @@ fn quote_window(
         answer.push_str(&shown.markdown(input));
     }
     Answer::new(answer, [window.section])
+}
+
+/// A section's own heading: the last of its trail, none for a page's opening text (whose trail
+/// is the page title alone).
+fn own_heading(section: &super::RetrievedSection) -> &str {
+    match section.heading_trail.as_slice() {
+        [_, .., last] => last,
+        _ => "",
+    }
 }
 
 /// Each question term's weight: rarer among the candidates is more telling (an IDF).
