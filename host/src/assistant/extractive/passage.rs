@@ -34,7 +34,7 @@ impl Passage {
     }
 }
 
-/// The passage for sentence `position` of `split`. `free` says whether a later sentence may
+/// The passage for sentence `position` of `split`. `free` says whether another sentence may
 /// be taken (it is not quoted on its own already); a code block right after the sentence ends
 /// the passage, since the answer shows code as code.
 pub fn passage(split: &Split, position: usize, free: impl Fn(usize) -> bool) -> Passage {
@@ -44,6 +44,23 @@ pub fn passage(split: &Split, position: usize, free: impl Fn(usize) -> bool) -> 
         items: Vec::new(),
         taken: Vec::new(),
     };
+    // A sentence that points back ("This will stop Continue from ...") is quoted with the one
+    // it points to, when that is in its paragraph.
+    if let Some(previous) = position.checked_sub(1)
+        && refers_back(sentence)
+        && split.blocks[previous] == split.blocks[position]
+        && free(previous)
+    {
+        let before = &split.sentences[previous];
+        if before.split_whitespace().count() <= NEXT_SENTENCE_WORDS
+            && plain_prose(before)
+            && !before.trim_end().ends_with(':')
+        {
+            out.lead = format!("{before} {sentence}");
+            out.taken.push(previous);
+        }
+    }
+    let sentence = out.lead.clone();
     let code_follows = split
         .code
         .iter()
@@ -89,14 +106,35 @@ pub fn passage(split: &Split, position: usize, free: impl Fn(usize) -> bool) -> 
     let following = &split.sentences[next];
     if split.blocks[next] == block
         && following.split_whitespace().count() <= NEXT_SENTENCE_WORDS
-        // Said on the side, so held to more: no code at all, not even a sum.
-        && !looks_like_code(following)
-        && !item_is_code(following)
+        && plain_prose(following)
     {
         out.lead = format!("{sentence} {following}");
         out.taken.push(next);
     }
     out
+}
+
+/// Whether a sentence quoted on the side of the chosen one is prose: held to more than the
+/// chosen one, no code punctuation at all, not even a sum or a path with a `{parameter}`.
+fn plain_prose(sentence: &str) -> bool {
+    !looks_like_code(sentence) && !CODE_MARKS.iter().any(|mark| sentence.contains(mark))
+}
+
+/// Punctuation that prose does not use.
+const CODE_MARKS: &[&str] = &["{", "}", ";", " = ", "=>", "()", "//", "=="];
+
+/// Whether `sentence` opens with a word that points back to the one before it.
+fn refers_back(sentence: &str) -> bool {
+    let first = sentence
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    matches!(
+        first.as_str(),
+        "this" | "that" | "these" | "those" | "it" | "they" | "such" | "then"
+    )
 }
 
 /// Whether a list item is code. Items are short ("Amazon EKS", "Python 3.10+"), too short for
@@ -106,9 +144,7 @@ fn item_is_code(item: &str) -> bool {
     if item.split_whitespace().count() >= 6 {
         return looks_like_code(item);
     }
-    ["{", "}", ";", " = ", "=>", "()", "//", "=="]
-        .iter()
-        .any(|mark| item.contains(mark))
+    CODE_MARKS.iter().any(|mark| item.contains(mark))
 }
 
 #[cfg(test)]
@@ -128,12 +164,37 @@ mod tests {
         );
         assert_eq!(p.taken, [1]);
         // The last sentence of a paragraph stands alone.
-        assert_eq!(passage(&s, 1, |_| true).lead, "This takes a few hours.");
+        let last = split("Traces are deleted. Deletion takes a few hours.");
+        assert_eq!(
+            passage(&last, 1, |_| true).lead,
+            "Deletion takes a few hours."
+        );
         // Nor does one followed by code, a sum included.
         let sum = split("Keep 10% of the traces. This gives .10 * 7,800,000 = 780,000.");
         assert!(passage(&sum, 0, |_| true).taken.is_empty());
         // A sentence quoted on its own is not taken twice.
         assert!(passage(&s, 0, |i| i != 1).taken.is_empty());
+    }
+
+    #[test]
+    fn a_sentence_that_points_back_brings_the_one_before() {
+        let s = split(
+            "Turn off telemetry in the settings. This stops requests to PostHog.\nIt is a new block.",
+        );
+        let p = passage(&s, 1, |_| true);
+        assert_eq!(
+            p.lead,
+            "Turn off telemetry in the settings. This stops requests to PostHog."
+        );
+        assert_eq!(p.taken, [0]);
+        // Not across blocks, nor when the one before is quoted on its own.
+        assert_eq!(passage(&s, 2, |_| true).lead, "It is a new block.");
+        assert!(passage(&s, 1, |i| i != 0).taken.is_empty());
+        // Nor when the one before is code run into prose.
+        let path = split(
+            "/api/v1/queues/{queue}/concurrencyOverride the limit of a queue. This is useful when scaling.",
+        );
+        assert!(passage(&path, 1, |_| true).taken.is_empty());
     }
 
     #[test]
