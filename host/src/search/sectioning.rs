@@ -217,6 +217,52 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        /// Whatever a page's text: no word is lost (a folded heading adds its own), no unit
+        /// but one holding a code block passes the cap, and a page whose fences are balanced
+        /// is cut into units whose fences are too.
+        #[test]
+        fn any_page_is_cut_without_losing_or_breaking_anything(
+            texts in proptest::collection::vec(
+                "(word |```rust\n|```\n|\n|x = 1;\n|\\PC{0,6}){0,400}",
+                1..5,
+            ),
+        ) {
+            let sections: Vec<Section> = texts
+                .iter()
+                .enumerate()
+                .map(|(i, text)| {
+                    let heading = format!("Heading {i}");
+                    section(&format!("h{i}"), &["Page", &heading], text)
+                })
+                .collect();
+            let folded_headings: usize = sections
+                .iter()
+                .take(sections.len() - 1)
+                .filter(|s| words(&s.text) == 0)
+                .map(|s| words(heading_of(s)))
+                .sum();
+            let before: usize = sections.iter().map(|s| words(&s.text)).sum();
+            let units = index_units("Page", None, sections.clone());
+            let after: usize = units.iter().map(|u| words(&u.text)).sum();
+            proptest::prop_assert_eq!(after, before + folded_headings);
+            for unit in &units {
+                proptest::prop_assert!(
+                    words(&unit.text) <= WINDOW_WORDS || unit.text.contains("```"),
+                    "{} words", words(&unit.text)
+                );
+            }
+            let balanced = |text: &str| {
+                text.lines().filter(|l| l.trim_start().starts_with("```")).count() % 2 == 0
+            };
+            if sections.iter().all(|s| balanced(&s.text)) {
+                for unit in &units {
+                    proptest::prop_assert!(balanced(&unit.text), "{:?}", unit.text);
+                }
+            }
+        }
+    }
+
     #[test]
     fn short_sections_and_a_last_heading_alone_stay() {
         let units = index_units(
