@@ -755,15 +755,7 @@ async fn answers_keep_to_the_readers_version_and_quote_prose_once() {
     };
     write("v1/webhooks.mdx", &page(12));
     write("v2/webhooks.mdx", &page(24));
-    let instance = Instance::new("");
-    instance.organization("acme", "pro");
-    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
-    instance.publish_folder(
-        "docs.acme.test",
-        site.path().to_str().expect("utf-8"),
-        "acme",
-        None,
-    );
+    let (instance, key) = publish_as_acme(site.path());
     let server = instance.start();
     let answer = async |question: &str, current: Option<&str>| {
         let mut body = json!({"fp": "a", "messages": [user(question)]});
@@ -855,15 +847,7 @@ async fn questions_are_weighed_by_the_sites_own_words() {
         "docs.json",
         &json!({"name": "Acme", "navigation": {"pages": pages}}).to_string(),
     );
-    let instance = Instance::new("");
-    instance.organization("acme", "pro");
-    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
-    instance.publish_folder(
-        "docs.acme.test",
-        site.path().to_str().expect("utf-8"),
-        "acme",
-        None,
-    );
+    let (instance, key) = publish_as_acme(site.path());
     let answer = async |server: &Server, question: &str| {
         let body = json!({"fp": "a", "messages": [user(question)]});
         let (status, _, stream) = ask(&server.base, Some(&key), "docs.acme.test", &body).await;
@@ -897,6 +881,21 @@ async fn questions_are_weighed_by_the_sites_own_words() {
     let server = instance.start();
     let without = answer(&server, question).await;
     assert!(without.contains(refusal), "{without}");
+}
+
+/// A fresh instance with the organization "acme", an assistant key (returned), and the site
+/// folder `site` published as docs.acme.test.
+fn publish_as_acme(site: &std::path::Path) -> (Instance, String) {
+    let instance = Instance::new("");
+    instance.organization("acme", "pro");
+    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    instance.publish_folder(
+        "docs.acme.test",
+        site.to_str().expect("utf-8"),
+        "acme",
+        None,
+    );
+    (instance, key)
 }
 
 /// Every file under `dir`.
