@@ -2,12 +2,14 @@
 //! sections that best cover the question's words (rarer words weigh more), never the same
 //! sentence twice (across versions of a page, say), never code as prose; it adds the code block
 //! a quoted sentence introduces ("...: "), or the one that covers most of the question, shown
-//! as code. When the best
-//! sentence covers too little of the question, it says the documentation does not seem to
-//! answer it and lists the closest pages instead of quoting something beside the point.
+//! as code. When the best sentence covers too little of the question (its words weighed by the
+//! whole site, when the site's vocabulary was counted at publish), it says the documentation
+//! does not seem to answer it and lists the closest pages instead of quoting something beside
+//! the point.
 
 mod code;
 mod passage;
+mod question;
 mod text;
 mod window;
 
@@ -16,9 +18,10 @@ use std::collections::{HashMap, HashSet};
 use futures::stream::{self, BoxStream};
 
 use super::generator::{GenerateError, GenerationInput, Generator, Piece, word_pieces};
-use crate::search::Vocabulary;
-use crate::search::vocabulary::{normalised, stem};
+use crate::search::vocabulary::normalised;
 use code::{ShownCode, code_to_show, excerpt};
+pub(super) use question::terms;
+use question::{Asking, asking, covered, heaviest_term, site_weights};
 use text::{looks_like_code, split};
 
 /// Sentences quoted at most.
@@ -44,71 +47,6 @@ const SURE_EVIDENCE: f32 = 0.5;
 const RANK_DISCOUNT: f32 = 0.08;
 /// Two sentences sharing this share of their words say the same thing.
 const SAME_SENTENCE: f32 = 0.8;
-
-/// Words that say nothing about what a question is about, including those of the question's
-/// form ("what does X mean", "what happens when", "explain X", "how many", "where do I put").
-const QUESTION_WORDS: &[&str] = &[
-    "a", "about", "all", "also", "an", "and", "any", "are", "at", "be", "but", "by", "can",
-    "could", "did", "do", "does", "each", "else", "explain", "for", "from", "get", "give", "had",
-    "happen", "happens", "has", "have", "here", "how", "i", "if", "in", "into", "is", "it", "its",
-    "just", "many", "me", "mean", "meaning", "means", "more", "most", "much", "my", "need", "not",
-    "of", "on", "one", "or", "other", "our", "put", "should", "so", "some", "tell", "than", "that",
-    "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "us", "use",
-    "using", "want", "was", "way", "we", "what", "when", "where", "which", "while", "who", "why",
-    "will", "with", "would", "you", "your",
-];
-
-/// What kind of answer the question asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Asking {
-    /// "What is X": the sentences that define it.
-    Definition,
-    /// "How do I X": the steps, and the code that does it.
-    HowTo,
-    Other,
-}
-
-fn asking(question: &str) -> Asking {
-    let q = normalised(question);
-    let starts = |prefixes: &[&str]| prefixes.iter().any(|p| q.starts_with(p));
-    if starts(&[
-        "what is",
-        "what are",
-        "what s ",
-        "whats ",
-        "define ",
-        "what does",
-        "meaning of",
-    ]) {
-        Asking::Definition
-    } else if starts(&[
-        "how do",
-        "how can",
-        "how to",
-        "how should",
-        "how would",
-        "steps to",
-    ]) || q.contains("set up")
-        || q.starts_with("configure ")
-        || q.starts_with("install ")
-        // Asking for a command or a flag: the answer is code.
-        || q.split(' ').any(|w| matches!(w, "command" | "commands" | "flag" | "flags" | "syntax"))
-    {
-        Asking::HowTo
-    } else {
-        Asking::Other
-    }
-}
-
-/// A question's or sentence's words that carry meaning, reduced so that plurals and verb
-/// endings meet.
-pub(super) fn terms(text: &str) -> HashSet<String> {
-    normalised(text)
-        .split(' ')
-        .filter(|w| w.chars().count() > 1 && !QUESTION_WORDS.contains(w))
-        .map(stem)
-        .collect()
-}
 
 /// One quotable sentence.
 struct Candidate {
@@ -357,28 +295,6 @@ fn weights(asked: &HashSet<String>, candidates: &[Candidate]) -> HashMap<String,
         .collect()
 }
 
-/// Each question term's weight by the whole site: rarer among its sections is more telling,
-/// and a word it never uses weighs most.
-fn site_weights(asked: &HashSet<String>, vocabulary: &Vocabulary) -> HashMap<String, f32> {
-    asked
-        .iter()
-        .map(|term| (term.clone(), vocabulary.rarity(term)))
-        .collect()
-}
-
-/// The weight of question terms `terms` covers, leaving out those already `covered`.
-fn covered(
-    terms: &HashSet<String>,
-    weights: &HashMap<String, f32>,
-    already: &HashSet<String>,
-) -> f32 {
-    weights
-        .iter()
-        .filter(|(term, _)| terms.contains(*term) && !already.contains(*term))
-        .map(|(_, w)| w)
-        .sum()
-}
-
 /// Picks sentences greedily: each adds the most question weight not yet covered; earlier
 /// sections and sentences break ties, and a definition's "X is" sentences come first.
 fn choose(
@@ -440,15 +356,6 @@ fn misses_the_subject(
         && !chosen
             .iter()
             .any(|&c| candidates[c].terms.contains(subject))
-}
-
-/// The question term with the most weight (the earlier in order on a tie): what the question
-/// is about.
-fn heaviest_term(weights: &HashMap<String, f32>) -> Option<(&String, f32)> {
-    weights
-        .iter()
-        .max_by(|a, b| a.1.total_cmp(b.1).then_with(|| b.0.cmp(a.0)))
-        .map(|(term, &weight)| (term, weight))
 }
 
 /// Whether `candidate` says what a chosen sentence already says (most words shared).
