@@ -19,7 +19,10 @@ pub const WINDOW_WORDS: usize = 300;
 
 /// The units to index for a page's `sections`, in order. The page's `description`
 /// (frontmatter), which the renderer shows under the title but leaves out of the sections, is
-/// the first line of its opening text: readers search for a page by what it says it is about.
+/// the last line of its opening text: readers search for a page by what it says it is about.
+/// Last, because the body often says the same more fully ("Hidden tasks are tasks that ...,
+/// only accessible to other tasks within the same file"), and an answer choosing between two
+/// such sentences takes the earlier.
 pub fn index_units(
     title: &str,
     description: Option<&str>,
@@ -27,7 +30,7 @@ pub fn index_units(
 ) -> Vec<Section> {
     if let Some(description) = description.map(str::trim).filter(|d| !d.is_empty()) {
         match sections.iter_mut().find(|s| s.anchor.is_empty()) {
-            Some(opening) => opening.text = format!("{description}\n{}", opening.text),
+            Some(opening) => opening.text = format!("{}\n{description}", opening.text),
             None => sections.insert(
                 0,
                 Section {
@@ -169,7 +172,7 @@ mod tests {
     }
 
     #[test]
-    fn the_description_opens_the_page_text() {
+    fn the_description_ends_the_opening_text() {
         let units = index_units(
             "Machines",
             Some("Choose how much CPU and memory a task gets."),
@@ -177,7 +180,7 @@ mod tests {
         );
         assert_eq!(
             units[0].text,
-            "Choose how much CPU and memory a task gets.\nPresets are listed below."
+            "Presets are listed below.\nChoose how much CPU and memory a task gets."
         );
         let units = index_units(
             "Machines",
