@@ -10,6 +10,8 @@ const NEXT_SENTENCE_WORDS: usize = 40;
 /// A list introduced by a colon is quoted up to this many items and words.
 const LIST_ITEMS: usize = 8;
 const LIST_WORDS: usize = 120;
+/// A block longer than this is a paragraph, not a list item.
+const LIST_ITEM_WORDS: usize = 30;
 
 /// A quote: the chosen sentence, what reads on from it, and the positions it took.
 #[derive(Debug, PartialEq, Eq)]
@@ -44,6 +46,17 @@ pub fn passage(split: &Split, position: usize, free: impl Fn(usize) -> bool) -> 
         items: Vec::new(),
         taken: Vec::new(),
     };
+    // A list item is quoted under the sentence that introduces its list ("But you cannot:"),
+    // which it does not make sense without.
+    if let Some(intro) = list_intro(split, position)
+        && free(intro)
+    {
+        return Passage {
+            lead: split.sentences[intro].clone(),
+            items: vec![sentence.clone()],
+            taken: vec![intro],
+        };
+    }
     // A sentence that points back ("This will stop Continue from ...") is quoted with the one
     // it points to, when that is in its paragraph.
     if let Some(previous) = position.checked_sub(1)
@@ -112,6 +125,40 @@ pub fn passage(split: &Split, position: usize, free: impl Fn(usize) -> bool) -> 
         out.taken.push(next);
     }
     out
+}
+
+/// The sentence introducing the list whose item is sentence `position`: the nearest earlier
+/// sentence ending in a colon, with only items between them (at most `LIST_ITEMS`), no code.
+fn list_intro(split: &Split, position: usize) -> Option<usize> {
+    // Without list markers in the text, an item is told from a paragraph by its shape: a short
+    // block that does not end a sentence ("Create, edit, or delete files").
+    let looks_like_item = |sentence: &str| {
+        sentence.split_whitespace().count() <= LIST_ITEM_WORDS
+            && !sentence.trim_end().ends_with(['.', '!', '?'])
+    };
+    let own_block = split.blocks[position];
+    if (position > 0 && split.blocks[position - 1] == own_block)
+        || !looks_like_item(&split.sentences[position])
+    {
+        return None;
+    }
+    let (mut block, mut items) = (own_block, 0);
+    for i in (0..position).rev() {
+        let sentence = &split.sentences[i];
+        if split.code.iter().any(|b| b.after_sentence == Some(i)) {
+            return None;
+        }
+        if split.blocks[i] != block {
+            (block, items) = (split.blocks[i], items + 1);
+        }
+        if sentence.trim_end().ends_with(':') {
+            return (items <= LIST_ITEMS && plain_prose(sentence)).then_some(i);
+        }
+        if items > LIST_ITEMS || !looks_like_item(sentence) {
+            return None;
+        }
+    }
+    None
 }
 
 /// Whether a sentence quoted on the side of the chosen one is prose: held to more than the
@@ -195,6 +242,20 @@ mod tests {
             "/api/v1/queues/{queue}/concurrencyOverride the limit of a queue. This is useful when scaling.",
         );
         assert!(passage(&path, 1, |_| true).taken.is_empty());
+    }
+
+    #[test]
+    fn a_list_item_comes_under_its_introduction() {
+        let s = split(
+            "Plan mode lets you read code. But you cannot:\nCreate, edit, or delete files\nRun commands\nAfter the list.",
+        );
+        let p = passage(&s, 3, |_| true);
+        assert_eq!(p.lead, "But you cannot:");
+        assert_eq!(p.items, ["Run commands"]);
+        assert_eq!(p.taken, [1]);
+        // Not a paragraph after the list, nor an item whose introduction is quoted already.
+        assert!(passage(&s, 4, |_| true).items.is_empty());
+        assert!(passage(&s, 2, |i| i != 1).items.is_empty());
     }
 
     #[test]
