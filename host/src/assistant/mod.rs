@@ -380,10 +380,10 @@ impl Assistant {
             message_id: message_id(),
         })
         .await;
-        let site_name = self
+        let (site_name, vocabulary) = self
             .search
-            .site_name(&conversation.domain)
-            .unwrap_or_else(|| conversation.domain.clone());
+            .loaded_site(&conversation.domain)
+            .unwrap_or_else(|| (conversation.domain.clone(), None));
         let mut answer = String::new();
         let mut reason = "stop";
         let history = conversation
@@ -402,7 +402,7 @@ impl Assistant {
             question: conversation.question.clone(),
             sections,
             history,
-            vocabulary: self.search.vocabulary(&conversation.domain),
+            vocabulary,
         });
         use futures::StreamExt;
         while let Some(piece) = pieces.next().await {

@@ -240,16 +240,11 @@ impl SearchService {
             .ok()
     }
 
-    /// The vocabulary of a site whose index is loaded, if its version has one.
-    pub fn vocabulary(&self, domain: &str) -> Option<Arc<Vocabulary>> {
+    /// The name of a site whose index is loaded, and its version's vocabulary if it has one.
+    pub fn loaded_site(&self, domain: &str) -> Option<(String, Option<Arc<Vocabulary>>)> {
         self.lock_pools()
             .get(domain)
-            .and_then(|p| p.vocabulary.clone())
-    }
-
-    /// The name of a site whose index is loaded.
-    pub fn site_name(&self, domain: &str) -> Option<String> {
-        self.lock_pools().get(domain).map(|p| p.site_name.clone())
+            .map(|p| (p.site_name.clone(), p.vocabulary.clone()))
     }
 
     fn lock_pools(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<SitePool>>> {

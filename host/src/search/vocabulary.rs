@@ -46,8 +46,7 @@ impl Vocabulary {
     /// Counts one section's text (its headings included).
     pub fn add_section(&mut self, text: &str) {
         self.sections += 1;
-        let unique: HashSet<String> = words(text).collect();
-        for word in unique {
+        for word in words(text) {
             *self.counts.entry(word).or_default() += 1;
         }
     }
@@ -80,16 +79,15 @@ impl Vocabulary {
     }
 }
 
-/// The words of `text` as answers compare them: `normalised`, each reduced to its English
+/// The distinct words of `text` as answers compare them: `normalised`, each reduced to its English
 /// stem (Snowball, as the default retriever stems English pages), so that
 /// "retries"/"retried"/"retrying" meet "retry" and "saved" meets "save".
-pub fn words(text: &str) -> impl Iterator<Item = String> {
+pub fn words(text: &str) -> HashSet<String> {
     normalised(text)
         .split(' ')
         .filter(|w| !w.is_empty())
         .map(stem)
-        .collect::<Vec<_>>()
-        .into_iter()
+        .collect()
 }
 
 /// A word's English stem.

@@ -887,8 +887,7 @@ async fn questions_are_weighed_by_the_sites_own_words() {
 /// folder `site` published as docs.acme.test.
 fn publish_as_acme(site: &std::path::Path) -> (Instance, String) {
     let instance = Instance::new("");
-    instance.organization("acme", "pro");
-    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    let key = instance.acme_assistant_key();
     instance.publish_folder(
         "docs.acme.test",
         site.to_str().expect("utf-8"),

@@ -229,8 +229,7 @@ fn publish_files(instance: &Instance, site: &std::path::Path, files: &[(&str, &s
 #[tokio::test]
 async fn version_and_language_filters_follow_the_navigation() {
     let instance = Instance::new("");
-    instance.organization("acme", "pro");
-    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    let key = instance.acme_assistant_key();
     let site = tempfile::tempdir().unwrap();
     let files = [
         (
@@ -292,8 +291,7 @@ async fn version_and_language_filters_follow_the_navigation() {
 #[tokio::test]
 async fn pages_are_searched_in_their_own_language() {
     let instance = Instance::new("");
-    instance.organization("acme", "pro");
-    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    let key = instance.acme_assistant_key();
     let site = tempfile::tempdir().unwrap();
     let files = [
         (
@@ -342,8 +340,7 @@ async fn pages_are_searched_in_their_own_language() {
 /// merged into its docs.json, and returns the pages a search for their shared words finds.
 async fn searched_pages(extra: Value) -> Vec<String> {
     let instance = Instance::new("");
-    instance.organization("acme", "pro");
-    let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    let key = instance.acme_assistant_key();
     let site = tempfile::tempdir().unwrap();
     let mut config = json!({"name": "Hidden", "navigation": {"groups": [
         {"group": "Guides", "pages": ["shown", "hidden-by-frontmatter", "quiet"]},

@@ -21,7 +21,7 @@ use super::generator::{GenerateError, GenerationInput, Generator, Piece, word_pi
 use crate::search::vocabulary::normalised;
 use code::{ShownCode, code_to_show, excerpt};
 pub(super) use question::terms;
-use question::{Asking, asking, covered, heaviest_term, site_weights};
+use question::{Asking, asking, covered, heaviest_term, site_weights, weights};
 use text::{looks_like_code, split};
 
 /// Sentences quoted at most.
@@ -133,7 +133,7 @@ pub fn compose(input: &GenerationInput) -> Answer {
     // word of the question the site never uses weighs most there, so a question about what
     // the docs do not cover is refused, while a word of its phrasing that the retrieved
     // sections happen to miss ("another", "big") no longer outweighs its subject.
-    let by_sections = weights(&asked, &candidates);
+    let by_sections = weights(&asked, candidates.iter().map(|c| &c.terms));
     let by_sections_total: f32 = by_sections.values().sum();
     let chosen = choose(&candidates, &by_sections, by_sections_total, kind);
     let Some(best) = chosen.first() else {
@@ -281,18 +281,6 @@ fn own_heading(section: &super::RetrievedSection) -> &str {
         [_, .., last] => last,
         _ => "",
     }
-}
-
-/// Each question term's weight: rarer among the candidates is more telling (an IDF).
-fn weights(asked: &HashSet<String>, candidates: &[Candidate]) -> HashMap<String, f32> {
-    let n = candidates.len() as f32;
-    asked
-        .iter()
-        .map(|term| {
-            let df = candidates.iter().filter(|c| c.terms.contains(term)).count() as f32;
-            (term.clone(), (1.0 + n / (1.0 + df)).ln())
-        })
-        .collect()
 }
 
 /// Picks sentences greedily: each adds the most question weight not yet covered; earlier

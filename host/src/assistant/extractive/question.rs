@@ -71,6 +71,22 @@ pub(in crate::assistant) fn terms(text: &str) -> HashSet<String> {
         .collect()
 }
 
+/// Each question term's weight among the sentences it may be answered from (each a set of
+/// terms): rarer is more telling (an IDF).
+pub(super) fn weights<'a>(
+    asked: &HashSet<String>,
+    sentences: impl Iterator<Item = &'a HashSet<String>> + Clone,
+) -> HashMap<String, f32> {
+    let n = sentences.clone().count() as f32;
+    asked
+        .iter()
+        .map(|term| {
+            let df = sentences.clone().filter(|t| t.contains(term)).count() as f32;
+            (term.clone(), (1.0 + n / (1.0 + df)).ln())
+        })
+        .collect()
+}
+
 /// Each question term's weight by the whole site: rarer among its sections is more telling,
 /// and a word it never uses weighs most.
 pub(super) fn site_weights(

@@ -153,11 +153,16 @@ impl Instance {
         key
     }
 
+    /// Creates the organization `acme` (pro plan); returns a new assistant key of it.
+    pub fn acme_assistant_key(&self) -> String {
+        self.organization("acme", "pro");
+        self.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"])
+    }
+
     /// Creates the organization `acme` (pro plan) and publishes the example site as
     /// `docs.acme.test`; returns a new assistant key.
     pub fn example_site_for_assistant(&self) -> String {
-        self.organization("acme", "pro");
-        let key = self.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+        let key = self.acme_assistant_key();
         let site = example_site();
         let path = site.to_str().expect("utf-8 path");
         self.publish_folder("docs.acme.test", path, "acme", None);
