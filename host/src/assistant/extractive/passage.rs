@@ -164,7 +164,9 @@ fn list_intro(split: &Split, position: usize) -> Option<usize> {
 /// Whether a sentence quoted on the side of the chosen one is prose: held to more than the
 /// chosen one, no code punctuation at all, not even a sum or a path with a `{parameter}`.
 fn plain_prose(sentence: &str) -> bool {
-    !looks_like_code(sentence) && !CODE_MARKS.iter().any(|mark| sentence.contains(mark))
+    // A web address's "//" is prose's too ("it uses https://api.example.com").
+    let without_schemes = sentence.replace("://", ":");
+    !looks_like_code(sentence) && !CODE_MARKS.iter().any(|mark| without_schemes.contains(mark))
 }
 
 /// Punctuation that prose does not use.
@@ -221,6 +223,13 @@ mod tests {
         assert!(passage(&sum, 0, |_| true).taken.is_empty());
         // A sentence quoted on its own is not taken twice.
         assert!(passage(&s, 0, |i| i != 1).taken.is_empty());
+        // A web address is prose: its "//" is no comment marker.
+        let url =
+            split("Override the default API URL. If not set, it uses https://api.example.com.");
+        assert_eq!(
+            passage(&url, 0, |_| true).lead,
+            "Override the default API URL. If not set, it uses https://api.example.com."
+        );
     }
 
     #[test]
