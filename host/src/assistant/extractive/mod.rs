@@ -110,18 +110,30 @@ pub fn compose(input: &GenerationInput) -> Answer {
         let heading = own_headings[section];
         for (position, sentence) in parts.sentences.iter().enumerate() {
             let words = sentence.split_whitespace().count();
-            if !(MIN_WORDS..=MAX_WORDS).contains(&words)
+            // A step of a "how do I" answer is the sentence and the code it introduces
+            // ("Verify the installation:" over `cn --version`), however short the sentence.
+            let step_code = (kind == Asking::HowTo && sentence.trim_end().ends_with(':'))
+                .then(|| {
+                    parts
+                        .code
+                        .iter()
+                        .find(|b| b.after_sentence == Some(position) && !b.code.trim().is_empty())
+                })
+                .flatten();
+            let fewest = if step_code.is_some() { 2 } else { MIN_WORDS };
+            if !(fewest..=MAX_WORDS).contains(&words)
                 || looks_like_code(sentence)
                 || !seen.insert(normalised(sentence))
             {
                 continue;
             }
+            let code = step_code.map_or("", |b| b.code.as_str());
             candidates.push(Candidate {
                 section,
                 position,
                 text: sentence.clone(),
                 // A sentence is about its section's heading too ("Verifying signatures").
-                terms: terms(&format!("{sentence} {heading}")),
+                terms: terms(&format!("{sentence} {heading} {code}")),
             });
         }
     }
@@ -300,10 +312,10 @@ fn choose(
             .filter(|(i, c)| !chosen.contains(i) && !repeats(c, &chosen, candidates))
             .map(|(i, c)| {
                 let gain = covered(&c.terms, weights, &already) / total;
-                let bonus = if kind == Asking::Definition && defines(&c.text) {
-                    0.1
-                } else {
-                    0.0
+                let bonus = match kind {
+                    Asking::Definition if defines(&c.text) => 0.1,
+                    Asking::Quantity if gives_a_number(&c.text) => 0.1,
+                    _ => 0.0,
                 };
                 // The search ranked the sections: a sentence of a better-ranked one is more
                 // likely what the question is about.
@@ -371,6 +383,11 @@ fn defines(sentence: &str) -> bool {
     ]
     .iter()
     .any(|p| s.contains(p))
+}
+
+/// A sentence that gives a number or an amount ("16 GB", "$10/month", "1,000 items").
+fn gives_a_number(sentence: &str) -> bool {
+    sentence.chars().any(|c| c.is_ascii_digit())
 }
 
 fn nothing_found(input: &GenerationInput) -> Answer {

@@ -2,6 +2,7 @@
 //! words of substance (stemmed, the words of its form left out), and how much each weighs.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
 
 use crate::search::Vocabulary;
 use crate::search::vocabulary::{normalised, stem};
@@ -26,21 +27,39 @@ pub(super) enum Asking {
     Definition,
     /// "How do I X": the steps, and the code that does it.
     HowTo,
+    /// "How much / how many / how big": the sentences that give a number.
+    Quantity,
     Other,
 }
 
 pub(super) fn asking(question: &str) -> Asking {
     let q = normalised(question);
     let starts = |prefixes: &[&str]| prefixes.iter().any(|p| q.starts_with(p));
-    if starts(&[
-        "what is",
-        "what are",
-        "what s ",
-        "whats ",
-        "define ",
-        "what does",
-        "meaning of",
-    ]) {
+    let has_word = |words: &[&str]| q.split(' ').any(|w| words.contains(&w));
+    // "What does it cost" asks for an amount, not for what something is.
+    let for_an_amount = starts(&[
+        "how much",
+        "how many",
+        "how big",
+        "how large",
+        "how long",
+        "how often",
+        "how fast",
+        "how small",
+        "what does it cost",
+        "what do they cost",
+    ]);
+    if !for_an_amount
+        && starts(&[
+            "what is",
+            "what are",
+            "what s ",
+            "whats ",
+            "define ",
+            "what does",
+            "meaning of",
+        ])
+    {
         Asking::Definition
     } else if starts(&[
         "how do",
@@ -53,9 +72,16 @@ pub(super) fn asking(question: &str) -> Asking {
         || q.starts_with("configure ")
         || q.starts_with("install ")
         // Asking for a command or a flag: the answer is code.
-        || q.split(' ').any(|w| matches!(w, "command" | "commands" | "flag" | "flags" | "syntax"))
+        || has_word(&["command", "commands", "flag", "flags", "syntax"])
     {
         Asking::HowTo
+    } else if for_an_amount
+        || has_word(&[
+            "cost", "costs", "price", "maximum", "minimum", "longest", "shortest", "largest",
+            "smallest",
+        ])
+    {
+        Asking::Quantity
     } else {
         Asking::Other
     }
@@ -71,6 +97,30 @@ pub(in crate::assistant) fn terms(text: &str) -> HashSet<String> {
         .collect()
 }
 
+/// The most a common English word weighs ("another", "later", "without"): as much as a word
+/// that a thirtieth of the sections use (ln 31). A site rarely says "another", but a question
+/// that does is not about it, and such a word must not outweigh its subject or make an
+/// answerable question look unanswered. (A tenth, ln 11, also capped words that docs use as
+/// their own, "first", "allow", and lost answers; measured in BENCHMARKS.md.)
+const COMMON_WORD_WEIGHT: f32 = 3.434;
+
+/// The stems of common English words (the Stopwords ISO list, 1,298 words).
+static COMMON_WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
+    stop_words::get(stop_words::LANGUAGE::English)
+        .iter()
+        .map(|w| stem(&normalised(w)))
+        .collect()
+});
+
+/// `weight`, capped when `term` is a common English word.
+fn capped(term: &str, weight: f32) -> f32 {
+    if COMMON_WORDS.contains(term) {
+        weight.min(COMMON_WORD_WEIGHT)
+    } else {
+        weight
+    }
+}
+
 /// Each question term's weight among the sentences it may be answered from (each a set of
 /// terms): rarer is more telling (an IDF).
 pub(super) fn weights<'a>(
@@ -82,7 +132,7 @@ pub(super) fn weights<'a>(
         .iter()
         .map(|term| {
             let df = sentences.clone().filter(|t| t.contains(term)).count() as f32;
-            (term.clone(), (1.0 + n / (1.0 + df)).ln())
+            (term.clone(), capped(term, (1.0 + n / (1.0 + df)).ln()))
         })
         .collect()
 }
@@ -95,7 +145,7 @@ pub(super) fn site_weights(
 ) -> HashMap<String, f32> {
     asked
         .iter()
-        .map(|term| (term.clone(), vocabulary.rarity(term)))
+        .map(|term| (term.clone(), capped(term, vocabulary.rarity(term))))
         .collect()
 }
 
@@ -119,4 +169,57 @@ pub(super) fn heaviest_term(weights: &HashMap<String, f32>) -> Option<(&String, 
         .iter()
         .max_by(|a, b| a.1.total_cmp(b.1).then_with(|| b.0.cmp(a.0)))
         .map(|(term, &weight)| (term, weight))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kind_of_answer_is_read_from_the_question() {
+        assert_eq!(asking("What is a waitpoint?"), Asking::Definition);
+        assert_eq!(asking("How do I deploy?"), Asking::HowTo);
+        assert_eq!(asking("Which flag prints JSON?"), Asking::HowTo);
+        assert_eq!(
+            asking("How much memory does a machine have?"),
+            Asking::Quantity
+        );
+        assert_eq!(asking("How many items can a batch hold?"), Asking::Quantity);
+        assert_eq!(
+            asking("What is the maximum payload size?"),
+            Asking::Definition
+        );
+        assert_eq!(
+            asking("Which plan has the longest retention?"),
+            Asking::Quantity
+        );
+        assert_eq!(asking("What does it cost to add seats?"), Asking::Quantity);
+        assert_eq!(asking("Where are logs kept?"), Asking::Other);
+    }
+
+    #[test]
+    fn common_words_weigh_little_even_where_the_site_never_uses_them() {
+        let mut vocabulary = Vocabulary::new();
+        for i in 0..300 {
+            vocabulary.add_section(&format!("Deploy section {i} to a region."));
+        }
+        let asked = terms("Deploy to another region with kubectl");
+        let weights = site_weights(&asked, &vocabulary);
+        // "another" and "kubectl" are used by no section; only "kubectl" is the subject.
+        assert!(weights["anoth"] <= COMMON_WORD_WEIGHT, "{weights:?}");
+        assert!(weights["kubectl"] > 5.0, "{weights:?}");
+        assert_eq!(
+            heaviest_term(&weights).map(|(t, _)| t.as_str()),
+            Some("kubectl")
+        );
+        // A common word the site uses often keeps its (low) weight.
+        assert!(weights["deploy"] < 1.0, "{weights:?}");
+        // The same cap among the sentences retrieved.
+        let sentences = [terms("Deploy to a region."), terms("Regions list.")];
+        let by_sections = super::weights(&asked, sentences.iter());
+        assert!(
+            by_sections["anoth"] <= by_sections["kubectl"],
+            "{by_sections:?}"
+        );
+    }
 }

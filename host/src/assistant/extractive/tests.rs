@@ -368,3 +368,30 @@ fn a_quote_brings_the_sentence_that_reads_on_and_the_list_it_introduces() {
         "{answer}"
     );
 }
+
+#[test]
+fn how_much_questions_are_answered_by_the_sentence_with_the_number() {
+    let sections = vec![section(
+        "Machines",
+        "machines",
+        "Tasks that need more memory can run on a larger machine.\nEach machine has 0.5 GB of memory by default.",
+    )];
+    let answer = ask("How much memory does a machine have?", sections.clone());
+    assert!(answer.contains("0.5 GB"), "{answer}");
+    // Asked otherwise, the first sentence that covers the question is quoted.
+    let other = ask("Which memory does a machine have?", sections);
+    assert!(other.contains("larger machine"), "{other}");
+}
+
+#[test]
+fn a_short_step_is_quoted_with_the_code_it_introduces() {
+    let sections = vec![section(
+        "Quickstart",
+        "quickstart",
+        "Install the CLI with npm.\nCheck the version:\n```bash\ncn --version\n```",
+    )];
+    let answer = ask("How do I check which version is installed?", sections);
+    // Three words are too few for a sentence of its own, but as a step it says what the code does.
+    assert!(answer.contains("> Check the version:"), "{answer}");
+    assert!(answer.contains("```bash\ncn --version\n```"), "{answer}");
+}
