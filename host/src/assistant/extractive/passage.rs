@@ -58,10 +58,12 @@ pub fn passage(split: &Split, position: usize, free: impl Fn(usize) -> bool) -> 
         };
     }
     // A sentence that points back ("This will stop Continue from ...") is quoted with the one
-    // it points to, when that is in its paragraph.
+    // it points to: the one before, in its paragraph or ending the paragraph before (a list
+    // item, say), unless code stands between them.
     if let Some(previous) = position.checked_sub(1)
         && refers_back(sentence)
-        && split.blocks[previous] == split.blocks[position]
+        // Across blocks too: a paragraph that opens with "This" points to the one before.
+        && !split.code.iter().any(|b| b.after_sentence == Some(previous))
         && free(previous)
     {
         let before = &split.sentences[previous];
@@ -243,8 +245,16 @@ mod tests {
             "Turn off telemetry in the settings. This stops requests to PostHog."
         );
         assert_eq!(p.taken, [0]);
-        // Not across blocks, nor when the one before is quoted on its own.
-        assert_eq!(passage(&s, 2, |_| true).lead, "It is a new block.");
+        // A paragraph that opens by pointing back brings the end of the one before ("When an
+        // instance is not ready, it gets no new sessions." / "This makes readiness a way to
+        // drain an instance."), but not across code, nor when that is quoted on its own.
+        assert_eq!(
+            passage(&s, 2, |_| true).lead,
+            "This stops requests to PostHog. It is a new block."
+        );
+        let after_code =
+            split("Install the CLI.\n```bash\nnpm i cn\n```\nThis adds cn to your path.");
+        assert!(passage(&after_code, 1, |_| true).taken.is_empty());
         assert!(passage(&s, 1, |i| i != 0).taken.is_empty());
         // Nor when the one before is code run into prose.
         let path = split(
