@@ -2,7 +2,8 @@
 //! sections that best cover the question's words (rarer words weigh more), never the same
 //! sentence twice (across versions of a page, say), never code as prose; it adds the code block
 //! a quoted sentence introduces ("...: "), or the one that covers most of the question, shown
-//! as code. When the best sentence covers too little of the question (its words weighed by the
+//! as code. What the question asks for leans the choice: a definition for "what is", a sentence
+//! with a number for "how much", a step and its code for "how do I". When the best sentence covers too little of the question (its words weighed by the
 //! whole site, when the site's vocabulary was counted at publish), it says the documentation
 //! does not seem to answer it and lists the closest pages instead of quoting something beside
 //! the point.

@@ -62,8 +62,10 @@ pub fn passage(split: &Split, position: usize, free: impl Fn(usize) -> bool) -> 
     // item, say), unless code stands between them.
     if let Some(previous) = position.checked_sub(1)
         && refers_back(sentence)
-        // Across blocks too: a paragraph that opens with "This" points to the one before.
-        && !split.code.iter().any(|b| b.after_sentence == Some(previous))
+        && !split
+            .code
+            .iter()
+            .any(|b| b.after_sentence == Some(previous))
         && free(previous)
     {
         let before = &split.sentences[previous];
