@@ -395,3 +395,58 @@ fn a_short_step_is_quoted_with_the_code_it_introduces() {
     assert!(answer.contains("> Check the version:"), "{answer}");
     assert!(answer.contains("```bash\ncn --version\n```"), "{answer}");
 }
+
+/// Whether a quoted line carries code punctuation, web addresses aside (as the evaluation on
+/// real sites counts code quoted as prose).
+fn has_code_marks(line: &str) -> bool {
+    let without_urls: Vec<&str> = line
+        .split_whitespace()
+        .filter(|w| !w.contains("://"))
+        .collect();
+    let without_urls = without_urls.join(" ");
+    ["();", "=>", "{", "}", " = ", "//", "nil)"]
+        .iter()
+        .any(|mark| without_urls.contains(mark))
+}
+
+/// The fragments section texts are made of in the property below: prose, list items,
+/// colons, sentences that point back, code fences, table rows, URLs, numbers, non-ASCII text.
+const SECTION_TEXT: &str = "(Deploy the app to a region\\. |This keeps the key safe\\. |It runs daily\\. |Install the CLI:|\n|\n```bash\ncn --version\n```\n|\n```\n|Memory: 0\\.5 GB\\. |Flag: --silent; Effect: quiet\\. |See https://example\\.com/docs\\. |let x = f\\(y\\);|- Create, edit, or delete files|Übersicht der Schlüssel\\. |配置文件\\. |e\\.g\\. |\\$10/month per 1,000 schedules\\. |   ){0,14}";
+
+proptest::proptest! {
+    /// Whatever the sections say and however the question is asked: no panic, sources are real
+    /// sections listed once, no sentence quoted twice, and no quoted line reads as code.
+    #[test]
+    fn any_retrieval_gives_a_safe_answer(
+        question in "(How do I |How many |What is |Which flag |another |key |region |memory |deploy |CLI |\\? ){0,8}",
+        texts in proptest::collection::vec(SECTION_TEXT, 0..5),
+    ) {
+        let sections: Vec<_> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, text)| section("Keys › Regions", &format!("page{i}"), text))
+            .collect();
+        let count = sections.len();
+        let answer = answer(&question, sections);
+        let mut unique = answer.cited.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        proptest::prop_assert_eq!(unique.len(), answer.cited.len());
+        proptest::prop_assert!(answer.cited.iter().all(|&i| i < count));
+        let quoted: Vec<&str> = answer
+            .text
+            .lines()
+            .filter_map(|l| l.strip_prefix("> "))
+            .map(|l| l.strip_prefix("- ").unwrap_or(l))
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        for line in &quoted {
+            proptest::prop_assert!(seen.insert(*line), "quoted twice: {line}\n{}", answer.text);
+            proptest::prop_assert!(
+                !has_code_marks(line),
+                "code quoted as prose: {line}\n{}",
+                answer.text
+            );
+        }
+    }
+}

@@ -58,7 +58,7 @@ pub fn best_window(
         let mut best: Option<(f32, Vec<usize>)> = None;
         for start in 0..split.sentences.len() {
             let mut covering = heading_terms.clone();
-            let mut positions = Vec::new();
+            let mut positions: Vec<usize> = Vec::new();
             let mut words = 0;
             for (i, sentence) in split
                 .sentences
@@ -70,6 +70,11 @@ pub fn best_window(
                 let count = sentence.split_whitespace().count();
                 if words + count > WINDOW_WORDS || looks_like_code(sentence) {
                     break;
+                }
+                // A sentence the window already quotes (written twice in a row) is not quoted
+                // again.
+                if positions.iter().any(|&p| split.sentences[p] == *sentence) {
+                    continue;
                 }
                 words += count;
                 covering.extend(sentence_terms[i].iter().cloned());
@@ -118,6 +123,23 @@ mod tests {
         assert_eq!(window.section, 0);
         assert!(window.positions.contains(&2), "{window:?}");
         assert!(window.positions.len() <= WINDOW_SENTENCES);
+    }
+
+    #[test]
+    fn a_sentence_written_twice_is_quoted_once() {
+        let splits = [split(
+            "Deploy the app to a region. Keys are kept. Keys are kept. Install the CLI:",
+        )];
+        let headings = ["Keys".to_string()];
+        // The window that covers both words starts at the first "Keys are kept."
+        let (weights, total) = weights(&[("cli", 1.0), ("keys", 1.0)]);
+        let window = best_window(&splits, &headings, &weights, total, terms).unwrap();
+        let quoted: Vec<&String> = window
+            .positions
+            .iter()
+            .map(|&p| &splits[0].sentences[p])
+            .collect();
+        assert_eq!(quoted, ["Keys are kept.", "Install the CLI:"]);
     }
 
     #[test]
