@@ -113,13 +113,8 @@ pub fn compose(input: &GenerationInput) -> Answer {
             let words = sentence.split_whitespace().count();
             // A step of a "how do I" answer is the sentence and the code it introduces
             // ("Verify the installation:" over `cn --version`), however short the sentence.
-            let step_code = (kind == Asking::HowTo && sentence.trim_end().ends_with(':'))
-                .then(|| {
-                    parts
-                        .code
-                        .iter()
-                        .find(|b| b.after_sentence == Some(position) && !b.code.trim().is_empty())
-                })
+            let step_code = (kind == Asking::HowTo)
+                .then(|| parts.introduced_code(position))
                 .flatten();
             let fewest = if step_code.is_some() { 2 } else { MIN_WORDS };
             if !(fewest..=MAX_WORDS).contains(&words)
@@ -225,13 +220,7 @@ pub fn compose(input: &GenerationInput) -> Answer {
     let none = HashSet::new();
     let introduced = chosen.iter().find_map(|&c| {
         let candidate = &candidates[c];
-        if !candidate.text.trim_end().ends_with(':') {
-            return None;
-        }
-        let block = splits[candidate.section]
-            .code
-            .iter()
-            .find(|b| b.after_sentence == Some(candidate.position) && !b.code.trim().is_empty())?;
+        let block = splits[candidate.section].introduced_code(candidate.position)?;
         Some(ShownCode {
             section: candidate.section,
             block,

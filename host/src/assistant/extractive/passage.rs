@@ -62,10 +62,7 @@ pub fn passage(split: &Split, position: usize, free: impl Fn(usize) -> bool) -> 
     // item, say), unless code stands between them.
     if let Some(previous) = position.checked_sub(1)
         && refers_back(sentence)
-        && !split
-            .code
-            .iter()
-            .any(|b| b.after_sentence == Some(previous))
+        && !split.code_after(previous)
         && free(previous)
     {
         let before = &split.sentences[previous];
@@ -78,10 +75,7 @@ pub fn passage(split: &Split, position: usize, free: impl Fn(usize) -> bool) -> 
         }
     }
     let sentence = out.lead.clone();
-    let code_follows = split
-        .code
-        .iter()
-        .any(|b| b.after_sentence == Some(position));
+    let code_follows = split.code_after(position);
     let next = position + 1;
     if code_follows || next >= split.sentences.len() || !free(next) {
         return out;
@@ -99,7 +93,7 @@ pub fn passage(split: &Split, position: usize, free: impl Fn(usize) -> bool) -> 
                 || (!goes_on && out.items.len() == LIST_ITEMS)
                 || words + item_words > LIST_WORDS
                 || !free(i)
-                || split.code.iter().any(|b| b.after_sentence == Some(i - 1))
+                || split.code_after(i - 1)
             {
                 break;
             }
@@ -149,7 +143,7 @@ fn list_intro(split: &Split, position: usize) -> Option<usize> {
     let (mut block, mut items) = (own_block, 0);
     for i in (0..position).rev() {
         let sentence = &split.sentences[i];
-        if split.code.iter().any(|b| b.after_sentence == Some(i)) {
+        if split.code_after(i) {
             return None;
         }
         if split.blocks[i] != block {

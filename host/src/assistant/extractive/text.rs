@@ -27,6 +27,24 @@ pub struct Split {
     pub code: Vec<CodeBlock>,
 }
 
+impl Split {
+    /// Whether a code block comes right after sentence `position`.
+    pub fn code_after(&self, position: usize) -> bool {
+        self.code.iter().any(|b| b.after_sentence == Some(position))
+    }
+
+    /// The code block sentence `position` introduces: the one right after it, not empty, when
+    /// the sentence ends in a colon ("Add this to your config:").
+    pub fn introduced_code(&self, position: usize) -> Option<&CodeBlock> {
+        if !self.sentences.get(position)?.trim_end().ends_with(':') {
+            return None;
+        }
+        self.code
+            .iter()
+            .find(|b| b.after_sentence == Some(position) && !b.code.trim().is_empty())
+    }
+}
+
 /// Splits `text` into prose sentences and code blocks.
 pub fn split(text: &str) -> Split {
     let mut out = Split::default();
