@@ -1,47 +1,113 @@
 //! mint.json, the older navigation file: a list of `{group, pages, version?}` objects, sorted
-//! into tabs by URL prefix and into versions.
+//! into versions, and into tabs (or anchors) by the folder their `url` names.
+//!
+//! In mint.json a tab's or an anchor's `url` is either a link to another site, or "the start of
+//! the URL that marks what pages go in" it: a folder of the site. A folder tab or anchor holds
+//! the groups whose first page lies in that folder; the rest go under a first one named by
+//! `primaryTab.name` (tabs) or `topAnchor.name` (anchors), "Documentation" by default.
 
 use serde_json::Value;
 
 use super::Walker;
 use crate::sites::{NavKind, SiteError};
 
+/// A mint.json tab or anchor.
+struct Section<'a> {
+    name: &'a str,
+    icon: Option<&'a str>,
+    place: Place,
+}
+
+/// Where a section's `url` leads.
+enum Place {
+    /// A folder of the site, as a prefix of page paths ("api/").
+    Folder(String),
+    /// Another site (or an e-mail address).
+    Link(String),
+}
+
+/// The tabs or anchors under `key`, each `{name, url, icon?}`.
+fn sections<'a>(config: &'a Value, key: &str) -> Vec<Section<'a>> {
+    let Some(items) = config.get(key).and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .filter_map(|item| {
+            let name = item.get("name")?.as_str()?;
+            let url = item.get("url")?.as_str()?.trim();
+            let place = if url.contains(':') || url.starts_with("//") {
+                Place::Link(url.to_string())
+            } else {
+                Place::Folder(format!("{}/", url.trim_matches('/')))
+            };
+            let icon = item.get("icon").and_then(Value::as_str);
+            Some(Section { name, icon, place })
+        })
+        .collect()
+}
+
+impl Section<'_> {
+    fn folder(&self) -> Option<&str> {
+        match &self.place {
+            Place::Folder(prefix) => Some(prefix),
+            Place::Link(_) => None,
+        }
+    }
+}
+
+/// The pages a mint.json group names, its nested groups' too, as paths.
+fn group_pages(group: &Value, out: &mut Vec<String>) {
+    for page in group
+        .get("pages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        match page {
+            Value::String(path) => out.push(super::page_path(path)),
+            nested => group_pages(nested, out),
+        }
+    }
+}
+
 impl Walker<'_> {
     /// mint.json's navigation: `{group, pages, version?}` objects. With `versions`, groups go
-    /// under the version they name (the first version when they name none); with `tabs`
-    /// (`{name, url}`), a group goes under the tab whose `url` prefixes its first page, and the
-    /// rest under a first tab named by `primaryTab.name` (default "Documentation").
+    /// under the version they name (the first version when they name none). Folder tabs sort the
+    /// groups when there are tabs, folder anchors when there are none; link tabs follow the
+    /// folder ones, and anchors that do not sort the groups are links, to their site or to the
+    /// first page of their folder.
     pub(super) fn mint(&mut self, config: &Value, groups: &[Value]) -> Result<(), SiteError> {
         let versions: Vec<&str> = config
             .get("versions")
             .and_then(Value::as_array)
             .map(|v| v.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        let tabs: Vec<(&str, String)> = config
-            .get("tabs")
-            .and_then(Value::as_array)
-            .map(|tabs| {
-                tabs.iter()
-                    .filter_map(|t| {
-                        let name = t.get("name")?.as_str()?;
-                        let url = t.get("url")?.as_str()?.trim_matches('/');
-                        Some((name, format!("{url}/")))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let primary = config
-            .pointer("/primaryTab/name")
-            .and_then(Value::as_str)
-            .unwrap_or("Documentation");
-        let first_page = |group: &Value| -> Option<String> {
-            let mut pages = group.get("pages")?.as_array()?.iter();
-            pages.find_map(|p| p.as_str().map(|s| s.trim_start_matches('/').to_string()))
+        let tabs = sections(config, "tabs");
+        let anchors = sections(config, "anchors");
+        let anchors_sort = tabs.is_empty() && anchors.iter().any(|a| a.folder().is_some());
+        let (kind, sorting, first) = if !tabs.is_empty() {
+            (NavKind::Tab, &tabs, config.pointer("/primaryTab/name"))
+        } else if anchors_sort {
+            (NavKind::Anchor, &anchors, config.pointer("/topAnchor/name"))
+        } else {
+            (NavKind::Tab, &tabs, None)
         };
-        let tab_of = |group: &Value| -> Option<usize> {
-            let first = first_page(group)?;
-            tabs.iter()
-                .position(|(_, prefix)| first.starts_with(prefix))
+        let first = first.and_then(Value::as_str).unwrap_or("Documentation");
+        let folders: Vec<(&Section, &str)> = sorting
+            .iter()
+            .filter_map(|s| Some((s, s.folder()?)))
+            .collect();
+        let first_page = |group: &Value| -> Option<String> {
+            let mut pages = Vec::new();
+            group_pages(group, &mut pages);
+            pages.into_iter().next()
+        };
+        let section_of = |group: &Value| -> Option<usize> {
+            let page = first_page(group)?;
+            folders
+                .iter()
+                .position(|(_, prefix)| page.starts_with(prefix))
         };
         let version_list: Vec<Option<&str>> = if versions.is_empty() {
             vec![None]
@@ -67,7 +133,7 @@ impl Walker<'_> {
                 self.push_container(NavKind::Version, v, 0);
                 depth = 1;
             }
-            if tabs.is_empty() {
+            if sorting.is_empty() {
                 for (i, group) in &in_version {
                     self.pages(
                         std::slice::from_ref(*group),
@@ -76,16 +142,17 @@ impl Walker<'_> {
                     )?;
                 }
             } else {
-                let tab_names = std::iter::once(primary).chain(tabs.iter().map(|(n, _)| *n));
-                for (t, name) in tab_names.enumerate() {
+                let names = std::iter::once((first, None))
+                    .chain(folders.iter().map(|(s, _)| (s.name, s.icon)));
+                for (s, (name, icon)) in names.enumerate() {
                     let members: Vec<_> = in_version
                         .iter()
-                        .filter(|(_, g)| tab_of(g).map_or(0, |i| i + 1) == t)
+                        .filter(|(_, g)| section_of(g).map_or(0, |i| i + 1) == s)
                         .collect();
                     if members.is_empty() {
                         continue;
                     }
-                    self.push_container(NavKind::Tab, name, depth);
+                    self.push(kind, depth, name, None, icon);
                     for (i, group) in members {
                         self.pages(
                             std::slice::from_ref(*group),
@@ -95,8 +162,52 @@ impl Walker<'_> {
                     }
                 }
             }
+            for tab in &tabs {
+                if let Place::Link(url) = &tab.place {
+                    self.push(NavKind::Tab, depth, tab.name, None, tab.icon);
+                    self.push(NavKind::Link, depth + 1, tab.name, Some(url.clone()), None);
+                }
+            }
             self.version = None;
         }
+        if !anchors_sort {
+            self.anchor_links(&anchors, groups);
+        }
         Ok(())
+    }
+
+    /// Anchors as links, after the navigation: to their site, or to the first page of their
+    /// folder (an anchor whose folder has no page in the navigation is a warning, left out).
+    fn anchor_links(&mut self, anchors: &[Section<'_>], groups: &[Value]) {
+        let mut listed = Vec::new();
+        for group in groups {
+            group_pages(group, &mut listed);
+        }
+        for (i, anchor) in anchors.iter().enumerate() {
+            let target = match &anchor.place {
+                Place::Link(url) => url.clone(),
+                Place::Folder(prefix) => {
+                    match listed
+                        .iter()
+                        .find(|p| p.starts_with(prefix.as_str()) && self.pages.contains_key(*p))
+                    {
+                        Some(page) => format!("/{page}"),
+                        None => {
+                            self.warn(
+                                &format!("anchors[{i}]"),
+                                format!(
+                                    "the anchor {:?} names the folder {:?}, which holds no page of the navigation; it is left out",
+                                    anchor.name,
+                                    prefix.trim_end_matches('/')
+                                ),
+                            );
+                            continue;
+                        }
+                    }
+                }
+            };
+            self.push(NavKind::Anchor, 0, anchor.name, None, anchor.icon);
+            self.push(NavKind::Link, 1, anchor.name, Some(target), anchor.icon);
+        }
     }
 }

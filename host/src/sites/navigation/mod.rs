@@ -91,19 +91,6 @@ pub fn flatten(
             });
         }
     }
-    if let Some(Value::Array(anchors)) = config.get("anchors") {
-        // mint.json anchors: {name, url, icon} links.
-        for anchor in anchors {
-            if let (Some(name), Some(url)) = (
-                anchor.get("name").and_then(Value::as_str),
-                anchor.get("url").and_then(Value::as_str),
-            ) {
-                let icon = anchor.get("icon").and_then(Value::as_str);
-                walker.push(NavKind::Anchor, 0, name, None, icon);
-                walker.push(NavKind::Link, 1, name, Some(url.to_string()), icon);
-            }
-        }
-    }
     Ok(Navigation {
         nodes: walker.out,
         warnings: walker.warnings,
@@ -492,6 +479,64 @@ mod tests {
             ]
         );
         assert_eq!(nav[10].version.as_deref(), Some("v1"));
+    }
+
+    #[test]
+    fn mint_json_anchors_sort_folders_and_link_tabs_and_anchors_lead_out() {
+        let pages = existing(&["intro", "api/users", "api/auth", "guides/a"]);
+        let mint = |extra: Value| {
+            let mut config = json!({"navigation": [
+                {"group": "Start", "pages": ["intro"]},
+                {"group": "API", "pages": [{"group": "Auth", "pages": ["api/auth"]}, "api/users"]}
+            ]});
+            config
+                .as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            flatten(&config, "mint.json", &pages, Path::new(".")).unwrap()
+        };
+        // Without tabs, anchors naming a folder sort the groups, as tabs do.
+        let nav = mint(json!({
+            "topAnchor": {"name": "Guides"},
+            "anchors": [{"name": "API", "icon": "code", "url": "api"},
+                        {"name": "Blog", "url": "https://blog.example"}]
+        }));
+        assert_eq!(
+            kinds(&nav.nodes),
+            vec![
+                (NavKind::Anchor, 0, "Guides".into()),
+                (NavKind::Group, 1, "Start".into()),
+                (NavKind::Page, 2, "intro".into()),
+                (NavKind::Anchor, 0, "API".into()),
+                (NavKind::Group, 1, "API".into()),
+                (NavKind::Group, 2, "Auth".into()),
+                (NavKind::Page, 3, "auth".into()),
+                (NavKind::Page, 2, "users".into()),
+            ]
+        );
+        assert_eq!(nav.nodes[3].icon.as_deref(), Some("code"));
+        // With tabs, a link tab follows the folder tabs, and a folder anchor links to the first
+        // page of its folder; one whose folder holds no page is a warning.
+        let nav = mint(json!({
+            "tabs": [{"name": "API", "url": "api"}, {"name": "Changelog", "url": "https://changes.example"}],
+            "anchors": [{"name": "Reference", "url": "/api/"}, {"name": "Guides", "url": "guides"}]
+        }));
+        let links: Vec<_> = nav
+            .nodes
+            .iter()
+            .filter(|n| n.kind == NavKind::Link)
+            .map(|n| (n.depth, n.label.as_str(), n.target.as_deref().unwrap()))
+            .collect();
+        assert_eq!(
+            links,
+            vec![
+                (1, "Changelog", "https://changes.example"),
+                (1, "Reference", "/api/auth"),
+            ]
+        );
+        assert_eq!(nav.nodes[0].label, "Documentation");
+        assert_eq!(nav.warnings.len(), 1, "{:?}", nav.warnings);
+        assert!(nav.warnings[0].message.contains("\"guides\""));
     }
 
     #[test]
