@@ -48,7 +48,10 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
         .find(|name| files.iter().any(|f| f.path == *name))
         .ok_or(SiteError::NoConfig)?;
     let raw = read_json(root, config_file)?;
-    let config = resolve_refs(raw, root, config_file, 0)?;
+    let mut config = resolve_refs(raw, root, config_file, 0)?;
+    if config_file == "mint.json" {
+        super::mint_settings::upgrade(&mut config);
+    }
     let name = config
         .get("name")
         .and_then(Value::as_str)

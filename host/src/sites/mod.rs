@@ -3,6 +3,7 @@
 
 mod api_pages;
 mod folder;
+mod mint_settings;
 mod names;
 mod navigation;
 mod searchable;

@@ -32,6 +32,12 @@ pub struct Appearance {
     pub dark_code_blocks: bool,
     /// `metadata.timestamp`: pages show when their source was last changed.
     pub timestamps: bool,
+    /// `background.image` (a path, or `{light, dark}`): images of the site behind the pages;
+    /// one on another host is `external.rs`'s to report, and left out.
+    pub background_image_light: Option<String>,
+    pub background_image_dark: Option<String>,
+    /// `appearance.strict`: the site keeps `appearance.default`, with no light/dark toggle.
+    pub strict: bool,
 }
 
 impl Appearance {
@@ -50,7 +56,28 @@ impl Appearance {
                     .collect()
             })
             .unwrap_or_default();
+        let image = |pointer: &str| {
+            text(pointer)
+                .filter(|path| !crate::external::is_remote(path))
+                .map(|path| css_path(&path))
+        };
+        let (image_light, image_dark) = match config.pointer("/background/image") {
+            Some(Value::String(_)) => {
+                let one = image("/background/image");
+                (one.clone(), one)
+            }
+            _ => (
+                image("/background/image/light"),
+                image("/background/image/dark"),
+            ),
+        };
         Self {
+            background_image_light: image_light.clone(),
+            background_image_dark: image_dark.or(image_light),
+            strict: config
+                .pointer("/appearance/strict")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
             background_light: color("/background/color/light"),
             background_dark: color("/background/color/dark"),
             decoration: text("/background/decoration")
@@ -76,6 +103,20 @@ impl Appearance {
         }
         if let Some(dark) = &self.background_dark {
             css.push_str(&format!("html.dark {{ --quire-background: {dark}; }}\n"));
+        }
+        // The stylesheet sits in `assets/`, one folder below the site's files.
+        let image = |selector: &str, path: &str| {
+            format!(
+                "{selector} {{ background-image: url(\"../{path}\"); background-size: cover; background-position: top center; background-repeat: no-repeat; background-attachment: fixed; }}\n"
+            )
+        };
+        if let Some(light) = &self.background_image_light {
+            css.push_str(&image("body", light));
+        }
+        if let Some(dark) = &self.background_image_dark
+            && self.background_image_light.as_ref() != Some(dark)
+        {
+            css.push_str(&image("html.dark body", dark));
         }
         css
     }
@@ -119,6 +160,15 @@ impl Appearance {
     }
 }
 
+/// A site file's path as it can stand in a CSS `url("...")`: no leading `/`, nothing that
+/// ends the string or the call.
+fn css_path(path: &str) -> String {
+    path.trim_start_matches('/')
+        .chars()
+        .filter(|c| !matches!(c, '"' | '\\' | '(' | ')' | '\n'))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,5 +198,36 @@ mod tests {
         assert!(menu.contains("href=\"guides/a.md\"") && menu.contains("Open in ChatGPT"));
         assert!(a.css().contains("--quire-background: #fafafa"));
         assert_eq!(Appearance::from_config(&Value::Null), Appearance::default());
+    }
+
+    #[test]
+    fn background_images_of_the_site_are_drawn_and_others_left_out() {
+        let one: Value = serde_json::from_str(
+            r#"{"background":{"image":"/images/bg\".png"},"appearance":{"strict":true}}"#,
+        )
+        .unwrap();
+        let a = Appearance::from_config(&one);
+        assert!(a.strict);
+        let css = a.css();
+        assert!(
+            css.contains(r#"body { background-image: url("../images/bg.png")"#),
+            "{css}"
+        );
+        assert!(
+            !css.contains("html.dark body"),
+            "one image serves both modes"
+        );
+        let pair: Value = serde_json::from_str(
+            r#"{"background":{"image":{"light":"light.png","dark":"https://cdn.example/dark.png"}}}"#,
+        )
+        .unwrap();
+        let a = Appearance::from_config(&pair);
+        assert_eq!(a.background_image_light.as_deref(), Some("light.png"));
+        assert_eq!(
+            a.background_image_dark.as_deref(),
+            Some("light.png"),
+            "the remote one is left out"
+        );
+        assert!(!a.css().contains("cdn.example"));
     }
 }

@@ -3,7 +3,8 @@
 //! renderer writes them into one script, `window.QUIRE_EXTERNAL`; quire.js applies the fonts on
 //! cloud and client-hosted docs servers and starts the integrations only where the feature file
 //! switches web analytics on, which an air-gapped server never does. A bundle opened from files
-//! has no deployment, so it stays within itself and uses the fallback fonts.
+//! has no deployment, so it stays within itself and uses the fallback fonts. A background image
+//! on another host is only reported: nothing would stand in for it where it cannot load.
 
 use serde_json::{Map, Value, json};
 
@@ -101,6 +102,22 @@ impl External {
                 ));
             }
         }
+        // A background image on another host would be a request off the bundle in every
+        // deployment; unlike a font, nothing stands in for it, so it is left out.
+        for at in [
+            "background.image",
+            "background.image.light",
+            "background.image.dark",
+        ] {
+            let pointer = format!("/{}", at.replace('.', "/"));
+            if let Some(url) = config.pointer(&pointer).and_then(Value::as_str)
+                && is_remote(url)
+            {
+                problems.push(format!(
+                    "{at} {url:?} is on another host, which a bundle does not load from; it is left out (put the image in the site)"
+                ));
+            }
+        }
         Self {
             fonts,
             integrations,
@@ -189,6 +206,14 @@ fn setting_text(value: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_background_image_on_another_host_is_reported() {
+        let config = json!({"background": {"image": {"light": "bg.png", "dark": "https://cdn.example/d.png"}}});
+        let external = External::from_config(&config);
+        assert_eq!(external.problems.len(), 1, "{:?}", external.problems);
+        assert!(external.problems[0].starts_with("background.image.dark"));
+    }
 
     #[test]
     fn remote_fonts_and_known_integrations_are_kept_and_checked() {

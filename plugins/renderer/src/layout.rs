@@ -29,7 +29,7 @@ pub struct PageView<'a> {
 
 /// Sets the colour mode before the page paints (no flash of the wrong theme): the reader's
 /// choice if they made one, else the site's default, else the system preference.
-const MODE_SCRIPT: &str = "(function(){var d=document.documentElement,m=null;try{m=localStorage.getItem('quire-mode')}catch(e){}m=m||d.getAttribute('data-mode');if(m==='dark'||(m!=='light'&&window.matchMedia&&matchMedia('(prefers-color-scheme: dark)').matches))d.classList.add('dark')})();";
+const MODE_SCRIPT: &str = "(function(){var d=document.documentElement,m=null;if(!d.hasAttribute('data-strict'))try{m=localStorage.getItem('quire-mode')}catch(e){}m=m||d.getAttribute('data-mode');if(m==='dark'||(m!=='light'&&window.matchMedia&&matchMedia('(prefers-color-scheme: dark)').matches))d.classList.add('dark')})();";
 
 /// The whole page.
 pub fn page(site: &Site, view: &PageView<'_>) -> String {
@@ -42,10 +42,16 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     let lang = context.and_then(|c| c.language.as_deref()).unwrap_or("en");
     let direction = if is_right_to_left(lang) { "rtl" } else { "ltr" };
     html.push_str(&format!(
-        "<!doctype html>\n<html lang=\"{}\" dir=\"{direction}\" data-mode=\"{}\"{}>\n<head>\n<meta charset=\"utf-8\">\n\
+        "<!doctype html>\n<html lang=\"{}\" dir=\"{direction}\" data-mode=\"{}\"{}{}>\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
         escaped(lang),
         site.settings.default_mode,
+        // `appearance.strict`: the site's mode, not one a reader chose before.
+        if site.settings.appearance.strict {
+            " data-strict"
+        } else {
+            ""
+        },
         if site.settings.appearance.dark_code_blocks {
             " class=\"code-dark\""
         } else {
@@ -357,11 +363,14 @@ fn topbar(html: &mut String, site: &Site, path: &str, root: &str) {
             escaped(label)
         ));
     }
-    html.push_str(&format!(
-        "<button type=\"button\" class=\"theme-toggle\" hidden aria-label=\"Switch between light and dark mode\">{}{}</button>",
-        icons::ui("sun", 18),
-        icons::ui("moon", 18)
-    ));
+    // `appearance.strict`: the site's mode stays, with nothing to switch it.
+    if !settings.appearance.strict {
+        html.push_str(&format!(
+            "<button type=\"button\" class=\"theme-toggle\" hidden aria-label=\"Switch between light and dark mode\">{}{}</button>",
+            icons::ui("sun", 18),
+            icons::ui("moon", 18)
+        ));
+    }
     html.push_str("</header>\n");
 }
 
