@@ -6,8 +6,8 @@
 //! [`packager::Packager`]) and export it with the matching macro
 //! ([`export_renderer!`], [`export_retriever!`], [`export_packager!`]). The helpers
 //! ([`navigation`], [`links`], [`escape`], [`sections`], [`paths`], [`warnings`],
-//! [`frontmatter`]) do the common work, `highlighting` (renderers) gives code blocks' tokens
-//! from the host's highlighter, and [`log`] writes to the host's log under your plugin's name.
+//! [`frontmatter`], [`variables`]) do the common work, `highlighting` (renderers) gives code
+//! blocks' tokens from the host's highlighter, and [`log`] writes to the host's log under your plugin's name.
 //!
 //! For tests, enable `harness` in `[dev-dependencies]`: [`harness`] builds your crate for
 //! `wasm32-wasip2` and runs the component in the runtime the Quire host itself uses.
@@ -31,6 +31,7 @@ pub mod redirects;
 pub mod renderer;
 pub mod retriever;
 pub mod sections;
+pub mod variables;
 pub mod warnings;
 
 pub use error::{Error, Result};

@@ -45,6 +45,8 @@ pub struct SiteFiles {
     search: SearchIndexBuilder,
     full_text: llms::FullText,
     redirects: quire_sdk::redirects::Redirects,
+    /// docs.json `variables`, replaced in the page sources the bundle carries as Markdown.
+    variables: quire_sdk::variables::Variables,
 }
 
 impl SiteFiles {
@@ -57,7 +59,15 @@ impl SiteFiles {
             search: SearchIndexBuilder::default(),
             full_text: llms::FullText::default(),
             redirects: quire_sdk::redirects::Redirects::default(),
+            variables: quire_sdk::variables::Variables::default(),
         }
+    }
+
+    /// Adds the site's variables, replaced in each page's Markdown as the renderer replaces
+    /// them in its HTML.
+    pub fn with_variables(mut self, variables: quire_sdk::variables::Variables) -> Self {
+        self.variables = variables;
+        self
     }
 
     /// Adds the site's redirect rules: their pages and table go into the bundle.
@@ -79,6 +89,10 @@ impl SiteFiles {
         version: Option<&str>,
         language: Option<&str>,
     ) -> Vec<OutputFile> {
+        let source = match self.variables.substitute(&source) {
+            std::borrow::Cow::Owned(replaced) => replaced,
+            std::borrow::Cow::Borrowed(_) => source,
+        };
         let scope = format!("{}/{}", version.unwrap_or(""), language.unwrap_or(""));
         if page.indexable {
             self.listed.push(Listing {

@@ -19,6 +19,7 @@ use crate::sites::{ManifestError, SiteManifest};
 use crate::storage::paths;
 use crate::store::{BundleRecord, Job, JobUpdate, JobWarning};
 use quire_sdk::redirects::Redirects;
+use quire_sdk::variables::Variables;
 
 /// How often progress is written to the store.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(200);
@@ -118,8 +119,9 @@ fn export_with<R: Send>(
             let in_order: Vec<&str> = manifest.pages.iter().map(|p| p.path.as_str()).collect();
             let (redirects, unsettled) = crate::bundle::redirects::settle(&redirects, &in_order);
             redirect_warnings.extend(unsettled);
-            let mut site_files =
-                SiteFiles::new(&job.domain, &manifest.name).with_redirects(redirects);
+            let mut site_files = SiteFiles::new(&job.domain, &manifest.name)
+                .with_redirects(redirects)
+                .with_variables(Variables::from_config(&config_value));
             let mut progress = Progress::new(context, runtime, job, total);
             progress
                 .warnings

@@ -76,9 +76,11 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
     }
     let mut metas = HashMap::new();
     let mut api_documents = super::api_references(&config.to_string());
+    // Titles in frontmatter may hold docs.json `variables` too ("About {{product}}").
+    let variables = quire_sdk::variables::Variables::from_config(&config);
     for (path, file) in &page_files {
         let source = read_text(root, file)?;
-        let meta = page_meta(&source, path);
+        let meta = page_meta(&variables.substitute(&source), path);
         if let Some(document) = &meta.api_file {
             api_documents.insert(document.clone());
         }

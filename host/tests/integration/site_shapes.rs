@@ -36,6 +36,7 @@ fn site(root: &Path) {
         "seo": {"metatags": {"og:site_name": "Shapes"}},
         "banner": {"content": "Version **2** is out"},
         "metadata": {"timestamp": true},
+        "variables": {"product": "Shapes Cloud"},
         "redirects": [
             {"source": "/old-start", "destination": "/start"},
             {"source": "/moved/:slug", "destination": "/guides/:slug"},
@@ -72,7 +73,10 @@ fn site(root: &Path) {
                 "guides/setup.mdx",
                 "---\ntitle: Setup\n---\n\n<Step title=\"Crie uma conta no W&B\">Sign up.</Step>\n",
             ),
-            ("guides/more.mdx", "# More\n"),
+            (
+                "guides/more.mdx",
+                "---\ntitle: More of {{product}}\n---\n\nInstall {{ product }}.\n",
+            ),
             (
                 "internal.mdx",
                 "---\ntitle: Internal\ntimestamp: false\n---\n\nNot dated.\n",
@@ -178,6 +182,16 @@ async fn every_navigation_shape_publishes_exports_and_serves() {
     let (bundle_view, bytes) = api.download_bundle(&job_id).await;
     let bundle = unpack(&bytes);
     let html = |page: &str| String::from_utf8_lossy(&bundle[&format!("{page}.html")]).into_owned();
+
+    // docs.json `variables` are replaced in the page, its Markdown and its navigation label.
+    assert!(html("guides/more").contains("Install Shapes Cloud."));
+    let markdown = String::from_utf8_lossy(&bundle["guides/more.md"]).into_owned();
+    assert!(markdown.contains("Install Shapes Cloud."), "{markdown}");
+    let (items, _) = sidebar(&bundle, "guides/more");
+    assert!(
+        items.iter().any(|i| i["label"] == "More of Shapes Cloud"),
+        "{items:?}"
+    );
 
     // Attributes with `&` render as written.
     assert!(html("start").contains("A&amp;B"), "{}", html("start"));

@@ -56,7 +56,8 @@ pub fn render(site: &Site, page: &PageSource<'_>) -> PageOutput {
         path, file, source, ..
     } = *page;
     let mut warnings = Vec::new();
-    let tree = parse(file, source, &mut warnings);
+    let source = site.variables.substitute(source);
+    let tree = parse(file, &source, &mut warnings);
     let frontmatter = match frontmatter_block(&tree) {
         Some(yaml) => frontmatter::parse(yaml).unwrap_or_else(|message| {
             warnings.push(PageWarning {
@@ -387,6 +388,28 @@ mod tests {
             "---\ntitle: [x\n---\n\n[gone](/missing)\n",
         );
         assert_eq!(out.warnings.len(), 2, "{:?}", out.warnings);
+    }
+
+    #[test]
+    fn docs_json_variables_are_replaced_in_pages_and_snippets() {
+        let items = vec![NavEntry::new(NavKind::Page, 0, "A", Some("a"))];
+        let config = r#"{"variables": {"product": "Acme Cloud", "version": "2.4.0"}}"#;
+        let site = Site::new("Acme".into(), "v1".into(), items, config, vec![])
+            .unwrap()
+            .with_files(
+                vec![("snippets/install.mdx".into(), "Get {{ product }}.".into())],
+                vec![],
+            );
+        let source = "---\ntitle: About {{product}}\n---\n\nimport Install from '/snippets/install.mdx';\n\nVersion {{version}} of [{{product}}](/a).\n\n<Install />\n\n```bash\nnpm i acme@{{version}}\n```\n\n{{unknown}}\n";
+        let out = render_page(&site, "a", "a.mdx", source);
+        assert_eq!(out.title, "About Acme Cloud");
+        assert!(out.html.contains("Version 2.4.0 of"), "{}", out.html);
+        assert!(out.html.contains("Get Acme Cloud."), "{}", out.html);
+        assert!(out.html.contains("2.4.0"));
+        assert!(!out.html.contains("{{version}}"));
+        // A placeholder naming no variable is what MDX makes of it: an expression, reported.
+        assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
+        assert!(out.warnings[0].message.contains("{{unknown}}"));
     }
 
     #[test]

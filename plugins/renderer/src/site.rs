@@ -36,6 +36,8 @@ pub struct Site {
     pub theme: crate::theme::ThemeFiles,
     /// Where links lead: pages, folders' first pages, and docs.json `redirects`.
     pub links: crate::links::Targets,
+    /// docs.json `variables`, replaced in every page's and snippet's source.
+    pub variables: quire_sdk::variables::Variables,
     /// Whether a page has already carried the Mermaid script into the bundle.
     pub mermaid_given: std::cell::Cell<bool>,
     /// Whether a page has already carried the warnings about the site's settings.
@@ -111,6 +113,7 @@ impl Site {
         in_order.extend(rest);
         let links = crate::links::Targets::new(in_order, redirects);
         Self {
+            variables: quire_sdk::variables::Variables::from_config(config),
             name,
             version,
             settings,
@@ -139,6 +142,7 @@ impl Site {
         self.snippets = snippets
             .into_iter()
             .map(|(path, source)| {
+                let source = self.variables.substitute(&source);
                 let snippet = crate::snippets::Snippet::parse(&path, &source);
                 (path, snippet)
             })
