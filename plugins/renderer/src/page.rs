@@ -578,6 +578,33 @@ mod tests {
     }
 
     #[test]
+    fn an_operations_code_samples_come_before_the_generated_request() {
+        let yaml = "openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /runs:\n    get:\n      summary: List runs\n      responses: {'200': {description: OK}}\n      x-codeSamples:\n        - lang: TypeScript\n          label: SDK\n          source: |-\n            const runs = await runs.list();\n        - lang: python\n          source: runs.list()\n        - label: no source\n  /other:\n    get: {summary: Other, responses: {'200': {description: OK}}}\n";
+        let site = site().with_files(vec![], vec![("openapi.yaml".into(), yaml.into())]);
+        let out = render_page(&site, "runs", "runs.mdx", "---\nopenapi: GET /runs\n---\n");
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let group = out.html.find("<div class=\"code-group\">").expect("tabs");
+        let titles: Vec<usize> = ["SDK</div>", "python</div>", "cURL</div>"]
+            .iter()
+            .map(|t| out.html[group..].find(t).expect(t))
+            .collect();
+        assert!(
+            titles.windows(2).all(|w| w[0] < w[1]),
+            "in order: {titles:?}"
+        );
+        assert!(out.html.contains("language-typescript"));
+        // Without samples, the request is the curl command alone.
+        let plain = render_page(
+            &site,
+            "other",
+            "other.mdx",
+            "---\nopenapi: GET /other\n---\n",
+        );
+        assert!(plain.html.contains(">Request</div>"), "{}", plain.html);
+        assert!(!plain.html.contains("code-group"));
+    }
+
+    #[test]
     fn webhook_and_extensionless_document_names() {
         let yaml = "openapi: 3.1.0\ninfo: {title: T, version: '1'}\nwebhooks:\n  order.created:\n    post:\n      summary: Order created\n      responses: {'200': {description: OK}}\npaths:\n  /a:\n    get: {summary: A, responses: {'200': {description: OK}}}\n";
         let site = site().with_files(vec![], vec![("specs/v3.yaml".into(), yaml.into())]);

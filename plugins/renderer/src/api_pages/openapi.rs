@@ -97,7 +97,49 @@ pub fn render(m: &mut Markup<'_>, op: &Operation<'_>, display: PlaygroundDisplay
     }
 }
 
-/// A curl request and the first JSON response's example, as highlighted code.
+/// A code sample an OpenAPI operation gives (`x-codeSamples`, or the older
+/// `x-code-samples`): `{lang, label?, source}`.
+struct CodeSample {
+    language: String,
+    /// The tab's title: `label`, else the language.
+    label: String,
+    source: String,
+}
+
+/// The operation's code samples, in order; an entry without `lang` or `source` is left out.
+fn code_samples(operation: &Value) -> Vec<CodeSample> {
+    let entries = operation
+        .get("x-codeSamples")
+        .or_else(|| operation.get("x-code-samples"))
+        .and_then(Value::as_array);
+    entries
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| {
+            let language = entry.get("lang")?.as_str()?.trim();
+            let source = entry.get("source")?.as_str()?;
+            let label = entry
+                .get("label")
+                .and_then(Value::as_str)
+                .filter(|l| !l.trim().is_empty())
+                .unwrap_or(language);
+            // A fence's language is one word ("TypeScript" highlights as `typescript`).
+            let fence: String = language
+                .to_lowercase()
+                .chars()
+                .filter(|c| c.is_alphanumeric() || matches!(c, '+' | '#' | '-' | '_'))
+                .collect();
+            Some(CodeSample {
+                language: fence,
+                label: label.to_string(),
+                source: source.trim_end().to_string(),
+            })
+        })
+        .collect()
+}
+
+/// The request (the operation's own code samples and a curl command) and the first JSON
+/// response's example, as highlighted code.
 fn examples(m: &mut Markup<'_>, op: &Operation<'_>, server: &str, request: Option<&Value>) {
     m.html.push_str("<div class=\"api-examples\">");
     let mut curl = format!("curl -X {} \"{}{}\"", op.method, server, op.path);
@@ -109,8 +151,24 @@ fn examples(m: &mut Markup<'_>, op: &Operation<'_>, server: &str, request: Optio
         curl.push('\'');
     }
     m.html.push_str("<div class=\"request-example\">");
-    m.html
-        .push_str(&code::block(Some("bash"), Some("Request"), &curl));
+    let samples = code_samples(op.operation);
+    if samples.is_empty() {
+        m.html
+            .push_str(&code::block(Some("bash"), Some("Request"), &curl));
+    } else {
+        // The authors' samples first (their SDK, say), then the generated request, as tabs.
+        m.html.push_str("<div class=\"code-group\">");
+        for sample in &samples {
+            m.html.push_str(&code::block(
+                Some(&sample.language),
+                Some(&sample.label),
+                &sample.source,
+            ));
+        }
+        m.html
+            .push_str(&code::block(Some("bash"), Some("cURL"), &curl));
+        m.html.push_str("</div>");
+    }
     m.html.push_str("</div>");
     let schemas = op.schemas();
     let response = op
