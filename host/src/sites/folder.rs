@@ -313,6 +313,7 @@ struct NavigationFields {
     noindex: bool,
     openapi: Option<String>,
     asyncapi: Option<String>,
+    url: Option<serde_json::Value>,
 }
 
 /// What reading a page's frontmatter gives: its navigation entry, and the API document its
@@ -364,6 +365,13 @@ fn page_meta(source: &str, path: &str) -> PageFacts {
             icon,
             hidden: fields.hidden,
             noindex: fields.noindex,
+            // Only a link to another site: a page's own path is where it already leads.
+            url: fields
+                .url
+                .as_ref()
+                .and_then(serde_json::Value::as_str)
+                .map(|u| u.trim().to_string())
+                .filter(|u| u.contains("://") || u.starts_with("mailto:")),
         },
         api_file: openapi_file.or(asyncapi_file),
     }
@@ -428,6 +436,34 @@ mod tests {
             ]
         );
         assert_eq!(m.files.len(), 5);
+    }
+
+    #[test]
+    fn a_page_with_a_url_is_a_link_in_the_navigation_and_still_exported() {
+        let dir = site(&[
+            (
+                "docs.json",
+                r#"{"name": "Acme", "navigation": {"pages": ["index", "changelog", "odd"]}}"#,
+            ),
+            ("index.md", "# Home"),
+            (
+                "changelog.mdx",
+                "---\ntitle: Changelog\nurl: \"https://example.com/changes\"\n---\nSee there.",
+            ),
+            // Not another site, and not a string: a page like any other, its title kept.
+            ("odd.mdx", "---\ntitle: Odd\nurl: 7\n---\nText."),
+        ]);
+        let m = load_site(dir.path(), LIMITS).unwrap();
+        let link = m
+            .navigation
+            .iter()
+            .find(|n| n.label == "Changelog")
+            .expect("the entry");
+        assert_eq!(link.kind, NavKind::Link);
+        assert_eq!(link.target.as_deref(), Some("https://example.com/changes"));
+        let odd = m.navigation.iter().find(|n| n.label == "Odd").expect("odd");
+        assert_eq!(odd.kind, NavKind::Page);
+        assert!(m.pages.iter().any(|p| p.path == "changelog"), "exported");
     }
 
     #[test]

@@ -77,6 +77,7 @@ mod tests {
                     p.to_string(),
                     PageMeta {
                         noindex: true,
+                        url: None,
                         ..PageMeta::default()
                     },
                 )

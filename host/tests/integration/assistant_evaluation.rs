@@ -315,7 +315,7 @@ async fn known_item_search(
     figures: &mut Figures,
 ) {
     let api = common::Api::new(base, key);
-    for page in crate::conformance::navigation_pages(root) {
+    for page in crate::conformance::reading_pages(root) {
         let Some(source) = ["mdx", "md"]
             .iter()
             .find_map(|ext| std::fs::read_to_string(root.join(format!("{page}.{ext}"))).ok())

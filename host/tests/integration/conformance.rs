@@ -120,7 +120,7 @@ async fn shared_corpora_publish_and_export_completely() {
         let data = instance.dir.path().join(format!("docs-{name}"));
         let docs = common::docs_server(&data, &["--bundle-url", url, "--deployment", "air-gapped"]);
         wait_until_ready(&docs.base).await;
-        in_chromium(name, &docs.base, &sample(&bundle, &navigation_pages(root)));
+        in_chromium(name, &docs.base, &sample(&bundle, &reading_pages(root)));
         drop(docs);
         figures.export_seconds = export_seconds;
         figures.pages = last["totalPages"].as_u64().unwrap_or_default() as usize;
@@ -262,6 +262,15 @@ pub(crate) fn navigation_pages(root: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The navigation pages readers open from the sidebar: those whose frontmatter `url` does not
+/// send their entry to another site (such a page is a link there, and not searched).
+pub(crate) fn reading_pages(root: &Path) -> Vec<String> {
+    navigation_pages(root)
+        .into_iter()
+        .filter(|page| frontmatter_url(root, page).is_none())
+        .collect()
+}
+
 fn walk(root: &Path, node: &Value, out: &mut Vec<String>) {
     match node {
         Value::String(entry) => {
@@ -305,6 +314,37 @@ fn walk(root: &Path, node: &Value, out: &mut Vec<String>) {
     }
 }
 
+/// The other site a page's frontmatter `url` sends its navigation entry to.
+fn frontmatter_url(root: &Path, page: &str) -> Option<String> {
+    let source = ["mdx", "md"]
+        .iter()
+        .find_map(|ext| std::fs::read_to_string(root.join(format!("{page}.{ext}"))).ok())?;
+    let front = source.strip_prefix("---\n")?.split("\n---").next()?;
+    let url = front.lines().find_map(|l| l.trim().strip_prefix("url:"))?;
+    let url = url.trim().trim_matches(['"', '\'']);
+    url.contains("://").then(|| url.to_string())
+}
+
+/// Whether some navigation data of the bundle has a link to `url`.
+fn link_in_navigation(url: &str, bundle: &BTreeMap<String, Vec<u8>>) -> bool {
+    bundle
+        .iter()
+        .filter(|(path, _)| path.starts_with("assets/nav/"))
+        .any(|(_, script)| {
+            let text = String::from_utf8_lossy(script);
+            let json = text
+                .find('{')
+                .zip(text.rfind('}'))
+                .and_then(|(start, end)| serde_json::from_str::<Value>(&text[start..=end]).ok());
+            json.and_then(|j| j["items"].as_array().cloned())
+                .is_some_and(|items| {
+                    items
+                        .iter()
+                        .any(|i| i["kind"] == "link" && i["target"].as_str() == Some(url))
+                })
+        })
+}
+
 fn hidden_in_frontmatter(source: &str) -> bool {
     let Some(rest) = source.strip_prefix("---\n") else {
         return false;
@@ -325,7 +365,12 @@ fn check(name: &str, root: &Path, bundle: &BTreeMap<String, Vec<u8>>, warnings: 
             continue;
         }
         f.exported += 1;
-        if in_own_sidebar(page, bundle) {
+        // A page whose frontmatter names a `url` is, in the sidebar, a link to that address.
+        let listed = match frontmatter_url(root, page) {
+            Some(url) => link_in_navigation(&url, bundle),
+            None => in_own_sidebar(page, bundle),
+        };
+        if listed {
             f.in_sidebar += 1;
         }
     }

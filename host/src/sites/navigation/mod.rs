@@ -41,6 +41,9 @@ pub struct PageMeta {
     pub hidden: bool,
     /// `noindex: true`: left out of search and of the assistant's sources.
     pub noindex: bool,
+    /// `url`: another site the page's navigation entry leads to instead of the page (which is
+    /// still exported, for readers who have its address).
+    pub url: Option<String>,
 }
 
 /// What reading the navigation gave.
@@ -337,7 +340,12 @@ impl Walker<'_> {
                     let meta = &self.pages[&path];
                     let (label, icon, hidden) =
                         (meta.label.clone(), meta.icon.clone(), meta.hidden);
-                    let node = self.push(NavKind::Page, depth, &label, Some(path), icon.as_deref());
+                    // A page whose frontmatter gives a `url` is a link to it in the sidebar.
+                    let (kind, target) = match &meta.url {
+                        Some(url) => (NavKind::Link, url.clone()),
+                        None => (NavKind::Page, path),
+                    };
+                    let node = self.push(kind, depth, &label, Some(target), icon.as_deref());
                     node.hidden |= hidden;
                 }
                 Value::Object(group) => {
@@ -382,6 +390,7 @@ mod tests {
                         icon: None,
                         hidden: false,
                         noindex: false,
+                        url: None,
                     },
                 )
             })
@@ -405,6 +414,7 @@ mod tests {
                 icon: Some("house".into()),
                 hidden: false,
                 noindex: false,
+                url: None,
             },
         );
         let nav = walk(&config, &pages).nodes;
@@ -553,6 +563,7 @@ mod tests {
                 icon: None,
                 hidden: true,
                 noindex: false,
+                url: None,
             },
         );
         let nav = walk(&config, &pages).nodes;
