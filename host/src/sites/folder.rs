@@ -301,19 +301,45 @@ fn read_text(root: &Path, file: &str) -> Result<String, SiteError> {
     })
 }
 
+/// The frontmatter fields navigation reads. Each is read as authors write it (`title: 2024`,
+/// `hidden: "true"`), and one of another type is left out without costing the others.
 #[derive(Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct NavigationFields {
+    #[serde(default, deserialize_with = "lenient_text")]
     title: Option<String>,
+    #[serde(default, deserialize_with = "lenient_text")]
     sidebar_title: Option<String>,
     icon: Option<serde_json::Value>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient_flag")]
     hidden: bool,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient_flag")]
     noindex: bool,
+    #[serde(default, deserialize_with = "lenient_text")]
     openapi: Option<String>,
+    #[serde(default, deserialize_with = "lenient_text")]
     asyncapi: Option<String>,
-    url: Option<serde_json::Value>,
+    #[serde(default, deserialize_with = "lenient_text")]
+    url: Option<String>,
+}
+
+/// Text from any YAML scalar; nothing from a list or a map.
+fn lenient_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match serde_yaml_ng::Value::deserialize(d)? {
+        serde_yaml_ng::Value::String(s) => Some(s),
+        serde_yaml_ng::Value::Number(n) => Some(n.to_string()),
+        serde_yaml_ng::Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    })
+}
+
+/// A flag from `true`/`false`, or the same words quoted; anything else is false.
+fn lenient_flag<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(match serde_yaml_ng::Value::deserialize(d)? {
+        serde_yaml_ng::Value::Bool(b) => b,
+        serde_yaml_ng::Value::String(s) => matches!(s.trim(), "true" | "yes"),
+        _ => false,
+    })
 }
 
 /// What reading a page's frontmatter gives: its navigation entry, and the API document its
@@ -368,8 +394,6 @@ fn page_meta(source: &str, path: &str) -> PageFacts {
             // Only a link to another site: a page's own path is where it already leads.
             url: fields
                 .url
-                .as_ref()
-                .and_then(serde_json::Value::as_str)
                 .map(|u| u.trim().to_string())
                 .filter(|u| u.contains("://") || u.starts_with("mailto:")),
         },
@@ -439,19 +463,26 @@ mod tests {
     }
 
     #[test]
-    fn a_page_with_a_url_is_a_link_in_the_navigation_and_still_exported() {
+    fn a_page_with_a_url_is_a_link_and_fields_are_read_as_authors_write_them() {
         let dir = site(&[
             (
                 "docs.json",
-                r#"{"name": "Acme", "navigation": {"pages": ["index", "changelog", "odd"]}}"#,
+                r#"{"name": "Acme", "navigation": {"pages": ["index", "changelog", "odd", "year"]}}"#,
             ),
             ("index.md", "# Home"),
             (
                 "changelog.mdx",
                 "---\ntitle: Changelog\nurl: \"https://example.com/changes\"\n---\nSee there.",
             ),
-            // Not another site, and not a string: a page like any other, its title kept.
-            ("odd.mdx", "---\ntitle: Odd\nurl: 7\n---\nText."),
+            // Not another site, and a quoted flag: a page like any other, its title kept.
+            (
+                "odd.mdx",
+                "---\ntitle: Odd\nurl: 7\nhidden: \"false\"\n---\nText.",
+            ),
+            (
+                "year.mdx",
+                "---\ntitle: 2024\nicon: {name: star}\nhidden: [x]\n---\nText.",
+            ),
         ]);
         let m = load_site(dir.path(), LIMITS).unwrap();
         let link = m
@@ -463,6 +494,12 @@ mod tests {
         assert_eq!(link.target.as_deref(), Some("https://example.com/changes"));
         let odd = m.navigation.iter().find(|n| n.label == "Odd").expect("odd");
         assert_eq!(odd.kind, NavKind::Page);
+        let year = m
+            .navigation
+            .iter()
+            .find(|n| n.label == "2024")
+            .expect("year");
+        assert_eq!(year.icon.as_deref(), Some("star"));
         assert!(m.pages.iter().any(|p| p.path == "changelog"), "exported");
     }
 

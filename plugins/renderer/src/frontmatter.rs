@@ -1,10 +1,9 @@
 //! Page frontmatter: the YAML block at the top of a page.
 
-use serde::Deserialize;
+use serde_yaml_ng::Value as Yaml;
 
 /// The frontmatter fields this renderer uses; others are ignored.
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Default)]
 pub struct Frontmatter {
     pub title: Option<String>,
     pub description: Option<String>,
@@ -13,10 +12,8 @@ pub struct Frontmatter {
     /// The Font Awesome style of `icon` (`solid`, `regular`, `brands`, ...).
     pub icon_type: Option<String>,
     /// Left out of navigation, search and the sitemap (still rendered and linkable).
-    #[serde(default)]
     pub hidden: bool,
     /// Left out of search and the sitemap, and marked for crawlers.
-    #[serde(default)]
     pub noindex: bool,
     /// Page layout: "default", "wide" (no table of contents), "center" (no sidebar or table of
     /// contents), "custom" (content only).
@@ -42,13 +39,83 @@ impl Frontmatter {
     }
 }
 
-/// Parses a YAML frontmatter block. Bad YAML is the author's problem to fix, not a reason to
-/// lose the page: the error comes back as a message and the page renders without frontmatter.
-pub fn parse(yaml: &str) -> Result<Frontmatter, String> {
+/// Parses a YAML frontmatter block. Bad input is the author's problem to fix, not a reason to
+/// lose the page: YAML that does not parse gives the default frontmatter and a message; a field
+/// of an unexpected type is left out with a message naming it, and the others are kept. Values
+/// are read as authors write them: a title may be a number (`title: 2024`), a flag a quoted
+/// `"true"`, an icon `{name, style}`.
+pub fn parse(yaml: &str) -> (Frontmatter, Vec<String>) {
     if yaml.trim().is_empty() {
-        return Ok(Frontmatter::default());
+        return (Frontmatter::default(), Vec::new());
     }
-    serde_yaml_ng::from_str(yaml).map_err(|e| format!("frontmatter is not valid YAML: {e}"))
+    let fields = match serde_yaml_ng::from_str::<Yaml>(yaml) {
+        Ok(Yaml::Mapping(fields)) => fields,
+        Ok(Yaml::Null) => return (Frontmatter::default(), Vec::new()),
+        Ok(_) => {
+            return (
+                Frontmatter::default(),
+                vec!["frontmatter is not a list of fields (`name: value` lines)".into()],
+            );
+        }
+        Err(e) => {
+            return (
+                Frontmatter::default(),
+                vec![format!("frontmatter is not valid YAML: {e}")],
+            );
+        }
+    };
+    let mut problems = Vec::new();
+    let mut text = |name: &str| -> Option<String> {
+        let value = fields.get(name)?;
+        match value {
+            Yaml::String(s) => Some(s.clone()),
+            Yaml::Number(n) => Some(n.to_string()),
+            Yaml::Bool(b) => Some(b.to_string()),
+            Yaml::Null => None,
+            _ => {
+                problems.push(format!(
+                    "frontmatter field {name} should be text; it is left out"
+                ));
+                None
+            }
+        }
+    };
+    let (icon, icon_style) = match fields.get("icon") {
+        Some(Yaml::Mapping(icon)) => (
+            icon.get("name").and_then(Yaml::as_str).map(String::from),
+            icon.get("style").and_then(Yaml::as_str).map(String::from),
+        ),
+        _ => (text("icon"), None),
+    };
+    let mut frontmatter = Frontmatter {
+        title: text("title"),
+        description: text("description"),
+        icon,
+        icon_type: text("iconType").or(icon_style),
+        mode: text("mode"),
+        openapi: text("openapi"),
+        asyncapi: text("asyncapi"),
+        playground: text("playground"),
+        ..Frontmatter::default()
+    };
+    let mut flag = |name: &str| -> Option<bool> {
+        match fields.get(name)? {
+            Yaml::Bool(b) => Some(*b),
+            Yaml::String(s) if matches!(s.trim(), "true" | "yes") => Some(true),
+            Yaml::String(s) if matches!(s.trim(), "false" | "no") => Some(false),
+            Yaml::Null => None,
+            _ => {
+                problems.push(format!(
+                    "frontmatter field {name} should be true or false; it is left out"
+                ));
+                None
+            }
+        }
+    };
+    frontmatter.hidden = flag("hidden").unwrap_or(false);
+    frontmatter.noindex = flag("noindex").unwrap_or(false);
+    frontmatter.timestamp = flag("timestamp");
+    (frontmatter, problems)
 }
 
 #[cfg(test)]
@@ -57,13 +124,34 @@ mod tests {
 
     #[test]
     fn reads_title_and_description() {
-        let fm = parse("title: Quickstart\ndescription: Start here\nicon: rocket").unwrap();
+        let (fm, problems) = parse("title: Quickstart\ndescription: Start here\nicon: rocket");
+        assert!(problems.is_empty());
         assert_eq!(fm.title.as_deref(), Some("Quickstart"));
         assert_eq!(fm.description.as_deref(), Some("Start here"));
     }
 
     #[test]
     fn bad_yaml_is_an_error_message() {
-        assert!(parse("title: [unclosed").is_err());
+        let (fm, problems) = parse("title: [unclosed");
+        assert!(fm.title.is_none());
+        assert!(problems[0].contains("not valid YAML"), "{problems:?}");
+        assert_eq!(parse("- a list").1.len(), 1);
+    }
+
+    #[test]
+    fn values_are_read_as_authors_write_them_and_a_bad_field_costs_only_itself() {
+        let (fm, problems) = parse(
+            "title: 2024\nicon: {name: star, style: solid}\nhidden: \"true\"\nnoindex: [x]\nkeywords: [a, b]\ndescription:\n",
+        );
+        assert_eq!(fm.title.as_deref(), Some("2024"));
+        assert_eq!(fm.icon.as_deref(), Some("star"));
+        assert_eq!(fm.icon_type.as_deref(), Some("solid"));
+        assert!(fm.hidden);
+        assert!(!fm.noindex);
+        assert_eq!(fm.description, None);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("noindex"));
+        let (fm, problems) = parse("title: {a: 1}\nsidebarTitle: S");
+        assert_eq!((fm.title, problems.len()), (None, 1));
     }
 }

@@ -59,14 +59,15 @@ pub fn render(site: &Site, page: &PageSource<'_>) -> PageOutput {
     let source = site.variables.substitute(source);
     let tree = parse(file, &source, &mut warnings);
     let frontmatter = match frontmatter_block(&tree) {
-        Some(yaml) => frontmatter::parse(yaml).unwrap_or_else(|message| {
-            warnings.push(PageWarning {
+        Some(yaml) => {
+            let (frontmatter, problems) = frontmatter::parse(yaml);
+            warnings.extend(problems.into_iter().map(|message| PageWarning {
                 file: None,
                 line: Some(1),
                 message,
-            });
-            Frontmatter::default()
-        }),
+            }));
+            frontmatter
+        }
         None => Frontmatter::default(),
     };
     let operation = frontmatter.openapi.as_deref().map(|r| site.api.find(r));
