@@ -27,6 +27,11 @@ pub struct Frontmatter {
     /// Whether the page shows its "last modified" date: overrides docs.json
     /// `metadata.timestamp`.
     pub timestamp: Option<bool>,
+    /// `keywords`: words a search engine may match the page by.
+    pub keywords: Vec<String>,
+    /// The page's own social and search meta tags (`"og:image"`, `"twitter:title"`), which
+    /// override the site's `seo.metatags` of the same name.
+    pub metatags: Vec<(String, String)>,
 }
 
 impl Frontmatter {
@@ -115,6 +120,33 @@ pub fn parse(yaml: &str) -> (Frontmatter, Vec<String>) {
     frontmatter.hidden = flag("hidden").unwrap_or(false);
     frontmatter.noindex = flag("noindex").unwrap_or(false);
     frontmatter.timestamp = flag("timestamp");
+    frontmatter.keywords = match fields.get("keywords") {
+        Some(Yaml::Sequence(words)) => words
+            .iter()
+            .filter_map(|w| match w {
+                Yaml::String(s) => Some(s.clone()),
+                Yaml::Number(n) => Some(n.to_string()),
+                _ => None,
+            })
+            .collect(),
+        Some(Yaml::String(words)) => words.split(',').map(|w| w.trim().to_string()).collect(),
+        _ => Vec::new(),
+    };
+    frontmatter.metatags = fields
+        .iter()
+        .filter_map(|(name, value)| {
+            let name = name.as_str()?;
+            let tag = ["og:", "twitter:", "article:"]
+                .iter()
+                .any(|prefix| name.starts_with(prefix));
+            let content = match value {
+                Yaml::String(s) => s.clone(),
+                Yaml::Number(n) => n.to_string(),
+                _ => return None,
+            };
+            tag.then(|| (name.to_string(), content))
+        })
+        .collect();
     (frontmatter, problems)
 }
 
@@ -151,6 +183,16 @@ mod tests {
         assert_eq!(fm.description, None);
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].contains("noindex"));
+        let (fm, _) =
+            parse("keywords: [alpha, 2]\n\"og:image\": /og.png\n\"twitter:card\": summary\nog: x");
+        assert_eq!(fm.keywords, ["alpha", "2"]);
+        assert_eq!(
+            fm.metatags,
+            [
+                ("og:image".to_string(), "/og.png".to_string()),
+                ("twitter:card".to_string(), "summary".to_string())
+            ]
+        );
         let (fm, problems) = parse("title: {a: 1}\nsidebarTitle: S");
         assert_eq!((fm.title, problems.len()), (None, 1));
     }

@@ -73,7 +73,19 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     if view.frontmatter.noindex || view.frontmatter.hidden || chrome.noindex {
         html.push_str("<meta name=\"robots\" content=\"noindex\">\n");
     }
-    for (name, content) in &chrome.metatags {
+    if !view.frontmatter.keywords.is_empty() {
+        html.push_str(&format!(
+            "<meta name=\"keywords\" content=\"{}\">\n",
+            escaped(&view.frontmatter.keywords.join(", "))
+        ));
+    }
+    // The page's own tags, then the site's that the page does not set.
+    let own = &view.frontmatter.metatags;
+    let site_tags = chrome
+        .metatags
+        .iter()
+        .filter(|(name, _)| !own.iter().any(|(n, _)| n == name));
+    for (name, content) in own.iter().chain(site_tags) {
         let attribute = if name.starts_with("og:") {
             "property"
         } else {

@@ -579,6 +579,29 @@ mod tests {
     }
 
     #[test]
+    fn a_pages_keywords_and_meta_tags_join_the_sites() {
+        let items = vec![NavEntry::new(NavKind::Page, 0, "A", Some("a"))];
+        let config = r#"{"seo": {"metatags": {"og:image": "/site.png", "og:site_name": "Acme"}}}"#;
+        let site = Site::new("Acme".into(), "v1".into(), items, config, vec![]).unwrap();
+        let source =
+            "---\ntitle: A\nkeywords: [billing, invoices]\n\"og:image\": /page.png\n---\n\nText.\n";
+        let out = render_page(&site, "a", "a.mdx", source);
+        assert!(
+            out.html
+                .contains(r#"<meta name="keywords" content="billing, invoices">"#)
+        );
+        assert!(
+            out.html
+                .contains(r#"<meta property="og:image" content="/page.png">"#)
+        );
+        assert!(!out.html.contains("/site.png"), "the page's own tag wins");
+        assert!(
+            out.html
+                .contains(r#"<meta property="og:site_name" content="Acme">"#)
+        );
+    }
+
+    #[test]
     fn an_operations_code_samples_come_before_the_generated_request() {
         let yaml = "openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /runs:\n    get:\n      summary: List runs\n      responses: {'200': {description: OK}}\n      x-codeSamples:\n        - lang: TypeScript\n          label: SDK\n          source: |-\n            const runs = await runs.list();\n        - lang: python\n          source: runs.list()\n        - label: no source\n  /other:\n    get: {summary: Other, responses: {'200': {description: OK}}}\n";
         let site = site().with_files(vec![], vec![("openapi.yaml".into(), yaml.into())]);
