@@ -177,17 +177,31 @@ for (const mode of ["file", "http"]) {
     assert.equal(await page.locator("#sidebar-tree a.active").count(), 1);
     await shot(page, `${mode}-home`);
 
-    // The contextual menu offers assistants only where the page has a web address.
+    // The contextual menu offers assistants only where the page has a web address; so are
+    // custom options that name the page, while a custom plain link is one everywhere.
     const assistants = await page.locator(".contextual a[data-contextual=chatgpt]").count();
+    const share = page.locator(".contextual a >> text=Share");
     if (mode === "http") {
       assert.match(await page.locator(".contextual a[data-contextual=chatgpt]").getAttribute("href"), /^https:\/\/chatgpt\.com\/\?hints=search&q=Read%20http/);
+      assert.match(await share.getAttribute("href"), /^https:\/\/share\.acme\.test\/new\?url=http%3A%2F%2F127\.0\.0\.1/);
     } else {
       assert.equal(assistants, 0, "no assistant links from file://");
+      assert.equal(await share.count(), 0, "no page-naming option from file://");
     }
+    assert.equal(await page.locator(".contextual a >> text=Service status").getAttribute("href"), "https://status.acme.test");
+
+    // The banner's Markdown link leads to a page; closed, it stays closed on the next page.
+    assert.equal(await page.locator(".banner a").getAttribute("href"), "quickstart.html");
+    assert.equal(await page.locator(".banner strong").textContent(), "v2");
+    await page.click(".banner-close");
+    assert.equal(await page.locator(".banner").isVisible(), false, "closed");
 
     // Sidebar, then previous/next.
     await page.click("#sidebar-tree >> text=Quickstart");
     at("quickstart.html");
+    if (mode === "http") {
+      assert.equal(await page.locator(".banner").isVisible(), false, "a closed banner stays closed");
+    }
     await page.click("a.pager-next");
     at("concepts.html");
     await page.click("a.pager-prev");

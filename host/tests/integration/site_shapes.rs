@@ -235,7 +235,7 @@ async fn every_navigation_shape_publishes_exports_and_serves() {
         "<strong>Company</strong><a href=\"start.html\">About</a>",
         "href=\"https://github.com/acme\"",
         "<meta property=\"og:site_name\" content=\"Shapes\">",
-        "<div class=\"banner\" role=\"note\">Version 2 is out</div>",
+        "<span class=\"banner-text\">Version <strong>2</strong> is out</span>",
     ] {
         assert!(start.contains(expected), "{expected} in {start}");
     }

@@ -275,7 +275,8 @@
   // --- Contextual menu -------------------------------------------------------------------------
   // "Copy page" copies the page's Markdown (the .md beside it; its text where a browser will not
   // read files, as from file://); assistants get the page's address, so they are offered only
-  // on pages served over HTTP(S) by a deployment that lets pages reach other sites.
+  // on pages served over HTTP(S) by a deployment that lets pages reach other sites. A custom
+  // option that is a plain link is one everywhere.
   function setupContextual() {
     var menu = document.querySelector(".contextual");
     if (!menu) return;
@@ -313,6 +314,27 @@
       } else {
         link.parentNode.removeChild(link);
       }
+    });
+    // Custom options that name the page ($page: its address, $path: its path), under the
+    // same rule as the assistants.
+    var address = location.href.split("#")[0];
+    var fill = function (text) {
+      return String(text).split("$page").join(address).split("$path").join(location.pathname);
+    };
+    menu.querySelectorAll("a[data-contextual=template]").forEach(function (link) {
+      var template = null;
+      try { template = JSON.parse(link.getAttribute("data-template")); } catch (e) { /* left hidden */ }
+      if (!online || !template) {
+        link.parentNode.removeChild(link);
+        return;
+      }
+      var href = fill(template.base);
+      var query = (template.query || []).map(function (pair) {
+        return encodeURIComponent(pair[0]) + "=" + encodeURIComponent(fill(pair[1]));
+      }).join("&");
+      if (query) href += (href.indexOf("?") < 0 ? "?" : "&") + query;
+      link.href = href;
+      link.hidden = false;
     });
   }
 
@@ -518,8 +540,28 @@
     }).catch(function () { /* analytics never gets in the reader's way */ });
   }
 
+  // --- Banner ------------------------------------------------------------------------------
+  // A dismissible banner stays closed once closed, until its text changes.
+  function setupBanner() {
+    var banner = document.querySelector(".banner[data-dismissible]");
+    if (!banner) return;
+    var key = "quire-banner-" + banner.getAttribute("data-dismissible");
+    if (store(key) === "closed") {
+      banner.hidden = true;
+      return;
+    }
+    var close = banner.querySelector(".banner-close");
+    if (!close) return;
+    close.hidden = false;
+    close.addEventListener("click", function () {
+      banner.hidden = true;
+      store(key, "closed");
+    });
+  }
+
   function start() {
     drawSidebar();
+    setupBanner();
     setupThemeToggle();
     setupTabs();
     setupCopyButtons();

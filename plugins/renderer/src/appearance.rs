@@ -11,6 +11,66 @@ use crate::config_values::{is_hex_color, text_at};
 /// The options of the contextual menu this renderer offers, in docs.json's spelling.
 const CONTEXTUAL: &[&str] = &["copy", "view", "chatgpt", "claude", "perplexity"];
 
+/// An option of the contextual menu.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MenuOption {
+    /// One of `CONTEXTUAL`, by its docs.json name.
+    Builtin(String),
+    /// A custom option: `{title, description, icon, href}`, where `href` is a link or
+    /// `{base, query: [{key, value}]}`, and `$page` / `$path` in it stand for the page's address
+    /// and path.
+    Custom {
+        title: String,
+        description: Option<String>,
+        base: String,
+        query: Vec<(String, String)>,
+    },
+}
+
+impl MenuOption {
+    fn from_json(option: &Value) -> Option<Self> {
+        if let Some(name) = option.as_str() {
+            return CONTEXTUAL
+                .contains(&name)
+                .then(|| Self::Builtin(name.to_string()));
+        }
+        let title = option.get("title")?.as_str()?.to_string();
+        let description = option
+            .get("description")
+            .and_then(Value::as_str)
+            .map(String::from);
+        let (base, query) = match option.get("href")? {
+            Value::String(href) => (href.clone(), Vec::new()),
+            Value::Object(href) => {
+                let base = href.get("base")?.as_str()?.to_string();
+                let query = href
+                    .get("query")
+                    .and_then(Value::as_array)
+                    .map(|pairs| {
+                        pairs
+                            .iter()
+                            .filter_map(|pair| {
+                                Some((
+                                    pair.get("key")?.as_str()?.to_string(),
+                                    pair.get("value")?.as_str()?.to_string(),
+                                ))
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                (base, query)
+            }
+            _ => return None,
+        };
+        Some(Self::Custom {
+            title,
+            description,
+            base,
+            query,
+        })
+    }
+}
+
 /// Page appearance settings.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Appearance {
@@ -27,7 +87,7 @@ pub struct Appearance {
     pub not_found_title: Option<String>,
     pub not_found_description: Option<String>,
     /// `contextual.options` this renderer offers, in the file's order.
-    pub contextual: Vec<String>,
+    pub contextual: Vec<MenuOption>,
     /// `styling.codeblocks: "dark"`: code blocks stay dark in light mode too.
     pub dark_code_blocks: bool,
     /// `metadata.timestamp`: pages show when their source was last changed.
@@ -47,14 +107,7 @@ impl Appearance {
         let contextual = config
             .pointer("/contextual/options")
             .and_then(Value::as_array)
-            .map(|options| {
-                options
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .filter(|o| CONTEXTUAL.contains(o))
-                    .map(String::from)
-                    .collect()
-            })
+            .map(|options| options.iter().filter_map(MenuOption::from_json).collect())
             .unwrap_or_default();
         let image = |pointer: &str| {
             text(pointer)
@@ -138,21 +191,14 @@ impl Appearance {
         let mut html =
             String::from("<div class=\"contextual\" role=\"group\" aria-label=\"This page\">");
         for option in &self.contextual {
-            html.push_str(&match option.as_str() {
-                "copy" => "<button type=\"button\" data-contextual=\"copy\">Copy page</button>"
-                    .to_string(),
-                "view" => format!(
-                    "<a data-contextual=\"view\" href=\"{}\">View as Markdown</a>",
-                    crate::escape::escaped(markdown_href)
-                ),
-                assistant => format!(
-                    "<a data-contextual=\"{assistant}\" hidden rel=\"noopener\">Open in {}</a>",
-                    match assistant {
-                        "chatgpt" => "ChatGPT",
-                        "claude" => "Claude",
-                        _ => "Perplexity",
-                    }
-                ),
+            html.push_str(&match option {
+                MenuOption::Builtin(name) => builtin_option(name, markdown_href),
+                MenuOption::Custom {
+                    title,
+                    description,
+                    base,
+                    query,
+                } => custom_option(title, description.as_deref(), base, query),
             });
         }
         html.push_str("</div>\n");
@@ -166,6 +212,74 @@ fn css_path(path: &str) -> String {
     path.trim_start_matches('/')
         .chars()
         .filter(|c| !matches!(c, '"' | '\\' | '(' | ')' | '\n'))
+        .collect()
+}
+
+fn builtin_option(name: &str, markdown_href: &str) -> String {
+    match name {
+        "copy" => "<button type=\"button\" data-contextual=\"copy\">Copy page</button>".to_string(),
+        "view" => format!(
+            "<a data-contextual=\"view\" href=\"{}\">View as Markdown</a>",
+            crate::escape::escaped(markdown_href)
+        ),
+        assistant => format!(
+            "<a data-contextual=\"{assistant}\" hidden rel=\"noopener\">Open in {}</a>",
+            match assistant {
+                "chatgpt" => "ChatGPT",
+                "claude" => "Claude",
+                _ => "Perplexity",
+            }
+        ),
+    }
+}
+
+/// A custom option: a plain link as it is; one that names the page (`$page`, `$path`) is
+/// completed by quire.js, and offered only where the page has a web address the deployment
+/// may send elsewhere, as the assistants are.
+fn custom_option(
+    title: &str,
+    description: Option<&str>,
+    base: &str,
+    query: &[(String, String)],
+) -> String {
+    use crate::escape::escaped;
+    let hint = description
+        .map(|d| format!(" title=\"{}\"", escaped(d)))
+        .unwrap_or_default();
+    let names_page = base.contains('$') || query.iter().any(|(_, v)| v.contains('$'));
+    if !names_page {
+        let mut href = base.to_string();
+        for (i, (key, value)) in query.iter().enumerate() {
+            href.push(if i == 0 && !base.contains('?') {
+                '?'
+            } else {
+                '&'
+            });
+            href.push_str(&format!("{}={}", encode(key), encode(value)));
+        }
+        return format!(
+            "<a data-contextual=\"link\" href=\"{}\"{hint} rel=\"noopener\">{}</a>",
+            escaped(&href),
+            escaped(title)
+        );
+    }
+    let template = serde_json::json!({"base": base, "query": query});
+    format!(
+        "<a data-contextual=\"template\" data-template=\"{}\"{hint} hidden rel=\"noopener\">{}</a>",
+        escaped(&template.to_string()),
+        escaped(title)
+    )
+}
+
+/// `text` as a URL query component.
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
         .collect()
 }
 
@@ -191,13 +305,37 @@ mod tests {
         assert_eq!(a.not_found_title.as_deref(), Some("Lost?"));
         assert_eq!(
             a.contextual,
-            ["copy", "view", "chatgpt"],
+            ["copy", "view", "chatgpt"].map(|o| MenuOption::Builtin(o.into())),
             "options it offers, in order"
         );
         let menu = a.contextual_menu("guides/a.md");
         assert!(menu.contains("href=\"guides/a.md\"") && menu.contains("Open in ChatGPT"));
         assert!(a.css().contains("--quire-background: #fafafa"));
         assert_eq!(Appearance::from_config(&Value::Null), Appearance::default());
+    }
+
+    #[test]
+    fn custom_contextual_options_are_links_or_templates_for_the_page() {
+        let config: Value = serde_json::from_str(
+            r#"{"contextual":{"options":["copy",
+                {"title":"llms.txt","description":"The site for models","icon":"file","href":"https://docs.example/llms.txt"},
+                {"title":"Share","icon":"x","href":{"base":"https://x.com/intent/tweet","query":[{"key":"text","value":"Read $page"}]}},
+                {"title":"Fixed","href":{"base":"https://a.example/s","query":[{"key":"q","value":"a b&c"}]}},
+                {"title":"No link"}]}}"#,
+        )
+        .unwrap();
+        let a = Appearance::from_config(&config);
+        assert_eq!(a.contextual.len(), 4, "{:?}", a.contextual);
+        let menu = a.contextual_menu("p.md");
+        assert!(menu.contains(
+            r#"<a data-contextual="link" href="https://docs.example/llms.txt" title="The site for models" rel="noopener">llms.txt</a>"#
+        ), "{menu}");
+        assert!(
+            menu.contains(r#"href="https://a.example/s?q=a%20b%26c""#),
+            "{menu}"
+        );
+        assert!(menu.contains(r#"data-contextual="template""#) && menu.contains("Read $page"));
+        assert!(menu.contains("hidden rel=\"noopener\">Share</a>"));
     }
 
     #[test]

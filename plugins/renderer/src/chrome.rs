@@ -19,6 +19,8 @@ pub struct Chrome {
     pub footer_columns: Vec<(String, Vec<(String, String)>)>,
     /// `banner.content`, shown above every page as text.
     pub banner: Option<String>,
+    /// `banner.dismissible`: readers may close the banner.
+    pub banner_dismissible: bool,
     /// `seo.metatags`: (name, content) for every page's head.
     pub metatags: Vec<(String, String)>,
     /// `seo.indexing: "none"`: every page asks search engines not to index it.
@@ -116,6 +118,10 @@ impl Chrome {
             socials,
             footer_columns,
             banner: text("/banner/content"),
+            banner_dismissible: config
+                .pointer("/banner/dismissible")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
             metatags,
             noindex: text("/seo/indexing").as_deref() == Some("none"),
             logo_href: text("/logo/href"),

@@ -148,9 +148,11 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     html.push_str("<a class=\"skip-link\" href=\"#content\">Skip to content</a>\n");
     topbar(&mut html, site, path, &root);
     if let Some(banner) = &chrome.banner {
-        html.push_str("<div class=\"banner\" role=\"note\">");
-        push_escaped(&mut html, &banner.replace("**", "").replace('`', ""));
-        html.push_str("</div>\n");
+        html.push_str(&crate::banner::html(
+            banner,
+            chrome.banner_dismissible,
+            &root,
+        ));
     }
     if let Some(context) = context
         && mode != "custom"

@@ -7,6 +7,7 @@
 mod api;
 mod api_pages;
 mod appearance;
+mod banner;
 mod chrome;
 mod code;
 
