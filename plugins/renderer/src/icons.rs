@@ -1,5 +1,5 @@
-//! Icons as inline SVG: Font Awesome Free (solid, regular, brands) and Lucide, from their npm
-//! packages (compiled in by build.rs), plus icons given as an image URL or a path in the site.
+//! Icons as inline SVG: Font Awesome Free (solid, regular, brands), Lucide and Tabler (outline
+//! and filled), from their npm packages (compiled in by build.rs), plus icons given as an image URL or a path in the site.
 //! A page carries only the icons it uses; the theme's own chrome always draws from Lucide.
 
 use crate::escape::escaped;
@@ -16,6 +16,8 @@ pub enum Library {
     FontAwesome,
     /// Lucide.
     Lucide,
+    /// Tabler.
+    Tabler,
 }
 
 impl Library {
@@ -23,6 +25,7 @@ impl Library {
     pub fn parse(name: Option<&str>) -> Self {
         match name.map(str::trim) {
             Some(n) if n.eq_ignore_ascii_case("lucide") => Self::Lucide,
+            Some(n) if n.eq_ignore_ascii_case("tabler") => Self::Tabler,
             _ => Self::FontAwesome,
         }
     }
@@ -67,9 +70,11 @@ pub fn draw(library: Library, icon: IconRef<'_>, size: u32) -> Option<Drawn> {
     let exact = |name: &str| {
         let lucide = || lucide_svg(name, size);
         let font_awesome = || font_awesome_svg(name, style, size);
+        let tabler = || tabler_svg(name, style, size);
         match library {
-            Library::Lucide => lucide().or_else(font_awesome),
-            Library::FontAwesome => font_awesome().or_else(lucide),
+            Library::Lucide => lucide().or_else(font_awesome).or_else(tabler),
+            Library::FontAwesome => font_awesome().or_else(lucide).or_else(tabler),
+            Library::Tabler => tabler().or_else(lucide).or_else(font_awesome),
         }
     };
     exact(name)
@@ -231,6 +236,32 @@ fn lucide_svg(name: &str, size: u32) -> Option<String> {
     ))
 }
 
+/// A Tabler icon: outline, or filled for `iconType: "filled"` or a `-filled` name (the outline
+/// when there is no filled drawing).
+fn tabler_svg(name: &str, style: Option<&str>, size: u32) -> Option<String> {
+    let name = name.to_ascii_lowercase();
+    let name = name
+        .strip_prefix("tabler-")
+        .or_else(|| name.strip_prefix("ti-"))
+        .unwrap_or(&name);
+    let (name, filled) = match name.strip_suffix("-filled") {
+        Some(outline) => (outline, true),
+        None => (name, style == Some("filled")),
+    };
+    if filled && let Some(i) = lookup(sets::TABLER_FILLED_NAMES, name) {
+        // Filled in the text's colour by the stylesheet's `.icon` rule.
+        return Some(format!(
+            "<svg width=\"{size}\" height=\"{size}\" viewBox=\"0 0 24 24\">{}</svg>",
+            sets::TABLER_FILLED[i]
+        ));
+    }
+    let body = sets::TABLER[lookup(sets::TABLER_NAMES, name)?];
+    // Tabler strokes as Lucide does (2px, round ends): the same `.icon.ls` rule.
+    Some(format!(
+        "<svg class=\"ls\" width=\"{size}\" height=\"{size}\" viewBox=\"0 0 24 24\">{body}</svg>"
+    ))
+}
+
 /// Adds the classes and attributes every icon carries to a bare `<svg ...>` (whose own
 /// classes, if it starts with them, stay).
 fn tagged(svg: &str, name: &str) -> String {
@@ -310,6 +341,25 @@ mod tests {
         );
         // A Lucide-only name still draws on a Font Awesome site.
         assert!(svg(Library::FontAwesome, "square-dashed-bottom-code", None).is_some());
+    }
+
+    #[test]
+    fn tabler_sites_draw_tabler_outline_and_filled_icons() {
+        assert_eq!(Library::parse(Some("Tabler")), Library::Tabler);
+        assert!(sets::TABLER_NAMES.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(sets::TABLER_NAMES.len() > 4000 && sets::TABLER_FILLED_NAMES.len() > 500);
+        // `brand-github` is Tabler's own name: Font Awesome and Lucide do not have it.
+        let outline = svg(Library::Tabler, "brand-github", None).expect("outline");
+        assert!(outline.starts_with("<svg class=\"icon ls\""), "{outline}");
+        let filled = svg(Library::Tabler, "star", Some("filled")).expect("filled");
+        assert!(!filled.contains("class=\"icon ls\""), "{filled}");
+        assert_eq!(
+            svg(Library::Tabler, "star-filled", None),
+            Some(filled.replace("data-icon=\"star\"", "data-icon=\"star-filled\""))
+        );
+        // A Tabler name draws on the other libraries' sites too, and theirs on a Tabler site.
+        assert!(svg(Library::FontAwesome, "brand-github", None).is_some());
+        assert!(svg(Library::Tabler, "house", None).is_some());
     }
 
     #[test]
