@@ -57,7 +57,7 @@ fn site(root: &Path) {
                 ]},
                 {"anchor": "Community", "href": "https://community.example"}
             ]},
-            {"language": "ar", "pages": ["ar/start"],
+            {"language": "ar", "pages": ["ar/start"], "banner": {"content": "إصدار جديد"},
              "global": {"anchors": [{"anchor": "Forum", "href": "https://forum.example"}]}}
         ]}
     });
@@ -182,6 +182,10 @@ async fn every_navigation_shape_publishes_exports_and_serves() {
     let (bundle_view, bytes) = api.download_bundle(&job_id).await;
     let bundle = unpack(&bytes);
     let html = |page: &str| String::from_utf8_lossy(&bundle[&format!("{page}.html")]).into_owned();
+
+    // A language may give its own banner (or navbar, or footer); the others keep the site's.
+    assert!(html("ar/start").contains("إصدار جديد"));
+    assert!(!html("ar/start").contains("Version <strong>2</strong>"));
 
     // docs.json `variables` are replaced in the page, its Markdown and its navigation label.
     assert!(html("guides/more").contains("Install Shapes Cloud."));

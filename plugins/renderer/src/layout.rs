@@ -69,7 +69,7 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
             escaped(description)
         ));
     }
-    let chrome = &site.settings.chrome;
+    let (_, chrome) = site.frame(path);
     if view.frontmatter.noindex || view.frontmatter.hidden || chrome.noindex {
         html.push_str("<meta name=\"robots\" content=\"noindex\">\n");
     }
@@ -229,7 +229,7 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
         toc(&mut html, view.headings);
     }
     html.push_str("</div>\n");
-    footer(&mut html, site, &root);
+    footer(&mut html, site, path, &root);
     html.push_str("</body>\n</html>\n");
     html
 }
@@ -255,8 +255,8 @@ fn last_modified(seconds: u64) -> String {
 }
 
 /// The footer: the link columns and social links of docs.json `footer`, the site and version.
-fn footer(html: &mut String, site: &Site, root: &str) {
-    let chrome = &site.settings.chrome;
+fn footer(html: &mut String, site: &Site, path: &str, root: &str) {
+    let (_, chrome) = site.frame(path);
     html.push_str("<footer class=\"footer\">");
     if !chrome.footer_columns.is_empty() {
         html.push_str("<div class=\"footer-columns\">");
@@ -327,7 +327,8 @@ fn is_right_to_left(lang: &str) -> bool {
 
 fn topbar(html: &mut String, site: &Site, path: &str, root: &str) {
     let home = site.home().unwrap_or("index");
-    let logo_href = match &site.settings.chrome.logo_href {
+    let (navbar_links, chrome) = site.frame(path);
+    let logo_href = match &chrome.logo_href {
         Some(href) => crate::links::navigation_href(href, root),
         None => format!("{root}{home}.html"),
     };
@@ -362,7 +363,7 @@ fn topbar(html: &mut String, site: &Site, path: &str, root: &str) {
         icons::ui("search", 16),
         escaped(prompt)
     ));
-    for (label, href) in &settings.navbar_links {
+    for (label, href) in navbar_links {
         let href = crate::links::navigation_href(href, root);
         html.push_str(&format!(
             "<a class=\"navbar-link\" href=\"{}\">{}</a>",
@@ -370,7 +371,7 @@ fn topbar(html: &mut String, site: &Site, path: &str, root: &str) {
             escaped(label)
         ));
     }
-    if let Some((label, href)) = &settings.chrome.primary_button {
+    if let Some((label, href)) = &chrome.primary_button {
         html.push_str(&format!(
             "<a class=\"navbar-button\" href=\"{}\">{}</a>",
             escaped(&crate::links::navigation_href(href, root)),

@@ -39,6 +39,16 @@ pub struct Settings {
     /// The navigation file's name as authors know it (`docs.json`, or `mint.json` for the older
     /// shape), for warnings about its settings.
     pub config_file: &'static str,
+    /// The top bar links and frame of the languages (`navigation.languages` entries) that give
+    /// their own `navbar`, `footer` or `banner`.
+    pub language_frames: std::collections::HashMap<String, Frame>,
+}
+
+/// What a language may give in its own words: the top bar's links and the frame around pages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    pub navbar_links: Vec<(String, String)>,
+    pub chrome: crate::chrome::Chrome,
 }
 
 /// The navigation file's JSON text, parsed (`Null` for an empty text).
@@ -95,21 +105,7 @@ impl Settings {
             .filter(|m| matches!(*m, "light" | "dark" | "system"))
             .unwrap_or("system")
             .to_string();
-        let links = config
-            .pointer("/navbar/links")
-            .or_else(|| config.get("topbarLinks"))
-            .and_then(Value::as_array)
-            .map(|links| {
-                links
-                    .iter()
-                    .filter_map(|l| {
-                        let label = l.get("label").or_else(|| l.get("name"))?.as_str()?;
-                        let href = l.get("href").or_else(|| l.get("url"))?.as_str()?;
-                        Some((label.to_string(), href.to_string()))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let links = navbar_links(config);
         Self {
             primary,
             light,
@@ -134,8 +130,82 @@ impl Settings {
             icon_library: crate::icons::Library::parse(
                 config.pointer("/icons/library").and_then(Value::as_str),
             ),
+            language_frames: language_frames(config),
         }
     }
+
+    /// The top bar links and frame for pages in `language`: its own where it gives them.
+    pub fn frame(&self, language: Option<&str>) -> (&[(String, String)], &crate::chrome::Chrome) {
+        match language.and_then(|l| self.language_frames.get(l)) {
+            Some(frame) => (&frame.navbar_links, &frame.chrome),
+            None => (&self.navbar_links, &self.chrome),
+        }
+    }
+}
+
+/// `navbar.links` (or mint.json's `topbarLinks`) as (label, href).
+fn navbar_links(config: &Value) -> Vec<(String, String)> {
+    config
+        .pointer("/navbar/links")
+        .or_else(|| config.get("topbarLinks"))
+        .and_then(Value::as_array)
+        .map(|links| {
+            links
+                .iter()
+                .filter_map(|l| {
+                    let label = match l.get("label").or_else(|| l.get("name")) {
+                        Some(label) => label.as_str()?,
+                        None if l.get("type").and_then(Value::as_str) == Some("github") => "GitHub",
+                        None => return None,
+                    };
+                    let href = l.get("href").or_else(|| l.get("url"))?.as_str()?;
+                    Some((label.to_string(), href.to_string()))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The frames of the `languages` entries, at any depth of the navigation, that set `navbar`,
+/// `footer` or `banner`: the site's settings with those replaced.
+fn language_frames(config: &Value) -> std::collections::HashMap<String, Frame> {
+    const OWN: [&str; 3] = ["navbar", "footer", "banner"];
+    fn walk<'a>(node: &'a Value, out: &mut Vec<&'a serde_json::Map<String, Value>>) {
+        match node {
+            Value::Object(map) => {
+                if map.contains_key("language") && OWN.iter().any(|k| map.contains_key(*k)) {
+                    out.push(map);
+                }
+                map.values().for_each(|v| walk(v, out));
+            }
+            Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            _ => {}
+        }
+    }
+    let mut entries = Vec::new();
+    if let Some(navigation) = config.get("navigation") {
+        walk(navigation, &mut entries);
+    }
+    let mut frames = std::collections::HashMap::new();
+    for entry in entries {
+        let Some(language) = entry.get("language").and_then(Value::as_str) else {
+            continue;
+        };
+        let mut merged = config.clone();
+        if let Some(site) = merged.as_object_mut() {
+            site.remove("navigation");
+            for key in OWN {
+                if let Some(own) = entry.get(key) {
+                    site.insert(key.to_string(), own.clone());
+                }
+            }
+        }
+        frames.entry(language.to_string()).or_insert_with(|| Frame {
+            navbar_links: navbar_links(&merged),
+            chrome: crate::chrome::Chrome::from_config(&merged),
+        });
+    }
+    frames
 }
 
 impl Settings {
@@ -190,5 +260,34 @@ mod tests {
         let bad = Settings::parse(r#"{"colors":{"primary":"red;}"}}"#).unwrap();
         assert_eq!(bad.primary, DEFAULT_PRIMARY);
         assert!(Settings::parse("{").is_err());
+    }
+
+    #[test]
+    fn a_language_may_give_its_own_navbar_footer_and_banner() {
+        let s = Settings::parse(
+            r#"{"navbar":{"links":[{"label":"Support","href":"https://help.example"}]},
+                "banner":{"content":"News"},
+                "footer":{"socials":{"github":"https://github.com/acme"}},
+                "navigation":{"versions":[{"version":"v1","languages":[
+                    {"language":"en","pages":["a"]},
+                    {"language":"es","pages":["es/a"],"navbar":{"links":[{"label":"Ayuda","href":"https://help.example/es"},{"type":"github","href":"https://github.com/acme"}]},
+                     "banner":{"content":"Novedades"}}]}]}}"#,
+        )
+        .unwrap();
+        let (links, chrome) = s.frame(Some("es"));
+        assert_eq!(links[0].0, "Ayuda");
+        assert_eq!(links[1].0, "GitHub");
+        assert_eq!(chrome.banner.as_deref(), Some("Novedades"));
+        assert_eq!(
+            chrome.socials.len(),
+            1,
+            "the site's footer where the language gives none"
+        );
+        let (links, chrome) = s.frame(Some("en"));
+        assert_eq!(
+            (links[0].0.as_str(), chrome.banner.as_deref()),
+            ("Support", Some("News"))
+        );
+        assert_eq!(s.frame(None).0[0].0, "Support");
     }
 }

@@ -162,6 +162,12 @@ impl Site {
         self.contexts.get(self.context_index(path))
     }
 
+    /// The top bar links and frame of the page at `path`: its language's own, if it gives them.
+    pub fn frame(&self, path: &str) -> (&[(String, String)], &crate::chrome::Chrome) {
+        let language = self.context(path).and_then(|c| c.language.as_deref());
+        self.settings.frame(language)
+    }
+
     /// The navigation pages before and after `path` in its context, as (path, label).
     pub fn neighbours(&self, path: &str) -> (Option<&NavPage>, Option<&NavPage>) {
         let Some(&c) = self.context_of.get(path) else {
