@@ -12,6 +12,8 @@ use std::path::Path;
 use serde_json::Value;
 use serde_yaml_ng::Value as Yaml;
 
+use super::api_extensions::PageExtensions;
+
 /// HTTP methods of an OpenAPI path item, in the order pages are generated.
 const METHODS: &[&str] = &[
     "get", "post", "put", "patch", "delete", "head", "options", "trace",
@@ -58,10 +60,12 @@ impl ApiSpec {
 }
 
 /// The generated page for the navigation entry `entry` (`"GET /users"` or with a file before
-/// it) under `spec`, at a path no other page has taken (recorded in `taken`).
+/// it) under `spec`, at a path no other page has taken (recorded in `taken`): the operation's
+/// `x-mint.href` if it gives one, and its `x-mint` metadata and content in the source.
 pub fn operation_page(
     entry: &str,
     spec: Option<&ApiSpec>,
+    extensions: &PageExtensions,
     taken: &mut HashSet<String>,
 ) -> GeneratedPage {
     let words: Vec<&str> = entry.split_whitespace().collect();
@@ -77,11 +81,13 @@ pub fn operation_page(
         _ => format!("{method} {path}"),
     };
     let directory = spec.map_or("api-reference", |s| s.directory.as_str());
-    let slug = path_slug(&format!("{method} {path}"));
-    let path = unique(&format!("{directory}/{slug}"), taken);
+    let wanted = match &extensions.href {
+        Some(href) if !href.is_empty() => href.clone(),
+        _ => format!("{directory}/{}", path_slug(&format!("{method} {path}"))),
+    };
     GeneratedPage {
-        path,
-        source: format!("---\nopenapi: {}\n---\n", Value::String(reference)),
+        path: unique(&wanted, taken),
+        source: extensions.page_source("openapi", &reference),
     }
 }
 
@@ -135,7 +141,7 @@ pub fn all_channels(document: &Yaml) -> Vec<(String, String)> {
 }
 
 /// Every operation of `document` as navigation entries (`"GET /users"`), grouped by their
-/// first tag, in document order.
+/// first tag, in document order; those marked `x-excluded` are left out.
 pub fn all_operations(document: &Yaml) -> Vec<(String, Vec<String>)> {
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     let paths = document.get("paths").and_then(Yaml::as_mapping);
@@ -145,6 +151,9 @@ pub fn all_operations(document: &Yaml) -> Vec<(String, Vec<String>)> {
             let Some(operation) = item.get(*method) else {
                 continue;
             };
+            if PageExtensions::of(operation).excluded {
+                continue;
+            }
             let tag = operation
                 .get("tags")
                 .and_then(|t| t.get(0))
@@ -161,8 +170,8 @@ pub fn all_operations(document: &Yaml) -> Vec<(String, Vec<String>)> {
     groups
 }
 
-/// The summary of the operation `entry` (`"GET /users"`) names in `document`, for its label.
-pub fn summary<'a>(document: &'a Yaml, entry: &str) -> Option<&'a str> {
+/// The operation object the entry `entry` (`"GET /users"`) names in `document`.
+pub fn operation<'a>(document: &'a Yaml, entry: &str) -> Option<&'a Yaml> {
     let words: Vec<&str> = entry.split_whitespace().collect();
     let [method, path] = words[words.len().saturating_sub(2)..] else {
         return None;
@@ -170,9 +179,7 @@ pub fn summary<'a>(document: &'a Yaml, entry: &str) -> Option<&'a str> {
     document
         .get("paths")?
         .get(path)?
-        .get(method.to_ascii_lowercase().as_str())?
-        .get("summary")?
-        .as_str()
+        .get(method.to_ascii_lowercase().as_str())
 }
 
 fn is_method(word: &str) -> bool {
@@ -215,7 +222,8 @@ mod tests {
             &serde_json::json!({"source": "/specs/v1.yaml", "directory": "api/"}),
         );
         let mut taken = HashSet::from(["api/get-users".to_string()]);
-        let page = operation_page("GET /users", spec.as_ref(), &mut taken);
+        let none = PageExtensions::default();
+        let page = operation_page("GET /users", spec.as_ref(), &none, &mut taken);
         assert_eq!(
             page.path, "api/get-users-2",
             "an existing page keeps its path"
@@ -224,12 +232,20 @@ mod tests {
             page.source,
             "---\nopenapi: \"specs/v1.yaml GET /users\"\n---\n"
         );
-        let named = operation_page("/other.json POST /users/{id}", None, &mut taken);
+        let named = operation_page("/other.json POST /users/{id}", None, &none, &mut taken);
         assert_eq!(named.path, "api-reference/post-users-id");
         assert!(named.source.contains("\"other.json POST /users/{id}\""));
         let remote = ApiSpec::from_field(&serde_json::json!("https://x.test/openapi.json"));
-        let page = operation_page("GET /a", remote.as_ref(), &mut taken);
+        let page = operation_page("GET /a", remote.as_ref(), &none, &mut taken);
         assert!(page.source.contains("\"GET /a\""), "{}", page.source);
+        let moved = PageExtensions {
+            href: Some("reference/list".into()),
+            ..PageExtensions::default()
+        };
+        assert_eq!(
+            operation_page("GET /b", spec.as_ref(), &moved, &mut taken).path,
+            "reference/list"
+        );
     }
 
     #[test]
@@ -237,7 +253,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(
             dir.path().join("openapi.yaml"),
-            "paths:\n  /users:\n    get: {tags: [Users]}\n    post: {tags: [Users]}\n  /health:\n    get: {}\n",
+            "paths:\n  /users:\n    get: {tags: [Users]}\n    post: {tags: [Users]}\n    delete: {tags: [Users], x-excluded: true}\n  /health:\n    get: {}\n",
         )
         .unwrap();
         let spec = ApiSpec::from_field(&serde_json::json!("openapi.yaml")).unwrap();
@@ -278,7 +294,8 @@ mod tests {
         );
         let yaml = "paths:\n  /a:\n    get: {summary: List things}\n";
         let document: Yaml = serde_yaml_ng::from_str(yaml).unwrap();
-        assert_eq!(summary(&document, "GET /a"), Some("List things"));
-        assert_eq!(summary(&document, "x.yaml GET /a"), Some("List things"));
+        let summary = |entry| operation(&document, entry)?.get("summary")?.as_str();
+        assert_eq!(summary("GET /a"), Some("List things"));
+        assert_eq!(summary("x.yaml GET /a"), Some("List things"));
     }
 }

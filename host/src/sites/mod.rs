@@ -1,6 +1,7 @@
 //! Documentation sites as Quire reads them: a folder with `docs.json` (or legacy `mint.json`)
 //! and `.md`/`.mdx` pages, turned into the manifest that exports and plugins work from.
 
+mod api_extensions;
 mod api_pages;
 mod folder;
 mod mint_settings;

@@ -3,21 +3,29 @@
 
 use super::Walker;
 use crate::sites::NavKind;
+use crate::sites::api_extensions::PageExtensions;
 use crate::sites::api_pages::{self, ApiSpec};
 
 impl Walker<'_> {
-    /// A page generated for the API operation `entry`, labelled with its summary.
+    /// A page generated for the API operation `entry`, labelled with its summary (or its
+    /// `x-mint` title), hidden when the operation says `x-hidden`.
     pub(super) fn operation(&mut self, entry: &str, depth: u32, at: &str) {
-        let page = api_pages::operation_page(entry, self.spec.as_ref(), &mut self.taken);
-        let label = match self.spec.clone() {
+        let operation = match self.spec.clone() {
             Some(spec) => self
                 .document(&spec, at)
-                .and_then(|d| api_pages::summary(d, entry))
-                .unwrap_or(entry)
-                .to_string(),
-            None => entry.to_string(),
+                .and_then(|d| api_pages::operation(d, entry)),
+            None => None,
         };
-        self.push(NavKind::Page, depth, &label, Some(page.path.clone()), None);
+        let extensions = operation.map(PageExtensions::of).unwrap_or_default();
+        let label = extensions
+            .label()
+            .or_else(|| operation?.get("summary")?.as_str())
+            .unwrap_or(entry)
+            .to_string();
+        let page =
+            api_pages::operation_page(entry, self.spec.as_ref(), &extensions, &mut self.taken);
+        let node = self.push(NavKind::Page, depth, &label, Some(page.path.clone()), None);
+        node.hidden |= extensions.hidden;
         self.generated.push(page);
     }
 
