@@ -299,6 +299,10 @@ for (const mode of ["file", "http"]) {
     const article = await page.locator("article").boundingBox();
     assert.ok(side && article && side.x >= article.x + article.width, "examples right of the reference");
     assert.ok(await page.isVisible("aside.api-side .request-example >> text=curl -X GET"));
+    // The request in the site's other languages, as tabs.
+    await page.click("aside.api-side .request-example .tab-button >> text=Python");
+    assert.ok(await page.isVisible("aside.api-side .request-example >> text=import requests"));
+    assert.ok(!(await page.isVisible("aside.api-side .request-example >> text=curl -X GET")));
 
     // An AsyncAPI channel, generated from the navigation's `asyncapi` document.
     await page.click("#sidebar-tree >> text=Widget updates");

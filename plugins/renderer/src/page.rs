@@ -123,7 +123,12 @@ pub fn render(site: &Site, page: &PageSource<'_>) -> PageOutput {
             .as_deref()
             .and_then(PlaygroundDisplay::parse)
             .unwrap_or(site.settings.playground);
-        crate::api_pages::render_operation(&mut markup, op, display);
+        crate::api_pages::render_operation(
+            &mut markup,
+            op,
+            display,
+            &site.settings.request_languages,
+        );
     }
     if let Some(channel) = &channel {
         crate::api_pages::render_channel(&mut markup, channel);
@@ -617,9 +622,24 @@ mod tests {
             "in order: {titles:?}"
         );
         assert!(out.html.contains("language-typescript"));
-        // Without samples, the request is the curl command alone.
+        // Without samples, the site's languages: cURL, Python and JavaScript by default, or
+        // those `api.examples.languages` names (one is shown alone, as the request).
         let plain = render_page(
             &site,
+            "other",
+            "other.mdx",
+            "---\nopenapi: GET /other\n---\n",
+        );
+        for title in ["cURL</div>", "Python</div>", "JavaScript</div>"] {
+            assert!(plain.html.contains(title), "{title}");
+        }
+        let items = vec![NavEntry::new(NavKind::Page, 0, "A", Some("a"))];
+        let config = r#"{"api": {"examples": {"languages": ["bash"]}}}"#;
+        let curl_only = Site::new("Acme".into(), "v1".into(), items, config, vec![])
+            .unwrap()
+            .with_files(vec![], vec![("openapi.yaml".into(), yaml.into())]);
+        let plain = render_page(
+            &curl_only,
             "other",
             "other.mdx",
             "---\nopenapi: GET /other\n---\n",

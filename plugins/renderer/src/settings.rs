@@ -34,6 +34,8 @@ pub struct Settings {
     pub appearance: crate::appearance::Appearance,
     /// `api.playground.display`: whether API pages offer "Try it".
     pub playground: crate::api::PlaygroundDisplay,
+    /// `api.examples.languages`: the languages of API pages' generated request examples.
+    pub request_languages: Vec<crate::api_pages::RequestLanguage>,
     /// Fonts and analytics from other hosts, for deployments that allow them.
     pub external: crate::external::External,
     /// The navigation file's name as authors know it (`docs.json`, or `mint.json` for the older
@@ -106,7 +108,11 @@ impl Settings {
             .unwrap_or("system")
             .to_string();
         let links = navbar_links(config);
+        let (request_languages, language_problems) = crate::api_pages::request_languages(config);
+        let mut external = crate::external::External::from_config(config);
+        external.problems.extend(language_problems);
         Self {
+            request_languages,
             primary,
             light,
             dark,
@@ -121,7 +127,7 @@ impl Settings {
             chrome: crate::chrome::Chrome::from_config(config),
             appearance: crate::appearance::Appearance::from_config(config),
             playground: crate::api::PlaygroundDisplay::from_config(config),
-            external: crate::external::External::from_config(config),
+            external,
             config_file: if config.get("navigation").is_some_and(Value::is_array) {
                 "mint.json"
             } else {

@@ -6,12 +6,18 @@ use serde_json::Value;
 
 use super::fields::{self, Field};
 use super::playground;
+use super::requests::Language;
 use crate::api::{Operation, PlaygroundDisplay};
 use crate::code;
 use crate::markup::Markup;
 
 /// Renders the reference for `op` into the page, its examples into the side column.
-pub fn render(m: &mut Markup<'_>, op: &Operation<'_>, display: PlaygroundDisplay) {
+pub fn render(
+    m: &mut Markup<'_>,
+    op: &Operation<'_>,
+    display: PlaygroundDisplay,
+    languages: &[Language],
+) {
     let schemas = op.schemas();
     let server = op.server();
     m.html.push_str("<div class=\"api-endpoint\">");
@@ -80,7 +86,7 @@ pub fn render(m: &mut Markup<'_>, op: &Operation<'_>, display: PlaygroundDisplay
         }
     }
     let request_media = request.map(|(_, media)| media);
-    m.aside(|m| examples(m, op, &server, request_media));
+    m.aside(|m| examples(m, op, &server, request_media, languages));
     if display == PlaygroundDisplay::Interactive {
         let body = request_media.map(|media| op.media_example(media));
         playground::form(
@@ -138,36 +144,43 @@ fn code_samples(operation: &Value) -> Vec<CodeSample> {
         .collect()
 }
 
-/// The request (the operation's own code samples and a curl command) and the first JSON
-/// response's example, as highlighted code.
-fn examples(m: &mut Markup<'_>, op: &Operation<'_>, server: &str, request: Option<&Value>) {
+/// The request (the operation's own code samples, then one generated in each of the site's
+/// `languages`) and the first JSON response's example, as highlighted code.
+fn examples(
+    m: &mut Markup<'_>,
+    op: &Operation<'_>,
+    server: &str,
+    request: Option<&Value>,
+    languages: &[Language],
+) {
     m.html.push_str("<div class=\"api-examples\">");
-    let mut curl = format!("curl -X {} \"{}{}\"", op.method, server, op.path);
-    if let Some(media) = request {
-        let body = op.media_example(media);
-        let body = serde_json::to_string(&body).unwrap_or_default();
-        curl.push_str(" \\\n  -H \"Content-Type: application/json\" \\\n  -d '");
-        curl.push_str(&body.replace('\'', "'\\''"));
-        curl.push('\'');
-    }
+    let url = format!("{server}{}", op.path);
+    let body = request.map(|media| op.media_example(media));
+    let mut blocks: Vec<(String, String, String)> = code_samples(op.operation)
+        .into_iter()
+        .map(|s| (s.language, s.label, s.source))
+        .collect();
+    blocks.extend(languages.iter().map(|language| {
+        (
+            language.fence().to_string(),
+            language.label().to_string(),
+            language.request(&op.method, &url, body.as_ref()),
+        )
+    }));
     m.html.push_str("<div class=\"request-example\">");
-    let samples = code_samples(op.operation);
-    if samples.is_empty() {
-        m.html
-            .push_str(&code::block(Some("bash"), Some("Request"), &curl));
-    } else {
-        // The authors' samples first (their SDK, say), then the generated request, as tabs.
-        m.html.push_str("<div class=\"code-group\">");
-        for sample in &samples {
-            m.html.push_str(&code::block(
-                Some(&sample.language),
-                Some(&sample.label),
-                &sample.source,
-            ));
+    match blocks.as_slice() {
+        [(fence, _, code)] => m
+            .html
+            .push_str(&code::block(Some(fence), Some("Request"), code)),
+        _ => {
+            // The authors' samples first (their SDK, say), then the generated ones, as tabs.
+            m.html.push_str("<div class=\"code-group\">");
+            for (fence, label, code) in &blocks {
+                m.html
+                    .push_str(&code::block(Some(fence), Some(label), code));
+            }
+            m.html.push_str("</div>");
         }
-        m.html
-            .push_str(&code::block(Some("bash"), Some("cURL"), &curl));
-        m.html.push_str("</div>");
     }
     m.html.push_str("</div>");
     let schemas = op.schemas();

@@ -1,0 +1,290 @@
+//! The request example of an API page in each language docs.json `api.examples.languages`
+//! names (cURL, Python and JavaScript when it names none): the operation's method and URL, and
+//! its JSON body when it has one, written with each language's usual HTTP client.
+
+use serde_json::Value;
+
+/// A language a request example is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    Curl,
+    Python,
+    JavaScript,
+    Go,
+    Php,
+    Ruby,
+    Java,
+}
+
+/// The examples a site gets when it names no languages.
+pub const DEFAULT: [Language; 3] = [Language::Curl, Language::Python, Language::JavaScript];
+
+impl Language {
+    /// A language as docs.json names it (`bash`, `curl`, `python`, `javascript`, `node`, `go`,
+    /// `php`, `ruby`, `java`).
+    pub fn parse(name: &str) -> Option<Self> {
+        Some(match name.trim().to_ascii_lowercase().as_str() {
+            "bash" | "curl" | "shell" | "sh" => Self::Curl,
+            "python" | "py" => Self::Python,
+            "javascript" | "js" | "node" | "nodejs" | "typescript" | "ts" => Self::JavaScript,
+            "go" | "golang" => Self::Go,
+            "php" => Self::Php,
+            "ruby" | "rb" => Self::Ruby,
+            "java" => Self::Java,
+            _ => return None,
+        })
+    }
+
+    /// The tab's title.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Curl => "cURL",
+            Self::Python => "Python",
+            Self::JavaScript => "JavaScript",
+            Self::Go => "Go",
+            Self::Php => "PHP",
+            Self::Ruby => "Ruby",
+            Self::Java => "Java",
+        }
+    }
+
+    /// The code fence's language, for highlighting.
+    pub fn fence(self) -> &'static str {
+        match self {
+            Self::Curl => "bash",
+            Self::Python => "python",
+            Self::JavaScript => "javascript",
+            Self::Go => "go",
+            Self::Php => "php",
+            Self::Ruby => "ruby",
+            Self::Java => "java",
+        }
+    }
+
+    /// The request `method url` (with `body` as JSON, if any) in this language.
+    pub fn request(self, method: &str, url: &str, body: Option<&Value>) -> String {
+        let compact = body.map(|b| serde_json::to_string(b).unwrap_or_default());
+        let pretty = body.map(|b| serde_json::to_string_pretty(b).unwrap_or_default());
+        // A JSON string literal is a valid string literal in JavaScript, Go, Java and PHP too.
+        let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
+        match self {
+            Self::Curl => {
+                let mut out = format!("curl -X {method} {}", quoted(url));
+                if let Some(json) = &compact {
+                    out.push_str(" \\\n  -H \"Content-Type: application/json\" \\\n  -d '");
+                    out.push_str(&json.replace('\'', "'\\''"));
+                    out.push('\'');
+                }
+                out
+            }
+            Self::Python => {
+                let mut out = format!("import requests\n\nurl = {}\n", quoted(url));
+                let call = match body {
+                    Some(body) => {
+                        out.push_str(&format!("payload = {}\n", python_literal(body, 0)));
+                        format!("requests.request({}, url, json=payload)", quoted(method))
+                    }
+                    None => format!("requests.request({}, url)", quoted(method)),
+                };
+                out.push_str(&format!("\nresponse = {call}\nprint(response.json())"));
+                out
+            }
+            Self::JavaScript => {
+                let mut options = format!("  method: {},\n", quoted(method));
+                if let Some(json) = &pretty {
+                    let indented = json.replace('\n', "\n  ");
+                    options.push_str("  headers: { \"Content-Type\": \"application/json\" },\n");
+                    options.push_str(&format!("  body: JSON.stringify({indented}),\n"));
+                }
+                format!(
+                    "const response = await fetch({}, {{\n{options}}});\nconst data = await response.json();\nconsole.log(data);",
+                    quoted(url)
+                )
+            }
+            Self::Go => {
+                let (reader, imports) = match &compact {
+                    Some(json) => (
+                        format!("strings.NewReader({})", quoted(json)),
+                        "\t\"fmt\"\n\t\"io\"\n\t\"net/http\"\n\t\"strings\"\n",
+                    ),
+                    None => ("nil".to_string(), "\t\"fmt\"\n\t\"io\"\n\t\"net/http\"\n"),
+                };
+                let header = if compact.is_some() {
+                    "\treq.Header.Set(\"Content-Type\", \"application/json\")\n"
+                } else {
+                    ""
+                };
+                format!(
+                    "package main\n\nimport (\n{imports})\n\nfunc main() {{\n\treq, _ := http.NewRequest({}, {}, {reader})\n{header}\tres, _ := http.DefaultClient.Do(req)\n\tdefer res.Body.Close()\n\tbody, _ := io.ReadAll(res.Body)\n\tfmt.Println(string(body))\n}}",
+                    quoted(method),
+                    quoted(url)
+                )
+            }
+            Self::Php => {
+                let mut out = format!(
+                    "<?php\n$curl = curl_init({});\ncurl_setopt($curl, CURLOPT_CUSTOMREQUEST, {});\ncurl_setopt($curl, CURLOPT_RETURNTRANSFER, true);\n",
+                    php_string(url),
+                    php_string(method)
+                );
+                if let Some(json) = &compact {
+                    out.push_str("curl_setopt($curl, CURLOPT_HTTPHEADER, ['Content-Type: application/json']);\n");
+                    out.push_str(&format!(
+                        "curl_setopt($curl, CURLOPT_POSTFIELDS, {});\n",
+                        php_string(json)
+                    ));
+                }
+                out.push_str("echo curl_exec($curl);");
+                out
+            }
+            Self::Ruby => {
+                let mut out = format!(
+                    "require \"net/http\"\n\nuri = URI({})\nhttp = Net::HTTP.new(uri.host, uri.port)\nhttp.use_ssl = uri.scheme == \"https\"\n",
+                    quoted(url)
+                );
+                match &compact {
+                    Some(json) => out.push_str(&format!(
+                        "request = Net::HTTPGenericRequest.new({}, true, true, uri.request_uri, {{ \"Content-Type\" => \"application/json\" }})\nrequest.body = {}\n",
+                        quoted(method),
+                        php_string(json)
+                    )),
+                    None => out.push_str(&format!(
+                        "request = Net::HTTPGenericRequest.new({}, false, true, uri.request_uri)\n",
+                        quoted(method)
+                    )),
+                }
+                out.push_str("puts http.request(request).body");
+                out
+            }
+            Self::Java => {
+                let publisher = match &compact {
+                    Some(json) => format!("HttpRequest.BodyPublishers.ofString({})", quoted(json)),
+                    None => "HttpRequest.BodyPublishers.noBody()".to_string(),
+                };
+                let header = if compact.is_some() {
+                    "    .header(\"Content-Type\", \"application/json\")\n"
+                } else {
+                    ""
+                };
+                format!(
+                    "HttpRequest request = HttpRequest.newBuilder()\n    .uri(URI.create({}))\n{header}    .method({}, {publisher})\n    .build();\nHttpResponse<String> response = HttpClient.newHttpClient()\n    .send(request, HttpResponse.BodyHandlers.ofString());\nSystem.out.println(response.body());",
+                    quoted(url),
+                    quoted(method)
+                )
+            }
+        }
+    }
+}
+
+/// The languages `api.examples.languages` names, in order (the default when it names none
+/// this renderer writes), and a problem for each name it does not know.
+pub fn from_config(config: &Value) -> (Vec<Language>, Vec<String>) {
+    let Some(names) = config
+        .pointer("/api/examples/languages")
+        .and_then(Value::as_array)
+    else {
+        return (DEFAULT.to_vec(), Vec::new());
+    };
+    let mut languages = Vec::new();
+    let mut problems = Vec::new();
+    for name in names.iter().filter_map(Value::as_str) {
+        match Language::parse(name) {
+            Some(language) if !languages.contains(&language) => languages.push(language),
+            Some(_) => {}
+            None => problems.push(format!(
+                "api.examples.languages names {name:?}, which has no generated request example (bash, python, javascript, go, php, ruby, java); it is left out"
+            )),
+        }
+    }
+    if languages.is_empty() {
+        languages = DEFAULT.to_vec();
+    }
+    (languages, problems)
+}
+
+/// A single-quoted PHP (or Ruby) string: only `\` and `'` need escaping there.
+fn php_string(text: &str) -> String {
+    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
+}
+
+/// `value` as a Python literal (`True`, `None`, dicts and lists), indented from `depth`.
+fn python_literal(value: &Value, depth: usize) -> String {
+    let pad = "    ".repeat(depth + 1);
+    let end = "    ".repeat(depth);
+    match value {
+        Value::Null => "None".into(),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
+        Value::Array(items) if items.is_empty() => "[]".into(),
+        Value::Array(items) => {
+            let inner: Vec<String> = items
+                .iter()
+                .map(|i| format!("{pad}{}", python_literal(i, depth + 1)))
+                .collect();
+            format!("[\n{}\n{end}]", inner.join(",\n"))
+        }
+        Value::Object(map) if map.is_empty() => "{}".into(),
+        Value::Object(map) => {
+            let inner: Vec<String> = map
+                .iter()
+                .map(|(k, v)| {
+                    format!(
+                        "{pad}{}: {}",
+                        serde_json::to_string(k).unwrap_or_default(),
+                        python_literal(v, depth + 1)
+                    )
+                })
+                .collect();
+            format!("{{\n{}\n{end}}}", inner.join(",\n"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_language_writes_the_method_url_and_body() {
+        let body = serde_json::json!({"name": "Ada", "admin": false, "tags": [], "boss": null});
+        for language in [
+            Language::Curl,
+            Language::Python,
+            Language::JavaScript,
+            Language::Go,
+            Language::Php,
+            Language::Ruby,
+            Language::Java,
+        ] {
+            let code = language.request("POST", "https://api.example.com/users", Some(&body));
+            assert!(code.contains("POST"), "{language:?}: {code}");
+            assert!(code.contains("https://api.example.com/users"), "{code}");
+            assert!(code.contains("Ada"), "{code}");
+            // Python's `requests` sets the content type for `json=` itself.
+            let typed = code.contains("application/json") || language == Language::Python;
+            assert!(typed, "{language:?}: {code}");
+            let plain = language.request("GET", "https://api.example.com/users", None);
+            assert!(!plain.contains("application/json"), "{language:?}: {plain}");
+        }
+        let python = Language::Python.request("POST", "https://x", Some(&body));
+        assert!(
+            python.contains("\"admin\": False") && python.contains("\"boss\": None"),
+            "{python}"
+        );
+        let curl =
+            Language::Curl.request("POST", "https://x", Some(&serde_json::json!({"q": "it's"})));
+        assert!(curl.contains(r#"-d '{"q":"it'\''s"}'"#), "{curl}");
+    }
+
+    #[test]
+    fn the_sites_languages_are_read_in_order_with_unknown_ones_reported() {
+        let (languages, problems) = from_config(&serde_json::json!({"api": {"examples": {
+            "languages": ["python", "curl", "bash", "cobol"]
+        }}}));
+        assert_eq!(languages, [Language::Python, Language::Curl]);
+        assert_eq!(problems.len(), 1);
+        assert!(problems[0].contains("cobol"));
+        assert_eq!(from_config(&Value::Null).0, DEFAULT);
+    }
+}
