@@ -7,6 +7,7 @@ mod folder;
 mod mint_settings;
 mod names;
 mod navigation;
+mod page_facts;
 mod searchable;
 mod upload;
 

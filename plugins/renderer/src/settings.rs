@@ -35,7 +35,7 @@ pub struct Settings {
     /// `api.playground.display`: whether API pages offer "Try it".
     pub playground: crate::api::PlaygroundDisplay,
     /// `api.examples.languages`: the languages of API pages' generated request examples.
-    pub request_languages: Vec<crate::api_pages::RequestLanguage>,
+    pub request_languages: Vec<crate::api::request_examples::Language>,
     /// Fonts and analytics from other hosts, for deployments that allow them.
     pub external: crate::external::External,
     /// The navigation file's name as authors know it (`docs.json`, or `mint.json` for the older
@@ -108,7 +108,8 @@ impl Settings {
             .unwrap_or("system")
             .to_string();
         let links = navbar_links(config);
-        let (request_languages, language_problems) = crate::api_pages::request_languages(config);
+        let (request_languages, language_problems) =
+            crate::api::request_examples::from_config(config);
         let mut external = crate::external::External::from_config(config);
         external.problems.extend(language_problems);
         Self {

@@ -1,11 +1,13 @@
 //! The site's API documents, as data: OpenAPI 3 operations and webhooks (frontmatter
 //! `openapi: "GET /widgets/{id}"`, optionally after the document's file) and AsyncAPI 2 and 3
 //! channels (frontmatter `asyncapi: "file channel"`). This module parses the documents and finds
-//! what a page names; `api_pages` draws it. Keeping the two apart lets the prepared `Site` hold
+//! what a page names, and writes the request examples (`request_examples`); `api_pages` draws
+//! it. Keeping the two apart lets the prepared `Site` hold
 //! the documents without depending on the drawing, which goes through `markup`.
 
 pub(crate) mod asyncapi;
 mod openapi;
+pub(crate) mod request_examples;
 pub(crate) mod schema;
 
 use serde_json::Value;

@@ -7,8 +7,6 @@ mod asyncapi;
 mod fields;
 mod openapi;
 mod playground;
-mod requests;
 
 pub use asyncapi::render as render_channel;
 pub use openapi::render as render_operation;
-pub use requests::{Language as RequestLanguage, from_config as request_languages};

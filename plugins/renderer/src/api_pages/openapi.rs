@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::fields::{self, Field};
 use super::playground;
-use super::requests::Language;
+use crate::api::request_examples::Language;
 use crate::api::{Operation, PlaygroundDisplay};
 use crate::code;
 use crate::markup::Markup;
