@@ -198,15 +198,20 @@ fn language_frames(config: &Value) -> std::collections::HashMap<String, Frame> {
         let Some(language) = entry.get("language").and_then(Value::as_str) else {
             continue;
         };
-        let mut merged = config.clone();
-        if let Some(site) = merged.as_object_mut() {
-            site.remove("navigation");
-            for key in OWN {
-                if let Some(own) = entry.get(key) {
-                    site.insert(key.to_string(), own.clone());
-                }
+        // The site's settings without its navigation, which may be large and is not read here.
+        let mut site: serde_json::Map<String, Value> = config
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(key, _)| key.as_str() != "navigation")
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect();
+        for key in OWN {
+            if let Some(own) = entry.get(key) {
+                site.insert(key.to_string(), own.clone());
             }
         }
+        let merged = Value::Object(site);
         frames.entry(language.to_string()).or_insert_with(|| Frame {
             navbar_links: navbar_links(&merged),
             chrome: crate::chrome::Chrome::from_config(&merged),
