@@ -188,7 +188,7 @@ for (const mode of ["file", "http"]) {
       assert.equal(assistants, 0, "no assistant links from file://");
       assert.equal(await share.count(), 0, "no page-naming option from file://");
     }
-    assert.equal(await page.locator(".contextual a >> text=Service status").getAttribute("href"), "https://status.acme.test");
+    assert.equal(await page.locator(".contextual a >> text=Docs for models").getAttribute("href"), "llms-full.txt");
 
     // The banner's Markdown link leads to a page; closed, it stays closed on the next page.
     assert.equal(await page.locator(".banner a").getAttribute("href"), "quickstart.html");

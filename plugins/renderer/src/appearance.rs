@@ -184,7 +184,7 @@ impl Appearance {
 
     /// The contextual menu's markup: quire.js wires the buttons and drops the assistants
     /// where the deployment keeps pages on the bundle.
-    pub fn contextual_menu(&self, markdown_href: &str) -> String {
+    pub fn contextual_menu(&self, markdown_href: &str, root: &str) -> String {
         if self.contextual.is_empty() {
             return String::new();
         }
@@ -198,7 +198,7 @@ impl Appearance {
                     description,
                     base,
                     query,
-                } => custom_option(title, description.as_deref(), base, query),
+                } => custom_option(title, description.as_deref(), base, query, root),
             });
         }
         html.push_str("</div>\n");
@@ -233,14 +233,16 @@ fn builtin_option(name: &str, markdown_href: &str) -> String {
     }
 }
 
-/// A custom option: a plain link as it is; one that names the page (`$page`, `$path`) is
-/// completed by quire.js, and offered only where the page has a web address the deployment
-/// may send elsewhere, as the assistants are.
+/// A custom option: a plain link (one to a file or page of the site made relative to the page,
+/// whose way back to the site's root is `root`, so it works from files too); one that names
+/// the page (`$page`, `$path`) is completed by quire.js, and offered only where the page has a
+/// web address the deployment may send elsewhere, as the assistants are.
 fn custom_option(
     title: &str,
     description: Option<&str>,
     base: &str,
     query: &[(String, String)],
+    root: &str,
 ) -> String {
     use crate::escape::escaped;
     let hint = description
@@ -248,7 +250,7 @@ fn custom_option(
         .unwrap_or_default();
     let names_page = base.contains('$') || query.iter().any(|(_, v)| v.contains('$'));
     if !names_page {
-        let mut href = base.to_string();
+        let mut href = crate::links::navigation_href(base, root);
         for (i, (key, value)) in query.iter().enumerate() {
             href.push(if i == 0 && !base.contains('?') {
                 '?'
@@ -308,7 +310,7 @@ mod tests {
             ["copy", "view", "chatgpt"].map(|o| MenuOption::Builtin(o.into())),
             "options it offers, in order"
         );
-        let menu = a.contextual_menu("guides/a.md");
+        let menu = a.contextual_menu("guides/a.md", "../");
         assert!(menu.contains("href=\"guides/a.md\"") && menu.contains("Open in ChatGPT"));
         assert!(a.css().contains("--quire-background: #fafafa"));
         assert_eq!(Appearance::from_config(&Value::Null), Appearance::default());
@@ -321,12 +323,13 @@ mod tests {
                 {"title":"llms.txt","description":"The site for models","icon":"file","href":"https://docs.example/llms.txt"},
                 {"title":"Share","icon":"x","href":{"base":"https://x.com/intent/tweet","query":[{"key":"text","value":"Read $page"}]}},
                 {"title":"Fixed","href":{"base":"https://a.example/s","query":[{"key":"q","value":"a b&c"}]}},
+                {"title":"Models","href":"/llms.txt"},
                 {"title":"No link"}]}}"#,
         )
         .unwrap();
         let a = Appearance::from_config(&config);
-        assert_eq!(a.contextual.len(), 4, "{:?}", a.contextual);
-        let menu = a.contextual_menu("p.md");
+        assert_eq!(a.contextual.len(), 5, "{:?}", a.contextual);
+        let menu = a.contextual_menu("p.md", "../");
         assert!(menu.contains(
             r#"<a data-contextual="link" href="https://docs.example/llms.txt" title="The site for models" rel="noopener">llms.txt</a>"#
         ), "{menu}");

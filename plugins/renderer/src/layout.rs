@@ -193,7 +193,7 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
         &site
             .settings
             .appearance
-            .contextual_menu(&format!("{page_name}.md")),
+            .contextual_menu(&format!("{page_name}.md"), &root),
     );
     if let Some(description) = &view.frontmatter.description {
         html.push_str("<p class=\"page-description\">");
