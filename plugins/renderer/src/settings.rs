@@ -21,10 +21,10 @@ pub struct Settings {
     pub logo_dark: Option<String>,
     /// Favicon path (`favicon`).
     pub favicon: Option<String>,
-    /// `appearance.default` (docs.json) or `modeToggle.default` (mint.json): "light", "dark"
-    /// or "system".
+    /// `appearance.default` (mint.json's `modeToggle.default`, read into it by the host):
+    /// "light", "dark" or "system".
     pub default_mode: String,
-    /// Links for the top bar (`navbar.links`, mint.json `topbarLinks`), as (label, href).
+    /// Links for the top bar (`navbar.links`), as (label, href).
     pub navbar_links: Vec<(String, String)>,
     /// The frame around pages: navbar button, footer, banner, meta tags, fonts.
     pub chrome: crate::chrome::Chrome,
@@ -102,7 +102,6 @@ impl Settings {
         };
         let default_mode = config
             .pointer("/appearance/default")
-            .or_else(|| config.pointer("/modeToggle/default"))
             .and_then(Value::as_str)
             .filter(|m| matches!(*m, "light" | "dark" | "system"))
             .unwrap_or("system")
@@ -150,22 +149,22 @@ impl Settings {
     }
 }
 
-/// `navbar.links` (or mint.json's `topbarLinks`) as (label, href).
+/// `navbar.links` as (label, href). mint.json's `topbarLinks` come here in this shape: the host
+/// reads a mint.json file's settings into their docs.json places (`sites/mint_settings.rs`).
 fn navbar_links(config: &Value) -> Vec<(String, String)> {
     config
         .pointer("/navbar/links")
-        .or_else(|| config.get("topbarLinks"))
         .and_then(Value::as_array)
         .map(|links| {
             links
                 .iter()
                 .filter_map(|l| {
-                    let label = match l.get("label").or_else(|| l.get("name")) {
+                    let label = match l.get("label") {
                         Some(label) => label.as_str()?,
                         None if l.get("type").and_then(Value::as_str) == Some("github") => "GitHub",
                         None => return None,
                     };
-                    let href = l.get("href").or_else(|| l.get("url"))?.as_str()?;
+                    let href = l.get("href")?.as_str()?;
                     Some((label.to_string(), href.to_string()))
                 })
                 .collect()

@@ -123,14 +123,14 @@ impl Language {
             Self::Php => {
                 let mut out = format!(
                     "<?php\n$curl = curl_init({});\ncurl_setopt($curl, CURLOPT_CUSTOMREQUEST, {});\ncurl_setopt($curl, CURLOPT_RETURNTRANSFER, true);\n",
-                    php_string(url),
-                    php_string(method)
+                    single_quoted(url),
+                    single_quoted(method)
                 );
                 if let Some(json) = &compact {
                     out.push_str("curl_setopt($curl, CURLOPT_HTTPHEADER, ['Content-Type: application/json']);\n");
                     out.push_str(&format!(
                         "curl_setopt($curl, CURLOPT_POSTFIELDS, {});\n",
-                        php_string(json)
+                        single_quoted(json)
                     ));
                 }
                 out.push_str("echo curl_exec($curl);");
@@ -145,7 +145,7 @@ impl Language {
                     Some(json) => out.push_str(&format!(
                         "request = Net::HTTPGenericRequest.new({}, true, true, uri.request_uri, {{ \"Content-Type\" => \"application/json\" }})\nrequest.body = {}\n",
                         quoted(method),
-                        php_string(json)
+                        single_quoted(json)
                     )),
                     None => out.push_str(&format!(
                         "request = Net::HTTPGenericRequest.new({}, false, true, uri.request_uri)\n",
@@ -201,8 +201,8 @@ pub fn from_config(config: &Value) -> (Vec<Language>, Vec<String>) {
     (languages, problems)
 }
 
-/// A single-quoted PHP (or Ruby) string: only `\` and `'` need escaping there.
-fn php_string(text: &str) -> String {
+/// A single-quoted PHP or Ruby string: only `\` and `'` need escaping there.
+fn single_quoted(text: &str) -> String {
     format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
 }
 
