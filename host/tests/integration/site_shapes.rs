@@ -28,7 +28,8 @@ fn write(root: &Path, files: &[(&str, &str)]) {
 fn site(root: &Path) {
     let docs = json!({
         "name": "Shapes",
-        "api": {"openapi": "openapi.yaml"},
+        "api": {"openapi": "openapi.yaml",
+                "mdx": {"server": "https://api.shapes.test", "auth": {"method": "bearer"}}},
         "favicon": {"light": "/favicon-light.svg", "dark": "/favicon-dark.svg"},
         "navbar": {"primary": {"type": "button", "label": "Sign up", "href": "https://app.example"}},
         "footer": {"socials": {"github": "https://github.com/acme"},
@@ -51,7 +52,7 @@ fn site(root: &Path) {
                         ]},
                         {"item": "More", "pages": ["guides/more"]}
                     ]},
-                    {"tab": "API", "groups": [{"group": "Users", "pages": ["GET /users"]}]},
+                    {"tab": "API", "groups": [{"group": "Users", "pages": ["GET /users", "create-user"]}]},
                     {"tab": "Blog", "href": "https://blog.example"},
                     {"tab": "Internal", "hidden": true, "pages": ["internal"]}
                 ]},
@@ -82,6 +83,10 @@ fn site(root: &Path) {
                 "---\ntitle: Internal\ntimestamp: false\n---\n\nNot dated.\n",
             ),
             ("ar/start.mdx", "---\ntitle: ابدأ\n---\n\nمرحبا\n"),
+            (
+                "create-user.mdx",
+                "---\ntitle: Create a user\napi: POST /users\n---\n\n<ParamField body=\"email\" type=\"string\" required>Their email.</ParamField>\n",
+            ),
             (
                 "openapi.yaml",
                 "openapi: 3.0.0\ninfo: {title: Shapes, version: '1'}\npaths:\n  /users:\n    get:\n      summary: List users\n      responses: {'200': {description: The users}}\n",
@@ -260,6 +265,19 @@ async fn every_navigation_shape_publishes_exports_and_serves() {
         "{operation}"
     );
     assert!(lists(&items, "api-reference/get-users"));
+
+    // A hand-written API page: its endpoint, and a request built from its fields and the
+    // site's api.mdx server and credential.
+    let manual = html("create-user");
+    for expected in [
+        "<span class=\"method method-post\">POST</span>",
+        "https://api.shapes.test/users",
+        "Authorization: Bearer &lt;token&gt;",
+        "&quot;email&quot;",
+        "data-method=\"POST\" data-path=\"/users\"",
+    ] {
+        assert!(manual.contains(expected), "{expected} in {manual}");
+    }
 
     // Right to left, with its own global anchor.
     let arabic = html("ar/start");

@@ -22,6 +22,11 @@ pub struct Frontmatter {
     pub openapi: Option<String>,
     /// The AsyncAPI channel the page documents (`"websockets.yaml chat"`).
     pub asyncapi: Option<String>,
+    /// The endpoint a hand-written API page documents (`"POST /v1/users"` or a full URL).
+    pub api: Option<String>,
+    /// `authMethod`: how that endpoint authenticates (`bearer`, `basic`, `key`, `none`),
+    /// overriding docs.json `api.mdx.auth`.
+    pub auth_method: Option<String>,
     /// How this page offers "Try it": overrides docs.json `api.playground.display`.
     pub playground: Option<String>,
     /// Whether the page shows its "last modified" date: overrides docs.json
@@ -100,6 +105,8 @@ pub fn parse(yaml: &str) -> (Frontmatter, Vec<String>) {
         mode: text("mode"),
         openapi: text("openapi"),
         asyncapi: text("asyncapi"),
+        api: text("api"),
+        auth_method: text("authMethod"),
         playground: text("playground"),
         ..Frontmatter::default()
     };

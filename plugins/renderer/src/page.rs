@@ -117,18 +117,30 @@ pub fn render(site: &Site, page: &PageSource<'_>) -> PageOutput {
         .unwrap_or_else(|| path.rsplit('/').next().unwrap_or(path).to_string());
 
     let mut markup = Markup::new(site, path, title.clone());
+    let display = frontmatter
+        .playground
+        .as_deref()
+        .and_then(PlaygroundDisplay::parse)
+        .unwrap_or(site.settings.api.playground);
     if let Some(op) = &operation {
-        let display = frontmatter
-            .playground
-            .as_deref()
-            .and_then(PlaygroundDisplay::parse)
-            .unwrap_or(site.settings.playground);
-        crate::api_pages::render_operation(
-            &mut markup,
-            op,
-            display,
-            &site.settings.request_languages,
-        );
+        crate::api_pages::render_operation(&mut markup, op, display);
+    } else {
+        let (endpoint, problems) =
+            crate::api_pages::manual_endpoint(&site.settings.api, &frontmatter);
+        warnings.extend(problems.into_iter().map(|message| PageWarning {
+            file: None,
+            line: Some(1),
+            message,
+        }));
+        if let Some((endpoint, credential)) = endpoint {
+            crate::api_pages::render_manual_endpoint(
+                &mut markup,
+                &endpoint,
+                &tree,
+                credential.as_ref(),
+                display,
+            );
+        }
     }
     if let Some(channel) = &channel {
         crate::api_pages::render_channel(&mut markup, channel);

@@ -32,10 +32,8 @@ pub struct Settings {
     pub icon_library: crate::icons::Library,
     /// Background, eyebrows, search prompt, not-found page and contextual menu.
     pub appearance: crate::appearance::Appearance,
-    /// `api.playground.display`: whether API pages offer "Try it".
-    pub playground: crate::api::PlaygroundDisplay,
-    /// `api.examples.languages`: the languages of API pages' generated request examples.
-    pub request_languages: Vec<crate::api::request_examples::Language>,
+    /// docs.json `api`: the playground, request examples and hand-written API pages.
+    pub api: crate::api::ApiSettings,
     /// Fonts and analytics from other hosts, for deployments that allow them.
     pub external: crate::external::External,
     /// The navigation file's name as authors know it (`docs.json`, or `mint.json` for the older
@@ -107,12 +105,11 @@ impl Settings {
             .unwrap_or("system")
             .to_string();
         let links = navbar_links(config);
-        let (request_languages, language_problems) =
-            crate::api::request_examples::from_config(config);
+        let (api, api_problems) = crate::api::ApiSettings::from_config(config);
         let mut external = crate::external::External::from_config(config);
-        external.problems.extend(language_problems);
+        external.problems.extend(api_problems);
         Self {
-            request_languages,
+            api,
             primary,
             light,
             dark,
@@ -126,7 +123,6 @@ impl Settings {
             navbar_links: links,
             chrome: crate::chrome::Chrome::from_config(config),
             appearance: crate::appearance::Appearance::from_config(config),
-            playground: crate::api::PlaygroundDisplay::from_config(config),
             external,
             config_file: if config.get("navigation").is_some_and(Value::is_array) {
                 "mint.json"

@@ -1,20 +1,24 @@
 //! The site's API documents, as data: OpenAPI 3 operations and webhooks (frontmatter
 //! `openapi: "GET /widgets/{id}"`, optionally after the document's file) and AsyncAPI 2 and 3
 //! channels (frontmatter `asyncapi: "file channel"`). This module parses the documents and finds
-//! what a page names, and writes the request examples (`request_examples`); `api_pages` draws
-//! it. Keeping the two apart lets the prepared `Site` hold
-//! the documents without depending on the drawing, which goes through `markup`.
+//! what a page names, reads the `api` settings and a request's credentials, and writes the
+//! request examples (`request_examples`); `api_pages` draws it. Keeping the two apart lets the
+//! prepared `Site` hold the documents without depending on the drawing, which goes through
+//! `markup`.
 
 pub(crate) mod asyncapi;
+pub(crate) mod auth;
 mod openapi;
 pub(crate) mod request_examples;
 pub(crate) mod schema;
+mod settings;
 
 use serde_json::Value;
 
 pub use asyncapi::Channel;
 pub use openapi::Operation;
 pub use schema::Schemas;
+pub use settings::ApiSettings;
 
 /// The site's API documents, parsed.
 #[derive(Debug, Default)]

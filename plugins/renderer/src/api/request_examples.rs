@@ -61,39 +61,67 @@ impl Language {
         }
     }
 
-    /// The request `method url` (with `body` as JSON, if any) in this language.
-    pub fn request(self, method: &str, url: &str, body: Option<&Value>) -> String {
-        let compact = body.map(|b| serde_json::to_string(b).unwrap_or_default());
-        let pretty = body.map(|b| serde_json::to_string_pretty(b).unwrap_or_default());
+    /// `request` written in this language: its method, URL, headers and JSON body.
+    pub fn request(self, request: &ExampleRequest) -> String {
+        let ExampleRequest {
+            method, url, body, ..
+        } = request;
+        let headers = request.all_headers();
+        let compact = body
+            .as_ref()
+            .map(|b| serde_json::to_string(b).unwrap_or_default());
+        let pretty = body
+            .as_ref()
+            .map(|b| serde_json::to_string_pretty(b).unwrap_or_default());
         // A JSON string literal is a valid string literal in JavaScript, Go, Java and PHP too.
         let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
         match self {
             Self::Curl => {
                 let mut out = format!("curl -X {method} {}", quoted(url));
+                for (name, value) in &headers {
+                    out.push_str(" \\\n  -H ");
+                    out.push_str(&shell_quoted(&format!("{name}: {value}")));
+                }
                 if let Some(json) = &compact {
-                    out.push_str(" \\\n  -H \"Content-Type: application/json\" \\\n  -d '");
-                    out.push_str(&json.replace('\'', "'\\''"));
-                    out.push('\'');
+                    out.push_str(" \\\n  -d ");
+                    out.push_str(&shell_quoted(json));
                 }
                 out
             }
             Self::Python => {
                 let mut out = format!("import requests\n\nurl = {}\n", quoted(url));
-                let call = match body {
-                    Some(body) => {
-                        out.push_str(&format!("payload = {}\n", python_literal(body, 0)));
-                        format!("requests.request({}, url, json=payload)", quoted(method))
-                    }
-                    None => format!("requests.request({}, url)", quoted(method)),
-                };
-                out.push_str(&format!("\nresponse = {call}\nprint(response.json())"));
+                let mut arguments = String::new();
+                // `requests` sets the JSON content type itself.
+                let own: Vec<_> = request.headers.iter().collect();
+                if !own.is_empty() {
+                    let entries: Vec<String> = own
+                        .iter()
+                        .map(|(n, v)| format!("    {}: {}", quoted(n), quoted(v)))
+                        .collect();
+                    out.push_str(&format!("headers = {{\n{}\n}}\n", entries.join(",\n")));
+                    arguments.push_str(", headers=headers");
+                }
+                if let Some(body) = body {
+                    out.push_str(&format!("payload = {}\n", python_literal(body, 0)));
+                    arguments.push_str(", json=payload");
+                }
+                out.push_str(&format!(
+                    "\nresponse = requests.request({}, url{arguments})\nprint(response.json())",
+                    quoted(method)
+                ));
                 out
             }
             Self::JavaScript => {
                 let mut options = format!("  method: {},\n", quoted(method));
+                if !headers.is_empty() {
+                    let entries: Vec<String> = headers
+                        .iter()
+                        .map(|(n, v)| format!("    {}: {}", quoted(n), quoted(v)))
+                        .collect();
+                    options.push_str(&format!("  headers: {{\n{}\n  }},\n", entries.join(",\n")));
+                }
                 if let Some(json) = &pretty {
                     let indented = json.replace('\n', "\n  ");
-                    options.push_str("  headers: { \"Content-Type\": \"application/json\" },\n");
                     options.push_str(&format!("  body: JSON.stringify({indented}),\n"));
                 }
                 format!(
@@ -109,13 +137,12 @@ impl Language {
                     ),
                     None => ("nil".to_string(), "\t\"fmt\"\n\t\"io\"\n\t\"net/http\"\n"),
                 };
-                let header = if compact.is_some() {
-                    "\treq.Header.Set(\"Content-Type\", \"application/json\")\n"
-                } else {
-                    ""
-                };
+                let header_lines: String = headers
+                    .iter()
+                    .map(|(n, v)| format!("\treq.Header.Set({}, {})\n", quoted(n), quoted(v)))
+                    .collect();
                 format!(
-                    "package main\n\nimport (\n{imports})\n\nfunc main() {{\n\treq, _ := http.NewRequest({}, {}, {reader})\n{header}\tres, _ := http.DefaultClient.Do(req)\n\tdefer res.Body.Close()\n\tbody, _ := io.ReadAll(res.Body)\n\tfmt.Println(string(body))\n}}",
+                    "package main\n\nimport (\n{imports})\n\nfunc main() {{\n\treq, _ := http.NewRequest({}, {}, {reader})\n{header_lines}\tres, _ := http.DefaultClient.Do(req)\n\tdefer res.Body.Close()\n\tbody, _ := io.ReadAll(res.Body)\n\tfmt.Println(string(body))\n}}",
                     quoted(method),
                     quoted(url)
                 )
@@ -126,8 +153,17 @@ impl Language {
                     single_quoted(url),
                     single_quoted(method)
                 );
+                if !headers.is_empty() {
+                    let entries: Vec<String> = headers
+                        .iter()
+                        .map(|(n, v)| single_quoted(&format!("{n}: {v}")))
+                        .collect();
+                    out.push_str(&format!(
+                        "curl_setopt($curl, CURLOPT_HTTPHEADER, [{}]);\n",
+                        entries.join(", ")
+                    ));
+                }
                 if let Some(json) = &compact {
-                    out.push_str("curl_setopt($curl, CURLOPT_HTTPHEADER, ['Content-Type: application/json']);\n");
                     out.push_str(&format!(
                         "curl_setopt($curl, CURLOPT_POSTFIELDS, {});\n",
                         single_quoted(json)
@@ -141,16 +177,22 @@ impl Language {
                     "require \"net/http\"\n\nuri = URI({})\nhttp = Net::HTTP.new(uri.host, uri.port)\nhttp.use_ssl = uri.scheme == \"https\"\n",
                     quoted(url)
                 );
-                match &compact {
-                    Some(json) => out.push_str(&format!(
-                        "request = Net::HTTPGenericRequest.new({}, true, true, uri.request_uri, {{ \"Content-Type\" => \"application/json\" }})\nrequest.body = {}\n",
-                        quoted(method),
-                        single_quoted(json)
-                    )),
-                    None => out.push_str(&format!(
-                        "request = Net::HTTPGenericRequest.new({}, false, true, uri.request_uri)\n",
-                        quoted(method)
-                    )),
+                let entries: Vec<String> = headers
+                    .iter()
+                    .map(|(n, v)| format!("{} => {}", quoted(n), quoted(v)))
+                    .collect();
+                let init = if entries.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {{ {} }}", entries.join(", "))
+                };
+                out.push_str(&format!(
+                    "request = Net::HTTPGenericRequest.new({}, {}, true, uri.request_uri{init})\n",
+                    quoted(method),
+                    compact.is_some()
+                ));
+                if let Some(json) = &compact {
+                    out.push_str(&format!("request.body = {}\n", single_quoted(json)));
                 }
                 out.push_str("puts http.request(request).body");
                 out
@@ -160,19 +202,78 @@ impl Language {
                     Some(json) => format!("HttpRequest.BodyPublishers.ofString({})", quoted(json)),
                     None => "HttpRequest.BodyPublishers.noBody()".to_string(),
                 };
-                let header = if compact.is_some() {
-                    "    .header(\"Content-Type\", \"application/json\")\n"
-                } else {
-                    ""
-                };
+                let header_lines: String = headers
+                    .iter()
+                    .map(|(n, v)| format!("    .header({}, {})\n", quoted(n), quoted(v)))
+                    .collect();
                 format!(
-                    "HttpRequest request = HttpRequest.newBuilder()\n    .uri(URI.create({}))\n{header}    .method({}, {publisher})\n    .build();\nHttpResponse<String> response = HttpClient.newHttpClient()\n    .send(request, HttpResponse.BodyHandlers.ofString());\nSystem.out.println(response.body());",
+                    "HttpRequest request = HttpRequest.newBuilder()\n    .uri(URI.create({}))\n{header_lines}    .method({}, {publisher})\n    .build();\nHttpResponse<String> response = HttpClient.newHttpClient()\n    .send(request, HttpResponse.BodyHandlers.ofString());\nSystem.out.println(response.body());",
                     quoted(url),
                     quoted(method)
                 )
             }
         }
     }
+}
+
+/// What a generated request example sends.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ExampleRequest {
+    pub method: String,
+    /// The whole URL: server, path (parameters as `{name}`) and query string.
+    pub url: String,
+    /// Headers besides the JSON content type (added with a body): authentication and the
+    /// operation's header parameters.
+    pub headers: Vec<(String, String)>,
+    pub body: Option<Value>,
+}
+
+impl ExampleRequest {
+    /// The headers as sent: the request's own, then the content type when there is a body.
+    fn all_headers(&self) -> Vec<(String, String)> {
+        let mut headers = self.headers.clone();
+        if self.body.is_some() {
+            headers.push(("Content-Type".into(), "application/json".into()));
+        }
+        headers
+    }
+
+    /// Adds `name=value` to the URL's query string.
+    pub fn add_query(&mut self, name: &str, value: &str) {
+        let separator = if self.url.contains('?') { '&' } else { '?' };
+        self.url.push(separator);
+        self.url.push_str(&query_escaped(name));
+        self.url.push('=');
+        self.url.push_str(&query_escaped(value));
+    }
+}
+
+/// `text` with what cannot stand in a query string percent-encoded; `<` `>` `{` `}` stay so a
+/// placeholder (`<string>`) reads as one.
+fn query_escaped(text: &str) -> String {
+    let mut out = String::new();
+    for byte in text.bytes() {
+        match byte {
+            b'A'..=b'Z'
+            | b'a'..=b'z'
+            | b'0'..=b'9'
+            | b'-'
+            | b'_'
+            | b'.'
+            | b'~'
+            | b'<'
+            | b'>'
+            | b'{'
+            | b'}' => out.push(byte as char),
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+/// A single-quoted shell word: a `'` inside closes, escapes and reopens the quote.
+fn shell_quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 /// The languages `api.examples.languages` names, in order (the default when it names none
@@ -245,8 +346,17 @@ fn python_literal(value: &Value, depth: usize) -> String {
 mod tests {
     use super::*;
 
+    fn request(method: &str, body: Option<Value>) -> ExampleRequest {
+        ExampleRequest {
+            method: method.into(),
+            url: "https://api.example.com/users".into(),
+            headers: vec![("Authorization".into(), "Bearer <token>".into())],
+            body,
+        }
+    }
+
     #[test]
-    fn each_language_writes_the_method_url_and_body() {
+    fn each_language_writes_the_method_url_headers_and_body() {
         let body = serde_json::json!({"name": "Ada", "admin": false, "tags": [], "boss": null});
         for language in [
             Language::Curl,
@@ -257,24 +367,47 @@ mod tests {
             Language::Ruby,
             Language::Java,
         ] {
-            let code = language.request("POST", "https://api.example.com/users", Some(&body));
+            let code = language.request(&request("POST", Some(body.clone())));
             assert!(code.contains("POST"), "{language:?}: {code}");
             assert!(code.contains("https://api.example.com/users"), "{code}");
             assert!(code.contains("Ada"), "{code}");
+            assert!(code.contains("Authorization"), "{language:?}: {code}");
+            assert!(code.contains("Bearer <token>"), "{language:?}: {code}");
             // Python's `requests` sets the content type for `json=` itself.
             let typed = code.contains("application/json") || language == Language::Python;
             assert!(typed, "{language:?}: {code}");
-            let plain = language.request("GET", "https://api.example.com/users", None);
+            let mut plain = request("GET", None);
+            plain.headers.clear();
+            let plain = language.request(&plain);
             assert!(!plain.contains("application/json"), "{language:?}: {plain}");
+            assert!(!plain.contains("Authorization"), "{language:?}: {plain}");
         }
-        let python = Language::Python.request("POST", "https://x", Some(&body));
+        let python = Language::Python.request(&request("POST", Some(body)));
         assert!(
             python.contains("\"admin\": False") && python.contains("\"boss\": None"),
             "{python}"
         );
-        let curl =
-            Language::Curl.request("POST", "https://x", Some(&serde_json::json!({"q": "it's"})));
+        assert!(python.contains("headers=headers, json=payload"), "{python}");
+        let mut quote = request("POST", Some(serde_json::json!({"q": "it's"})));
+        quote.headers.clear();
+        let curl = Language::Curl.request(&quote);
         assert!(curl.contains(r#"-d '{"q":"it'\''s"}'"#), "{curl}");
+        assert!(
+            curl.contains("-H 'Content-Type: application/json'"),
+            "{curl}"
+        );
+    }
+
+    #[test]
+    fn query_values_are_appended_and_escaped() {
+        let mut r = request("GET", None);
+        r.add_query("limit", "10");
+        r.add_query("q", "a b&c");
+        r.add_query("cursor", "<string>");
+        assert_eq!(
+            r.url,
+            "https://api.example.com/users?limit=10&q=a%20b%26c&cursor=<string>"
+        );
     }
 
     #[test]

@@ -89,7 +89,15 @@ pub fn field(m: &mut Markup<'_>, schemas: Schemas<'_>, f: &Field<'_>, depth: usi
         _ => resolved,
     };
     if depth < MAX_DEPTH && nested.get("properties").is_some() {
-        m.html.push_str("<details class=\"expandable\"><summary>Properties</summary><div class=\"expandable-body\">");
+        // `api.params.expanded: "all"` draws nested fields open.
+        let open = if m.site.settings.api.params_expanded {
+            " open"
+        } else {
+            ""
+        };
+        m.html.push_str(&format!(
+            "<details class=\"expandable\"{open}><summary>Properties</summary><div class=\"expandable-body\">"
+        ));
         properties(m, schemas, nested, depth + 1);
         m.html.push_str("</div></details>");
     }

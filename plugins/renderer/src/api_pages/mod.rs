@@ -4,9 +4,12 @@
 //! the lookup of what a page names are in `api`.
 
 mod asyncapi;
+mod endpoint;
 mod fields;
+mod manual;
 mod openapi;
 mod playground;
 
 pub use asyncapi::render as render_channel;
+pub use manual::{from_frontmatter as manual_endpoint, render as render_manual_endpoint};
 pub use openapi::render as render_operation;

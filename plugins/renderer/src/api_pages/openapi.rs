@@ -5,30 +5,18 @@
 use serde_json::Value;
 
 use super::fields::{self, Field};
-use super::playground;
-use crate::api::request_examples::Language;
+use super::{endpoint, playground};
+use crate::api::auth::Credential;
+use crate::api::request_examples::ExampleRequest;
 use crate::api::{Operation, PlaygroundDisplay};
 use crate::code;
 use crate::markup::Markup;
 
 /// Renders the reference for `op` into the page, its examples into the side column.
-pub fn render(
-    m: &mut Markup<'_>,
-    op: &Operation<'_>,
-    display: PlaygroundDisplay,
-    languages: &[Language],
-) {
+pub fn render(m: &mut Markup<'_>, op: &Operation<'_>, display: PlaygroundDisplay) {
     let schemas = op.schemas();
     let server = op.server();
-    m.html.push_str("<div class=\"api-endpoint\">");
-    m.html.push_str(&format!(
-        "<span class=\"method method-{}\">{}</span>",
-        op.method.to_ascii_lowercase(),
-        op.method
-    ));
-    m.html.push_str("<code class=\"api-path\">");
-    m.text(&op.path);
-    m.html.push_str("</code></div>\n");
+    endpoint::bar(m, &op.method, &server, &op.path);
     if let Some(description) = op.description() {
         m.html.push_str("<p>");
         m.text(description);
@@ -86,9 +74,13 @@ pub fn render(
         }
     }
     let request_media = request.map(|(_, media)| media);
-    m.aside(|m| examples(m, op, &server, request_media, languages));
+    let credentials = Credential::from_openapi(op.document, op.operation);
+    m.aside(|m| examples(m, op, &server, request_media, &credentials));
     if display == PlaygroundDisplay::Interactive {
         let body = request_media.map(|media| op.media_example(media));
+        let inputs: Vec<Value> = credentials.iter().map(Credential::as_parameter).collect();
+        let mut parameters = parameters;
+        parameters.extend(inputs.iter());
         playground::form(
             m,
             &playground::Request {
@@ -101,6 +93,56 @@ pub fn render(
             schemas,
         );
     }
+}
+
+/// The request a generated example sends: the operation's server and path, its required query
+/// parameters and its header parameters with their examples, the credentials, and the body's
+/// example.
+fn example_request(
+    op: &Operation<'_>,
+    server: &str,
+    request: Option<&Value>,
+    credentials: &[Credential],
+) -> ExampleRequest {
+    let schemas = op.schemas();
+    let mut example = ExampleRequest {
+        method: op.method.clone(),
+        url: format!("{server}{}", op.path),
+        headers: Vec::new(),
+        body: request.map(|media| op.media_example(media)),
+    };
+    for p in op.parameters() {
+        let name = p.get("name").and_then(Value::as_str).unwrap_or("");
+        let required = p.get("required").and_then(Value::as_bool).unwrap_or(false);
+        let value = || {
+            let schema = schemas.resolve(p.get("schema").unwrap_or(&Value::Null));
+            let value = p
+                .get("example")
+                .or_else(|| schema.get("example"))
+                .or_else(|| schema.get("default"))
+                .cloned()
+                .unwrap_or_else(|| {
+                    let kind = schema
+                        .get("type")
+                        .and_then(Value::as_str)
+                        .unwrap_or("string");
+                    Value::String(format!("<{kind}>"))
+                });
+            match value {
+                Value::String(s) => s,
+                other => other.to_string(),
+            }
+        };
+        match p.get("in").and_then(Value::as_str) {
+            Some("query") if required => example.add_query(name, &value()),
+            Some("header") => example.headers.push((name.to_string(), value())),
+            _ => {}
+        }
+    }
+    for credential in credentials {
+        credential.apply(&mut example);
+    }
+    example
 }
 
 /// A code sample an OpenAPI operation gives (`x-codeSamples`, or the older
@@ -145,44 +187,22 @@ fn code_samples(operation: &Value) -> Vec<CodeSample> {
 }
 
 /// The request (the operation's own code samples, then one generated in each of the site's
-/// `languages`) and the first JSON response's example, as highlighted code.
+/// languages) and the first JSON response's example, as highlighted code.
 fn examples(
     m: &mut Markup<'_>,
     op: &Operation<'_>,
     server: &str,
     request: Option<&Value>,
-    languages: &[Language],
+    credentials: &[Credential],
 ) {
     m.html.push_str("<div class=\"api-examples\">");
-    let url = format!("{server}{}", op.path);
-    let body = request.map(|media| op.media_example(media));
-    let mut blocks: Vec<(String, String, String)> = code_samples(op.operation)
+    let samples = code_samples(op.operation)
         .into_iter()
         .map(|s| (s.language, s.label, s.source))
         .collect();
-    blocks.extend(languages.iter().map(|language| {
-        (
-            language.fence().to_string(),
-            language.label().to_string(),
-            language.request(&op.method, &url, body.as_ref()),
-        )
-    }));
-    m.html.push_str("<div class=\"request-example\">");
-    match blocks.as_slice() {
-        [(fence, _, code)] => m
-            .html
-            .push_str(&code::block(Some(fence), Some("Request"), code)),
-        _ => {
-            // The authors' samples first (their SDK, say), then the generated ones, as tabs.
-            m.html.push_str("<div class=\"code-group\">");
-            for (fence, label, code) in &blocks {
-                m.html
-                    .push_str(&code::block(Some(fence), Some(label), code));
-            }
-            m.html.push_str("</div>");
-        }
-    }
-    m.html.push_str("</div>");
+    let example = example_request(op, server, request, credentials);
+    let site = m.site;
+    endpoint::request_tabs(m, samples, &example, &site.settings.api.request_languages);
     let schemas = op.schemas();
     let response = op
         .operation
@@ -211,4 +231,63 @@ fn examples(
         m.html.push_str("</div>");
     }
     m.html.push_str("</div>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::page::render_page;
+    use crate::site::Site;
+
+    #[test]
+    fn examples_carry_the_credential_required_query_and_headers() {
+        let yaml = r#"
+openapi: 3.0.0
+info: {title: T, version: "1"}
+servers: [{url: "https://api.acme.test"}]
+security: [{token: []}]
+paths:
+  /runs:
+    get:
+      summary: List runs
+      parameters:
+        - {name: status, in: query, required: true, schema: {type: string, example: done}}
+        - {name: page, in: query, schema: {type: integer}}
+        - {name: X-Team, in: header, schema: {type: string}}
+      responses:
+        "200":
+          description: OK
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  run: {type: object, properties: {id: {type: string}}}
+components:
+  securitySchemes:
+    token: {type: http, scheme: bearer}
+"#;
+        let config =
+            r#"{"api": {"examples": {"languages": ["curl"]}, "params": {"expanded": "all"}}}"#;
+        let site = Site::new("Acme".into(), "v1".into(), vec![], config, vec![])
+            .unwrap()
+            .with_files(vec![], vec![("openapi.yaml".into(), yaml.into())]);
+        let out = render_page(&site, "runs", "runs.mdx", "---\nopenapi: GET /runs\n---\n");
+        let html = &out.html;
+        // Highlighted, the example's words sit between spans.
+        for part in [
+            "https://api.acme.test/runs?status=done",
+            "X-Team: &lt;string&gt;",
+            "Authorization: Bearer &lt;token&gt;",
+        ] {
+            assert!(html.contains(part), "{part}: {html}");
+        }
+        assert!(
+            !html.contains("&amp;page="),
+            "an optional query parameter is not sent"
+        );
+        assert!(html.contains("<details class=\"expandable\" open><summary>Properties"));
+        assert!(html.contains(
+            "data-name=\"Authorization\" value=\"\" placeholder=\"Bearer &lt;token&gt;\""
+        ));
+    }
 }

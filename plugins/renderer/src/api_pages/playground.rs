@@ -44,8 +44,14 @@ pub fn form(m: &mut Markup<'_>, request: &Request<'_>, schemas: Schemas<'_>) {
                 other => other.to_string(),
             })
             .unwrap_or_default();
+        // A credential's input is empty, its placeholder saying what to type.
+        let placeholder = p
+            .get("x-placeholder")
+            .and_then(Value::as_str)
+            .map(|text| format!(" placeholder=\"{}\"", escaped(text)))
+            .unwrap_or_default();
         html.push_str(&format!(
-            "<label><span>{} <span class=\"field-in\">{}</span></span><input data-in=\"{}\" data-name=\"{}\" value=\"{}\"></label>",
+            "<label><span>{} <span class=\"field-in\">{}</span></span><input data-in=\"{}\" data-name=\"{}\" value=\"{}\"{placeholder}></label>",
             escaped(name),
             escaped(location),
             escaped(location),

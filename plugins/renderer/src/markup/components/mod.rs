@@ -12,6 +12,15 @@ use crate::escape::escaped;
 use crate::icons::{self, IconRef};
 use crate::markup::Markup;
 
+/// The name and attributes of `node` when it is a JSX element (flow or inline).
+pub(crate) fn element(node: &Node) -> Option<(&str, Attrs<'_>)> {
+    match node {
+        Node::MdxJsxFlowElement(e) => Some((e.name.as_deref()?, Attrs(&e.attributes))),
+        Node::MdxJsxTextElement(e) => Some((e.name.as_deref()?, Attrs(&e.attributes))),
+        _ => None,
+    }
+}
+
 /// Renders one JSX element. `flow` is true for block-level elements.
 pub fn render(
     m: &mut Markup<'_>,
@@ -323,7 +332,7 @@ pub(crate) struct Attrs<'a>(&'a [AttributeContent]);
 
 impl Attrs<'_> {
     /// A literal string attribute (`title="x"`), or a simple literal in braces (`cols={3}`).
-    fn string(&self, key: &str) -> Option<String> {
+    pub(crate) fn string(&self, key: &str) -> Option<String> {
         self.0.iter().find_map(|a| match a {
             AttributeContent::Property(p) if p.name == key => match &p.value {
                 Some(AttributeValue::Literal(s)) => Some(s.clone()),
@@ -397,7 +406,7 @@ impl Attrs<'_> {
     }
 
     /// A boolean attribute: present without a value, or `={true}`.
-    fn flag(&self, key: &str) -> bool {
+    pub(crate) fn flag(&self, key: &str) -> bool {
         self.string(key)
             .is_some_and(|v| v.is_empty() || v == "true")
     }
