@@ -323,11 +323,32 @@ for (const mode of ["file", "http"]) {
   });
 }
 
-test("a missing page gets the bundle's 404 page with status 404", async () => {
+test("a missing page gets the bundle's 404 page with status 404 and suggestions", async () => {
   const r = await reader(`http://127.0.0.1:${sitePort}/docs/site/`, "404");
-  const response = await r.page.goto(`http://127.0.0.1:${sitePort}/docs/site/no-such-page.html`);
+  // Two folders deep under the sub-path: the page finds the bundle's root by itself.
+  const response = await r.page.goto(`http://127.0.0.1:${sitePort}/docs/site/old/pages/quickstart.html`);
   assert.equal(response.status(), 404);
-  assert.match(await r.page.textContent("h1"), /Page not found/);
+  assert.match(await r.page.textContent("h1"), /This page has moved, or never was/);
+  await r.page.waitForSelector("#suggestions a");
+  const suggestions = await r.page.$$eval("#suggestions a", (links) => links.map((a) => a.href));
+  assert.ok(suggestions.includes(`http://127.0.0.1:${sitePort}/docs/site/quickstart.html`), suggestions.join(", "));
+  // The description's Markdown link and the way home lead from the root, not from /old/pages/.
+  assert.equal(await r.page.getAttribute("main p strong a", "href"), "/docs/site/quickstart.html");
+  assert.match(await r.page.getAttribute("#home", "href"), /^\/docs\/site\/[^/]+\.html$/);
+  await r.context.close();
+});
+
+test("with errors.404.redirect left on, a missing page sends the reader home", async () => {
+  const r = await reader(`http://127.0.0.1:${sitePort}/docs/site/`, "404-redirect");
+  const home = /data-home="([^"]+)"/.exec(fs.readFileSync(path.join(bundle, "404.html"), "utf8"))[1];
+  // The example site turns the redirect off; this page is the one a site that leaves it on gets.
+  await r.page.route("**/gone/page.html", async (route) => {
+    const original = await route.fetch();
+    const body = (await original.text()).replace('data-redirect="false"', 'data-redirect="true"');
+    await route.fulfill({ response: original, body });
+  });
+  await r.page.goto(`http://127.0.0.1:${sitePort}/docs/site/gone/page.html`);
+  await r.page.waitForURL(`http://127.0.0.1:${sitePort}/docs/site/${home}.html`);
   await r.context.close();
 });
 

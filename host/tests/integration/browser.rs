@@ -133,7 +133,7 @@ async fn the_exported_example_site_works_in_a_browser() {
         server.base
     );
     let report = run_browser(bundle, "example-site", Some((&endpoint, assistant)));
-    assert!(report.contains("# pass 5"), "{report}");
+    assert!(report.contains("# pass 6"), "{report}");
     assert!(report.contains("# fail 0"), "{report}");
 
     // The beacon's page view and the feedback answer reached the API host.

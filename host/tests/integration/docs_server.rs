@@ -191,6 +191,13 @@ async fn a_docs_server_serves_installs_pins_and_refuses_bad_bundles() {
     let (status, _, page) = get(&format!("{base}/no/such/page")).await;
     assert_eq!(status, 404);
     assert!(page.contains("Page not found"), "the bundle's own 404 page");
+    // The 404 page finds the bundle's root by asking for its manifest, without its body.
+    let head = reqwest::Client::new()
+        .head(format!("{base}/manifest.json"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(head.status(), 200);
     let (status, _, _) = get(&format!("{base}/..%2f..%2fetc/passwd")).await;
     assert_eq!(status, 404);
     let (_, _, features) = get(&format!("{base}/quire-features.js")).await;

@@ -1,8 +1,8 @@
 //! docs.json settings about how pages look and what they offer readers, beyond the frame
 //! (`chrome.rs`): `background` (colours and decoration), `styling.eyebrows`, `search.prompt`,
-//! `errors.404` and the `contextual` menu (copy the page, view it as Markdown, ask an assistant
-//! about it: the last only where the deployment lets pages reach other sites, decided by
-//! quire.js from the bundle's feature file).
+//! `errors.404` (drawn by `not_found`) and the `contextual` menu (copy the page, view it as
+//! Markdown, ask an assistant about it: the last only where the deployment lets pages reach
+//! other sites, decided by quire.js from the bundle's feature file).
 
 use serde_json::Value;
 
@@ -86,6 +86,9 @@ pub struct Appearance {
     /// `errors.404.title` and `.description`.
     pub not_found_title: Option<String>,
     pub not_found_description: Option<String>,
+    /// `errors.404.redirect: false`: a missing page shows the not-found page, rather than
+    /// sending the reader to the home page (the default).
+    pub not_found_shown: bool,
     /// `contextual.options` this renderer offers, in the file's order.
     pub contextual: Vec<MenuOption>,
     /// `styling.codeblocks: "dark"`: code blocks stay dark in light mode too.
@@ -139,6 +142,7 @@ impl Appearance {
             search_prompt: text("/search/prompt"),
             not_found_title: text("/errors/404/title"),
             not_found_description: text("/errors/404/description"),
+            not_found_shown: config.pointer("/errors/404/redirect") == Some(&Value::Bool(false)),
             contextual,
             dark_code_blocks: text("/styling/codeblocks").as_deref() == Some("dark"),
             timestamps: config

@@ -1,10 +1,8 @@
 //! The site banner (docs.json `banner`): one line of text above every page, whose inline
-//! Markdown (links, bold, italic, code) is drawn as HTML, and which readers may close when it
-//! is `dismissible` (quire.js remembers that, per banner text, so a new banner shows again).
+//! Markdown is drawn as HTML (`inline_markdown`), and which readers may close when it is
+//! `dismissible` (quire.js remembers that, per banner text, so a new banner shows again).
 
-use markdown::mdast::Node;
-
-use crate::escape::{escaped, push_escaped};
+use crate::escape::escaped;
 
 /// The banner's HTML for a page whose way back to the site's root is `root`.
 pub fn html(content: &str, dismissible: bool, root: &str) -> String {
@@ -13,8 +11,7 @@ pub fn html(content: &str, dismissible: bool, root: &str) -> String {
         out.push_str(&format!(" data-dismissible=\"{}\"", escaped(&key(content))));
     }
     out.push_str("><span class=\"banner-text\">");
-    let tree = crate::mdx::parse_markdown(content);
-    inline(&tree, root, &mut out);
+    out.push_str(&crate::inline_markdown::html(content, root));
     out.push_str("</span>");
     if dismissible {
         out.push_str(
@@ -32,46 +29,6 @@ fn key(content: &str) -> String {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     });
     format!("{hash:016x}")
-}
-
-/// The inline content of `node`: paragraphs run together, blocks other than text are left
-/// out (a banner is one line).
-fn inline(node: &Node, root: &str, out: &mut String) {
-    match node {
-        Node::Text(t) => push_escaped(out, &t.value),
-        Node::InlineCode(c) => {
-            out.push_str("<code>");
-            push_escaped(out, &c.value);
-            out.push_str("</code>");
-        }
-        Node::Strong(_) | Node::Emphasis(_) | Node::Delete(_) => {
-            let tag = match node {
-                Node::Strong(_) => "strong",
-                Node::Emphasis(_) => "em",
-                _ => "del",
-            };
-            out.push_str(&format!("<{tag}>"));
-            children(node, root, out);
-            out.push_str(&format!("</{tag}>"));
-        }
-        Node::Link(link) => {
-            out.push_str(&format!(
-                "<a href=\"{}\">",
-                escaped(&crate::links::navigation_href(&link.url, root))
-            ));
-            children(node, root, out);
-            out.push_str("</a>");
-        }
-        Node::Break(_) => out.push(' '),
-        Node::Root(_) | Node::Paragraph(_) => children(node, root, out),
-        _ => {}
-    }
-}
-
-fn children(node: &Node, root: &str, out: &mut String) {
-    for child in node.children().into_iter().flatten() {
-        inline(child, root, out);
-    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,10 @@ pub fn assets(site: &Site) -> Vec<(String, Vec<u8>)> {
         FEATURES_FILE.to_string(),
         features_script(DEFAULT_FEATURES).into_bytes(),
     ));
-    files.push(("404.html".to_string(), not_found(site).into_bytes()));
+    files.push((
+        "404.html".to_string(),
+        crate::not_found::page(site).into_bytes(),
+    ));
     if !site.pages.contains("index")
         && let Some(home) = site.home()
     {
@@ -34,36 +37,6 @@ fn redirect(site: &Site, home: &str) -> String {
          <body><main class=\"content\"><p><a href=\"{target}\">Go to the documentation</a></p></main></body></html>\n",
         escaped(&site.name),
         escaped(&site.theme.stylesheet)
-    )
-}
-
-/// The not-found page. Servers show it for any missing path, so it cannot know its depth: it
-/// carries its own styling and finds the site's root from where it is served (the bundle's
-/// own `404.html` location), falling back to a plain link.
-fn not_found(site: &Site) -> String {
-    let home = site.home().unwrap_or("index");
-    format!(
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <meta name=\"robots\" content=\"noindex\"><title>Page not found · {name}</title>\
-         <style>:root{{color-scheme:light dark}}body{{font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;line-height:1.6}}\
-         h1{{font-size:2rem}}a{{color:{color}}}</style>\
-         </head><body><p>404</p><h1>{title}</h1><p>{description}</p>\
-         <p><a href=\"{home}.html\" id=\"home\">Back to the documentation</a></p></body></html>\n",
-        name = escaped(&site.name),
-        title = escaped(
-            site.settings
-                .appearance
-                .not_found_title
-                .as_deref()
-                .unwrap_or("Page not found")
-        ),
-        description = match &site.settings.appearance.not_found_description {
-            Some(description) => escaped(description),
-            None => format!("This page does not exist in {}.", escaped(&site.name)),
-        },
-        color = site.settings.primary,
-        home = escaped(home),
     )
 }
 
