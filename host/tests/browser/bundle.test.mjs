@@ -207,6 +207,15 @@ for (const mode of ["file", "http"]) {
     await page.click("a.pager-prev");
     at("quickstart.html");
 
+    // interaction.drilldown: opening a closed group opens its first page ("Deploying" is
+    // `expanded`: the first click closes it, staying on the page).
+    await page.click("#sidebar-tree summary >> text=Deploying");
+    at("quickstart.html");
+    await page.click("#sidebar-tree summary >> text=Deploying");
+    at("guides/deploy/docker.html");
+    assert.match(await page.locator("#sidebar-tree a.active").textContent(), /Docker/);
+    await page.goto(base + "quickstart.html");
+
     // Section tabs.
     await page.click(".tabs-bar >> text=API reference");
     at("api-reference/overview.html");

@@ -115,6 +115,7 @@
           summary.appendChild(rootLink);
         } else {
           summary.appendChild(document.createTextNode(item.label));
+          if (holder.hasAttribute("data-drilldown")) drillDown(group, summary);
         }
         if (item.tag) summary.appendChild(el("span", "nav-tag", item.tag));
         group.appendChild(summary);
@@ -129,6 +130,17 @@
     holder.appendChild(top);
     var active = holder.querySelector("a.active");
     if (active && active.scrollIntoView) active.scrollIntoView({ block: "nearest" });
+  }
+
+  // docs.json interaction.drilldown: opening a closed group goes to its first page.
+  function drillDown(group, summary) {
+    summary.addEventListener("click", function (event) {
+      if (group.open) return;
+      var first = group.querySelector("ul a[href]");
+      if (!first) return;
+      event.preventDefault();
+      window.location.href = first.href;
+    });
   }
 
   // A navigation link: a URL as it is, a site path (`/changelog`) as a page of the bundle.

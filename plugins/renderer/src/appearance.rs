@@ -91,6 +91,11 @@ pub struct Appearance {
     pub not_found_shown: bool,
     /// `contextual.options` this renderer offers, in the file's order.
     pub contextual: Vec<MenuOption>,
+    /// `contextual.display: "toc"`: the options sit under the table of contents rather than
+    /// under the page title (where a page has no table of contents, they stay there).
+    pub contextual_in_toc: bool,
+    /// `interaction.drilldown: true`: opening a sidebar group opens its first page.
+    pub drilldown: bool,
     /// `styling.codeblocks: "dark"`: code blocks stay dark in light mode too.
     pub dark_code_blocks: bool,
     /// `metadata.timestamp`: pages show when their source was last changed.
@@ -144,6 +149,8 @@ impl Appearance {
             not_found_description: text("/errors/404/description"),
             not_found_shown: config.pointer("/errors/404/redirect") == Some(&Value::Bool(false)),
             contextual,
+            contextual_in_toc: text("/contextual/display").as_deref() == Some("toc"),
+            drilldown: config.pointer("/interaction/drilldown") == Some(&Value::Bool(true)),
             dark_code_blocks: text("/styling/codeblocks").as_deref() == Some("dark"),
             timestamps: config
                 .pointer("/metadata/timestamp")

@@ -1,16 +1,17 @@
-//! The page layout around a rendered body: head, top bar (logo, version and language switchers,
-//! search, theme toggle), section tabs, sidebar, breadcrumbs, feedback prompt, previous/next
-//! links, table of contents and footer. Everything here is plain HTML; the sidebar's page tree
-//! comes from the context's shared navigation script.
+//! The page layout around a rendered body: head, breadcrumbs, title and contextual options,
+//! feedback prompt, previous/next links and table of contents, inside the frame (`frame`: top
+//! bar, section tabs, sidebar, footer). Everything here is plain HTML.
+
+mod frame;
+
+use frame::{footer, sidebar, tabs_bar, topbar};
 
 use crate::escape::{escaped, push_escaped};
 use crate::frontmatter::Frontmatter;
 use crate::icons;
 use crate::links::root_prefix;
 use crate::markup::Heading;
-use crate::navigation::{Destination, NavContext, NavKind, language_name};
-use crate::settings::Settings;
-use crate::site::{Site, SwitchChoice};
+use crate::site::Site;
 
 /// What the layout needs of a rendered page.
 pub struct PageView<'a> {
@@ -189,12 +190,15 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     push_escaped(&mut html, view.title);
     html.push_str("</h1>\n");
     let page_name = path.rsplit('/').next().unwrap_or(path);
-    html.push_str(
-        &site
-            .settings
-            .appearance
-            .contextual_menu(&format!("{page_name}.md"), &root),
-    );
+    let menu = site
+        .settings
+        .appearance
+        .contextual_menu(&format!("{page_name}.md"), &root);
+    let has_toc = !side_column && mode == "default";
+    let menu_in_toc = has_toc && site.settings.appearance.contextual_in_toc;
+    if !menu_in_toc {
+        html.push_str(&menu);
+    }
     if let Some(description) = &view.frontmatter.description {
         html.push_str("<p class=\"page-description\">");
         push_escaped(&mut html, description);
@@ -225,8 +229,12 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
         html.push_str("<aside class=\"api-side\" aria-label=\"Examples\">");
         html.push_str(view.side);
         html.push_str("</aside>\n");
-    } else if mode == "default" {
-        toc(&mut html, view.headings);
+    } else if has_toc {
+        toc(
+            &mut html,
+            view.headings,
+            if menu_in_toc { &menu } else { "" },
+        );
     }
     html.push_str("</div>\n");
     footer(&mut html, site, path, &root);
@@ -254,64 +262,6 @@ fn last_modified(seconds: u64) -> String {
     )
 }
 
-/// The footer: the link columns and social links of docs.json `footer`, the site and version.
-fn footer(html: &mut String, site: &Site, path: &str, root: &str) {
-    let (_, chrome) = site.frame(path);
-    html.push_str("<footer class=\"footer\">");
-    if !chrome.footer_columns.is_empty() {
-        html.push_str("<div class=\"footer-columns\">");
-        for (header, items) in &chrome.footer_columns {
-            html.push_str("<div class=\"footer-column\">");
-            if !header.is_empty() {
-                html.push_str(&format!("<strong>{}</strong>", escaped(header)));
-            }
-            for (label, href) in items {
-                html.push_str(&format!(
-                    "<a href=\"{}\">{}</a>",
-                    escaped(&crate::links::navigation_href(href, root)),
-                    escaped(label)
-                ));
-            }
-            html.push_str("</div>");
-        }
-        html.push_str("</div>");
-    }
-    html.push_str(&format!("<span>{}</span>", escaped(&site.name)));
-    if !chrome.socials.is_empty() {
-        html.push_str("<span class=\"footer-socials\">");
-        for (network, url) in &chrome.socials {
-            let icon = icons::draw(
-                icons::Library::FontAwesome,
-                icons::IconRef {
-                    name: network,
-                    style: Some("brands"),
-                },
-                16,
-            )
-            .and_then(|drawn| match drawn {
-                icons::Drawn::Svg(svg) => Some(svg),
-                icons::Drawn::Image(_) => None,
-            })
-            .unwrap_or_default();
-            html.push_str(&format!(
-                "<a href=\"{}\" aria-label=\"{}\" rel=\"noopener\">{icon}{}</a>",
-                escaped(url),
-                escaped(network),
-                if icon.is_empty() {
-                    escaped(network)
-                } else {
-                    String::new()
-                }
-            ));
-        }
-        html.push_str("</span>");
-    }
-    html.push_str(&format!(
-        "<span class=\"footer-version\">{}</span></footer>\n",
-        escaped(&site.version)
-    ));
-}
-
 /// Whether `lang` (a language code such as `ar` or `he-IL`) is written right to left.
 fn is_right_to_left(lang: &str) -> bool {
     let primary = lang
@@ -323,203 +273,6 @@ fn is_right_to_left(lang: &str) -> bool {
         primary.as_str(),
         "ar" | "he" | "iw" | "fa" | "ur" | "ps" | "sd" | "ug" | "yi" | "dv" | "ckb"
     )
-}
-
-fn topbar(html: &mut String, site: &Site, path: &str, root: &str) {
-    let home = site.home().unwrap_or("index");
-    let (navbar_links, chrome) = site.frame(path);
-    let logo_href = match &chrome.logo_href {
-        Some(href) => crate::links::navigation_href(href, root),
-        None => format!("{root}{home}.html"),
-    };
-    html.push_str(&format!(
-        "<header class=\"topbar\"><a class=\"site-name\" href=\"{}\">",
-        escaped(&logo_href)
-    ));
-    let settings = &site.settings;
-    if let Some(light) = &settings.logo_light {
-        let dark = settings.logo_dark.as_deref().unwrap_or(light);
-        html.push_str(&format!(
-            "<img class=\"logo logo-light\" src=\"{root}{}\" alt=\"\"><img class=\"logo logo-dark\" src=\"{root}{}\" alt=\"\">",
-            escaped(light),
-            escaped(dark)
-        ));
-    }
-    html.push_str(&format!("<span>{}</span></a>", escaped(&site.name)));
-    switcher(html, "version", &site.version_choices(path), root, |l| {
-        l.to_string()
-    });
-    switcher(html, "language", &site.language_choices(path), root, |l| {
-        language_name(l).to_string()
-    });
-    html.push_str("<div class=\"topbar-spacer\"></div>");
-    let prompt = settings
-        .appearance
-        .search_prompt
-        .as_deref()
-        .unwrap_or("Search");
-    html.push_str(&format!(
-        "<button type=\"button\" class=\"search-button\" hidden aria-label=\"Search\">{}<span>{}</span><kbd>/</kbd></button>",
-        icons::ui("search", 16),
-        escaped(prompt)
-    ));
-    for (label, href) in navbar_links {
-        let href = crate::links::navigation_href(href, root);
-        html.push_str(&format!(
-            "<a class=\"navbar-link\" href=\"{}\">{}</a>",
-            escaped(&href),
-            escaped(label)
-        ));
-    }
-    if let Some((label, href)) = &chrome.primary_button {
-        html.push_str(&format!(
-            "<a class=\"navbar-button\" href=\"{}\">{}</a>",
-            escaped(&crate::links::navigation_href(href, root)),
-            escaped(label)
-        ));
-    }
-    // `appearance.strict`: the site's mode stays, with nothing to switch it.
-    if !settings.appearance.strict {
-        html.push_str(&format!(
-            "<button type=\"button\" class=\"theme-toggle\" hidden aria-label=\"Switch between light and dark mode\">{}{}</button>",
-            icons::ui("sun", 18),
-            icons::ui("moon", 18)
-        ));
-    }
-    html.push_str("</header>\n");
-}
-
-/// A version or language menu: a `<details>` list of links, so it works without JavaScript.
-fn switcher(
-    html: &mut String,
-    kind: &str,
-    choices: &[SwitchChoice],
-    root: &str,
-    name: impl Fn(&str) -> String,
-) {
-    let Some(current) = choices.iter().find(|c| c.current) else {
-        return;
-    };
-    if choices.len() < 2 {
-        return;
-    }
-    html.push_str(&format!(
-        "<details class=\"switcher switcher-{kind}\"><summary aria-label=\"Choose a {kind}\">{}</summary><ul>",
-        escaped(&name(&current.label))
-    ));
-    for choice in choices {
-        let active = if choice.current {
-            " aria-current=\"true\""
-        } else {
-            ""
-        };
-        html.push_str(&format!(
-            "<li><a href=\"{root}{}.html\" data-{kind}=\"{}\"{active}>{}</a></li>",
-            escaped(&choice.target),
-            escaped(&choice.label),
-            escaped(&name(&choice.label))
-        ));
-    }
-    html.push_str("</ul></details>");
-}
-
-/// The tabs a reader on `path` chooses between, each leading to its first page (or its link).
-fn tabs_bar(html: &mut String, settings: &Settings, context: &NavContext, path: &str, root: &str) {
-    let tabs: Vec<usize> = context.sections_of_kind(path, &[NavKind::Tab]).collect();
-    if tabs.is_empty() {
-        return;
-    }
-    html.push_str("<nav class=\"tabs-bar\" aria-label=\"Sections\">");
-    for i in tabs {
-        section_link(html, settings, context, i, path, root);
-    }
-    html.push_str("</nav>\n");
-}
-
-/// A link to the section at `index`, marked current when it holds `path`.
-fn section_link(
-    html: &mut String,
-    settings: &Settings,
-    context: &NavContext,
-    index: usize,
-    path: &str,
-    root: &str,
-) {
-    let item = &context.items[index];
-    let href = match context.destination(index) {
-        Some(Destination::Page(first)) => format!("{root}{first}.html"),
-        Some(Destination::Link(link)) => crate::links::navigation_href(link, root),
-        None => return,
-    };
-    let current = context
-        .section_of(path)
-        .is_some_and(|s| holds(context, index, s));
-    let active = if current {
-        " class=\"active\" aria-current=\"true\""
-    } else {
-        ""
-    };
-    let icon = item
-        .icon
-        .as_deref()
-        .and_then(|i| settings.icon_html(icons::IconRef::named(i), 16, Some(root)))
-        .unwrap_or_default();
-    html.push_str(&format!(
-        "<a href=\"{}\"{active}>{icon}{}</a>",
-        escaped(&href),
-        escaped(&item.label)
-    ));
-}
-
-/// Whether the entry at `outer` is, or contains, the entry at `inner`.
-fn holds(context: &NavContext, outer: usize, inner: usize) -> bool {
-    let depth = context.items[outer].depth;
-    outer == inner
-        || (inner > outer
-            && context.items[outer + 1..=inner]
-                .iter()
-                .all(|i| i.depth > depth))
-}
-
-/// The sidebar: anchors and dropdown sections as plain links, and a place for the page tree.
-fn sidebar(
-    html: &mut String,
-    settings: &Settings,
-    context: Option<&NavContext>,
-    path: &str,
-    root: &str,
-) {
-    html.push_str("<nav class=\"sidebar\" id=\"sidebar\" aria-label=\"Site navigation\">");
-    if let Some(context) = context {
-        let anchors: Vec<usize> = context.sections_of_kind(path, &[NavKind::Anchor]).collect();
-        if !anchors.is_empty() {
-            html.push_str("<div class=\"sidebar-anchors\">");
-            for i in anchors {
-                section_link(html, settings, context, i, path, root);
-            }
-            html.push_str("</div>");
-        }
-        let menus: Vec<usize> = context
-            .sections_of_kind(path, &[NavKind::Dropdown, NavKind::Product])
-            .collect();
-        if !menus.is_empty() {
-            let section = context.section_of(path);
-            let current = menus
-                .iter()
-                .find(|&&m| section.is_some_and(|s| holds(context, m, s)))
-                .map(|&m| context.items[m].label.as_str())
-                .unwrap_or("Choose a section");
-            html.push_str(&format!(
-                "<details class=\"sidebar-dropdown\"><summary>{}</summary><div>",
-                escaped(current)
-            ));
-            for i in menus {
-                section_link(html, settings, context, i, path, root);
-            }
-            html.push_str("</div></details>");
-        }
-    }
-    html.push_str("<div id=\"sidebar-tree\"></div></nav>\n");
 }
 
 fn breadcrumbs(html: &mut String, trail: &[String]) {
@@ -561,25 +314,68 @@ fn pager(html: &mut String, site: &Site, path: &str, root: &str) {
     html.push_str("</nav>\n");
 }
 
-/// The on-page table of contents: second- and third-level headings.
-fn toc(html: &mut String, headings: &[Heading]) {
+/// The on-page table of contents: second- and third-level headings, then `menu` (the
+/// contextual options, with `contextual.display: "toc"`).
+fn toc(html: &mut String, headings: &[Heading], menu: &str) {
     let entries: Vec<_> = headings
         .iter()
         .filter(|h| (2..=3).contains(&h.level))
         .collect();
-    if entries.is_empty() {
+    if entries.is_empty() && menu.is_empty() {
         return;
     }
-    html.push_str(
-        "<aside class=\"toc\" aria-label=\"On this page\"><div class=\"toc-title\">On this page</div><ul>",
-    );
-    for h in entries {
-        html.push_str(&format!(
-            "<li class=\"toc-level-{}\"><a href=\"#{}\">{}</a></li>",
-            h.level,
-            escaped(&h.anchor),
-            escaped(&h.text)
-        ));
+    html.push_str("<aside class=\"toc\" aria-label=\"On this page\">");
+    if !entries.is_empty() {
+        html.push_str("<div class=\"toc-title\">On this page</div><ul>");
+        for h in entries {
+            html.push_str(&format!(
+                "<li class=\"toc-level-{}\"><a href=\"#{}\">{}</a></li>",
+                h.level,
+                escaped(&h.anchor),
+                escaped(&h.text)
+            ));
+        }
+        html.push_str("</ul>");
     }
-    html.push_str("</ul></aside>\n");
+    html.push_str(menu);
+    html.push_str("</aside>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::page::render_page;
+    use crate::site::Site;
+
+    const PAGE: &str = "---\ntitle: A\n---\n\n## First\n\nText.\n";
+
+    fn site(display: &str) -> Site {
+        let config = format!(r#"{{"contextual": {{"options": ["copy", "view"]{display}}}}}"#);
+        Site::new("Acme".into(), "v1".into(), vec![], &config, vec![]).unwrap()
+    }
+
+    #[test]
+    fn contextual_options_sit_under_the_title_or_in_the_table_of_contents() {
+        let header = render_page(&site(""), "a", "a.mdx", PAGE).html;
+        let (article, _) = header.split_once("</article>").unwrap();
+        assert!(article.contains("<div class=\"contextual\""), "{header}");
+
+        let toc = render_page(&site(r#", "display": "toc""#), "a", "a.mdx", PAGE).html;
+        let (article, rest) = toc.split_once("</article>").unwrap();
+        assert!(!article.contains("class=\"contextual\""));
+        let aside = rest.split_once("<aside class=\"toc\"").unwrap().1;
+        assert!(
+            aside.find("href=\"#first\"") < aside.find("<div class=\"contextual\""),
+            "{aside}"
+        );
+        // A page without headings still has the aside for its options.
+        let bare = render_page(&site(r#", "display": "toc""#), "a", "a.mdx", "Text.\n").html;
+        assert!(bare.contains(
+            "<aside class=\"toc\" aria-label=\"On this page\"><div class=\"contextual\""
+        ));
+        // A wide page has no table of contents: the options stay under the title.
+        let wide = "---\nmode: wide\n---\n\n## First\n";
+        let wide = render_page(&site(r#", "display": "toc""#), "a", "a.mdx", wide).html;
+        let (article, _) = wide.split_once("</article>").unwrap();
+        assert!(article.contains("<div class=\"contextual\""));
+    }
 }
