@@ -329,7 +329,7 @@ mod tests {
             ),
             (
                 "index.mdx",
-                "---\ntitle: Home\nsidebarTitle: Start\n---\nHi",
+                "---\ntitle: Home\nsidebarTitle: Start\ntag: NEW\n---\nHi",
             ),
             ("guides/a.md", "# Guide A\ntext"),
             ("hidden.md", "not in nav"),
@@ -352,6 +352,8 @@ mod tests {
             ]
         );
         assert_eq!(m.files.len(), 5);
+        let home = m.navigation.iter().find(|n| n.label == "Start");
+        assert_eq!(home.and_then(|n| n.tag.as_deref()), Some("NEW"));
     }
 
     #[test]

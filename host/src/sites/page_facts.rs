@@ -1,5 +1,5 @@
 //! What a page's frontmatter tells the navigation before any renderer runs: its label, icon,
-//! `hidden`/`noindex`, a `url` that makes its entry a link, and the API document its `openapi`
+//! `tag`, `hidden`/`noindex`, a `url` that makes its entry a link, and the API document its `openapi`
 //! or `asyncapi` field names by file. Values are read as authors write them; what cannot be
 //! read is left for the renderer to report.
 
@@ -27,6 +27,8 @@ struct NavigationFields {
     asyncapi: Option<String>,
     #[serde(default, deserialize_with = "lenient_text")]
     url: Option<String>,
+    #[serde(default, deserialize_with = "lenient_text")]
+    tag: Option<String>,
 }
 
 /// Text from any YAML scalar; nothing from a list or a map.
@@ -102,6 +104,7 @@ pub(super) fn page_meta(source: &str, path: &str) -> PageFacts {
                 .url
                 .map(|u| u.trim().to_string())
                 .filter(|u| u.contains("://") || u.starts_with("mailto:")),
+            tag: fields.tag.filter(|t| !t.trim().is_empty()),
         },
         api_file: openapi_file.or(asyncapi_file),
     }

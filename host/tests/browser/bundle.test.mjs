@@ -175,6 +175,8 @@ for (const mode of ["file", "http"]) {
     await page.waitForSelector("#sidebar-tree a");
     assert.ok(await page.locator("#sidebar-tree a").count() >= 5, "sidebar links");
     assert.equal(await page.locator("#sidebar-tree a.active").count(), 1);
+    // A page's frontmatter tag stands beside its entry.
+    assert.equal(await page.locator("#sidebar-tree a[href$='guides/webhooks.html'] .nav-tag").textContent(), "BETA");
     await shot(page, `${mode}-home`);
 
     // The contextual menu offers assistants only where the page has a web address; so are

@@ -102,6 +102,7 @@
           a.href = linkHref(item.target);
           if (/^([a-z][a-z0-9+.-]*:|\/\/)/i.test(item.target)) a.rel = "noopener";
         }
+        if (item.tag) a.appendChild(el("span", "nav-tag", item.tag));
         li.appendChild(a);
       } else {
         var group = el("details", "nav-group");

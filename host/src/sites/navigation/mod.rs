@@ -44,6 +44,8 @@ pub struct PageMeta {
     /// `url`: another site the page's navigation entry leads to instead of the page (which is
     /// still exported, for readers who have its address).
     pub url: Option<String>,
+    /// `tag`: a label shown beside the entry ("NEW", "BETA").
+    pub tag: Option<String>,
 }
 
 /// What reading the navigation gave.
@@ -338,8 +340,12 @@ impl Walker<'_> {
                         continue;
                     };
                     let meta = &self.pages[&path];
-                    let (label, icon, hidden) =
-                        (meta.label.clone(), meta.icon.clone(), meta.hidden);
+                    let (label, icon, hidden, tag) = (
+                        meta.label.clone(),
+                        meta.icon.clone(),
+                        meta.hidden,
+                        meta.tag.clone(),
+                    );
                     // A page whose frontmatter gives a `url` is a link to it in the sidebar.
                     let (kind, target) = match &meta.url {
                         Some(url) => (NavKind::Link, url.clone()),
@@ -347,6 +353,7 @@ impl Walker<'_> {
                     };
                     let node = self.push(kind, depth, &label, Some(target), icon.as_deref());
                     node.hidden |= hidden;
+                    node.tag = tag;
                 }
                 Value::Object(group) => {
                     self.entry(group, "group", NavKind::Group, depth, &here)?;
@@ -391,6 +398,7 @@ mod tests {
                         hidden: false,
                         noindex: false,
                         url: None,
+                        tag: None,
                     },
                 )
             })
@@ -415,10 +423,16 @@ mod tests {
                 hidden: false,
                 noindex: false,
                 url: None,
+                tag: Some("v4".into()),
             },
         );
         let nav = walk(&config, &pages).nodes;
         assert_eq!(nav[2].icon.as_deref(), Some("house"));
+        assert_eq!(
+            nav[2].tag.as_deref(),
+            Some("v4"),
+            "a page's frontmatter tag"
+        );
         assert_eq!(
             kinds(&nav),
             vec![
@@ -564,6 +578,7 @@ mod tests {
                 hidden: true,
                 noindex: false,
                 url: None,
+                tag: None,
             },
         );
         let nav = walk(&config, &pages).nodes;
