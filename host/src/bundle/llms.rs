@@ -5,8 +5,18 @@
 /// `llms-full.txt` stops growing here and says so; the per-page `.md` files hold the rest.
 const FULL_TEXT_LIMIT: usize = 16 << 20;
 
-pub fn index(name: &str, pages: &[(&str, &str, Option<&str>)]) -> String {
-    let mut out = format!("# {name}\n\n## Docs\n\n");
+/// `llms.txt`: the site's name, its `description` as the proposal's summary line, and a link
+/// to each page's Markdown with its description.
+pub fn index(
+    name: &str,
+    description: Option<&str>,
+    pages: &[(&str, &str, Option<&str>)],
+) -> String {
+    let mut out = format!("# {name}\n\n");
+    if let Some(description) = description {
+        out.push_str(&format!("> {description}\n\n"));
+    }
+    out.push_str("## Docs\n\n");
     for (path, title, description) in pages {
         out.push_str(&format!("- [{}]({path}.md)", title.replace(['[', ']'], "")));
         if let Some(description) = description {
@@ -68,8 +78,15 @@ mod tests {
 
     #[test]
     fn llms_files_list_and_concatenate_pages() {
-        let list = index("Acme", &[("quickstart", "Quickstart", Some("Start here"))]);
+        let list = index(
+            "Acme",
+            None,
+            &[("quickstart", "Quickstart", Some("Start here"))],
+        );
         assert!(list.contains("- [Quickstart](quickstart.md): Start here"));
+        assert!(list.starts_with("# Acme\n\n## Docs\n\n"));
+        let summarised = index("Acme", Some("Widgets, documented."), &[]);
+        assert!(summarised.starts_with("# Acme\n\n> Widgets, documented.\n\n## Docs\n"));
         let mut full = FullText::default();
         full.add("quickstart", "Quickstart", "---\ntitle: Q\n---\nHello\n");
         let text = full.finish();

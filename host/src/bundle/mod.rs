@@ -47,6 +47,8 @@ pub struct SiteFiles {
     redirects: quire_sdk::redirects::Redirects,
     /// docs.json `variables`, replaced in the page sources the bundle carries as Markdown.
     variables: quire_sdk::variables::Variables,
+    /// docs.json `description`: the summary under `llms.txt`'s title.
+    description: Option<String>,
 }
 
 impl SiteFiles {
@@ -60,7 +62,17 @@ impl SiteFiles {
             full_text: llms::FullText::default(),
             redirects: quire_sdk::redirects::Redirects::default(),
             variables: quire_sdk::variables::Variables::default(),
+            description: None,
         }
+    }
+
+    /// Adds the site's description (docs.json `description`), which `llms.txt` gives under its
+    /// title.
+    pub fn with_description(mut self, description: Option<&str>) -> Self {
+        self.description = description
+            .map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|d| !d.is_empty());
+        self
     }
 
     /// Adds the site's variables, replaced in each page's Markdown as the renderer replaces
@@ -134,7 +146,10 @@ impl SiteFiles {
         let mut files = vec![
             file("sitemap.xml", sitemap::sitemap(&self.domain, &pages)),
             file("robots.txt", sitemap::robots(&self.domain)),
-            file("llms.txt", llms::index(&self.name, &pages)),
+            file(
+                "llms.txt",
+                llms::index(&self.name, self.description.as_deref(), &pages),
+            ),
             file("llms-full.txt", self.full_text.finish()),
         ];
         files.extend(

@@ -121,7 +121,8 @@ fn export_with<R: Send>(
             redirect_warnings.extend(unsettled);
             let mut site_files = SiteFiles::new(&job.domain, &manifest.name)
                 .with_redirects(redirects)
-                .with_variables(Variables::from_config(&config_value));
+                .with_variables(Variables::from_config(&config_value))
+                .with_description(config_value.get("description").and_then(|d| d.as_str()));
             let mut progress = Progress::new(context, runtime, job, total);
             progress
                 .warnings

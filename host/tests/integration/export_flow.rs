@@ -101,6 +101,11 @@ fn assert_site_files(files: &BTreeMap<String, Vec<u8>>, pages: usize) {
     assert_eq!(sitemap.matches("<loc>").count(), pages);
     assert!(text("robots.txt").contains("Sitemap: https://docs.acme.test/sitemap.xml"));
     assert!(text("llms.txt").contains("- [Webhooks](guides/webhooks.md)"));
+    assert!(
+        text("llms.txt")
+            .starts_with("# Acme Widgets\n\n> Build, ship and watch widgets with the Acme API.\n"),
+        "docs.json's description is llms.txt's summary"
+    );
     assert!(text("llms-full.txt").contains("Source: guides/webhooks.md"));
     assert!(text("quire-features.js").contains("window.QUIRE_FEATURES"));
     assert!(files.contains_key("search/index.js") && files.contains_key("search/d0.js"));

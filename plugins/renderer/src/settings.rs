@@ -34,6 +34,8 @@ pub struct Settings {
     pub appearance: crate::appearance::Appearance,
     /// docs.json `api`: the playground, request examples and hand-written API pages.
     pub api: crate::api::ApiSettings,
+    /// docs.json `description`: the meta description of pages that give none.
+    pub description: Option<String>,
     /// Fonts and analytics from other hosts, for deployments that allow them.
     pub external: crate::external::External,
     /// The navigation file's name as authors know it (`docs.json`, or `mint.json` for the older
@@ -110,6 +112,12 @@ impl Settings {
         external.problems.extend(api_problems);
         Self {
             api,
+            description: config
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(String::from),
             primary,
             light,
             dark,

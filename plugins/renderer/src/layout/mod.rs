@@ -64,7 +64,12 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
         escaped(view.title),
         escaped(&site.name)
     ));
-    if let Some(description) = &view.frontmatter.description {
+    let description = view
+        .frontmatter
+        .description
+        .as_ref()
+        .or(site.settings.description.as_ref());
+    if let Some(description) = description {
         html.push_str(&format!(
             "<meta name=\"description\" content=\"{}\">\n",
             escaped(description)
@@ -199,7 +204,12 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     if !menu_in_toc {
         html.push_str(&menu);
     }
-    if let Some(description) = &view.frontmatter.description {
+    let description = view
+        .frontmatter
+        .description
+        .as_ref()
+        .or(site.settings.description.as_ref());
+    if let Some(description) = description {
         html.push_str("<p class=\"page-description\">");
         push_escaped(&mut html, description);
         html.push_str("</p>\n");
@@ -351,6 +361,17 @@ mod tests {
     fn site(display: &str) -> Site {
         let config = format!(r#"{{"contextual": {{"options": ["copy", "view"]{display}}}}}"#);
         Site::new("Acme".into(), "v1".into(), vec![], &config, vec![]).unwrap()
+    }
+
+    #[test]
+    fn pages_without_a_description_take_the_sites() {
+        let config = r#"{"description": "Widgets, documented."}"#;
+        let site = Site::new("Acme".into(), "v1".into(), vec![], config, vec![]).unwrap();
+        let plain = render_page(&site, "a", "a.mdx", "Text.\n").html;
+        assert!(plain.contains("<meta name=\"description\" content=\"Widgets, documented.\">"));
+        let own = render_page(&site, "a", "a.mdx", "---\ndescription: Mine\n---\n").html;
+        assert!(own.contains("<meta name=\"description\" content=\"Mine\">"));
+        assert!(!own.contains("Widgets, documented."));
     }
 
     #[test]
