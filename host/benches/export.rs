@@ -250,6 +250,8 @@ fn plugin_costs() {
         config_json: "{}".into(),
         snippets: Vec::new(),
         api_documents: Vec::new(),
+        stylesheets: Vec::new(),
+        scripts: Vec::new(),
     };
     let page = PageInput {
         path: "page".into(),

@@ -198,6 +198,8 @@ impl TestSite {
             config_json: self.config_json.clone(),
             snippets: self.snippets.clone(),
             api_documents: Vec::new(),
+            stylesheets: Vec::new(),
+            scripts: Vec::new(),
         }
     }
 }

@@ -32,6 +32,11 @@ pub struct Site {
     pub snippets: Vec<SiteFile>,
     /// The OpenAPI documents the site refers to.
     pub api_documents: Vec<SiteFile>,
+    /// The site's own `.css` files (paths from the site root), applied to every page.
+    pub stylesheets: Vec<String>,
+    /// The site's own `.js` files outside `snippets/` (paths from the site root), run on every
+    /// page where the deployment allows it.
+    pub scripts: Vec<String>,
 }
 
 impl Site {
@@ -140,6 +145,8 @@ pub mod adapter {
                 config,
                 snippets: files(info.snippets),
                 api_documents: files(info.api_documents),
+                stylesheets: info.stylesheets,
+                scripts: info.scripts,
             };
             let renderer = R::open(site)?;
             Ok(wit::SiteRenderer::new(Self(renderer)))

@@ -183,8 +183,16 @@ impl SiteManifest {
         let referenced: HashSet<&String> = self.api_documents.iter().collect();
         let mut snippets = Vec::new();
         let mut api_documents = Vec::new();
+        let (mut stylesheets, mut scripts) = (Vec::new(), Vec::new());
         for file in &self.files {
             let name = file.path.rsplit('/').next().unwrap_or(&file.path);
+            // The site's own CSS and JavaScript apply to every page, as docs.json sites
+            // expect; JavaScript under `snippets/` is components for pages to import.
+            if name.ends_with(".css") {
+                stylesheets.push(file.path.clone());
+            } else if name.ends_with(".js") && !file.path.starts_with("snippets/") {
+                scripts.push(file.path.clone());
+            }
             // MDX snippets, and the JavaScript files whose exported components pages import.
             let is_snippet = file.path.starts_with("snippets/")
                 && [".mdx", ".md", ".jsx", ".js", ".tsx", ".ts"]
@@ -229,6 +237,14 @@ impl SiteManifest {
             config_json: self.config_json.clone(),
             snippets,
             api_documents,
+            stylesheets: {
+                stylesheets.sort();
+                stylesheets
+            },
+            scripts: {
+                scripts.sort();
+                scripts
+            },
         }
     }
 }

@@ -175,6 +175,11 @@ for (const mode of ["file", "http"]) {
     await page.waitForSelector("#sidebar-tree a");
     assert.ok(await page.locator("#sidebar-tree a").count() >= 5, "sidebar links");
     assert.equal(await page.locator("#sidebar-tree a.active").count(), 1);
+    // The site's own stylesheet styles its pages; its own script stays inert, as this bundle's
+    // feature file names no deployment that lets the site's code run (docs_server.rs checks
+    // that it runs where one does).
+    assert.equal(await page.locator(".acme-status").evaluate((e) => getComputedStyle(e).borderLeftStyle), "solid");
+    assert.equal(await page.evaluate(() => document.documentElement.getAttribute("data-acme-status")), null);
     // A page's frontmatter tag stands beside its entry.
     assert.equal(await page.locator("#sidebar-tree a[href$='guides/webhooks.html'] .nav-tag").textContent(), "BETA");
     await shot(page, `${mode}-home`);

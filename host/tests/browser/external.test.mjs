@@ -1,6 +1,7 @@
 // Opens a site served by `quire docs-server` (QUIRE_SITE_URL) whose docs.json names a font on
-// another host and a Google Analytics integration, and checks that the page uses them exactly
-// as its deployment allows: QUIRE_EXPECT_FONTS and QUIRE_EXPECT_ANALYTICS are "yes" or "no".
+// another host and a Google Analytics integration, and checks that the page uses them (and the
+// site's own script) exactly as its deployment allows: QUIRE_EXPECT_FONTS and
+// QUIRE_EXPECT_ANALYTICS are "yes" or "no".
 // Requests to other hosts are answered here, never sent, so the test needs no network.
 
 import { test, after, before } from "node:test";
@@ -43,6 +44,13 @@ test("fonts and analytics from other hosts follow the deployment", async () => {
   assert.match(seen.family, /^"?Acme Sans"?,/, "the family is named either way; the browser falls back");
   if (expectAnalytics) {
     await page.waitForFunction(() => Array.isArray(window.dataLayer) && window.dataLayer.length >= 2);
+  }
+  // The site's own script (the example site's status.js) runs where fonts from other hosts
+  // load: the deployment lets the site's code reach them. Elsewhere it is never fetched.
+  if (expectFonts) {
+    await page.waitForFunction(() => document.documentElement.getAttribute("data-acme-status") === "checked");
+  } else {
+    assert.equal(await page.evaluate(() => document.documentElement.getAttribute("data-acme-status")), null);
   }
   if (!expectFonts && !expectAnalytics) assert.deepEqual(outside, [], "nothing requested off the server");
   await context.close();

@@ -493,6 +493,16 @@
   function setupExternal() {
     var external = window.QUIRE_EXTERNAL;
     var online = features.deployment === "cloud" || features.deployment === "client-hosted";
+    // The site's own scripts: its code, which may reach anywhere, so never air-gapped. They run
+    // in page order, as if each were a script tag.
+    if (online) {
+      document.querySelectorAll("script[type='text/x-quire-site-script']").forEach(function (inert) {
+        var script = document.createElement("script");
+        script.src = inert.getAttribute("data-src");
+        script.async = false;
+        document.head.appendChild(script);
+      });
+    }
     if (!external || !online) return;
     if (external.fontCss) document.head.appendChild(el("style", "quire-external-fonts", external.fontCss));
     if (!features.integrations) return;

@@ -27,7 +27,8 @@ impl sdk::Renderer for DefaultRenderer {
             &info.config,
             info.pages,
         )
-        .with_files(files(info.snippets), files(info.api_documents));
+        .with_files(files(info.snippets), files(info.api_documents))
+        .with_own_assets(info.stylesheets, info.scripts);
         Ok(Self { site })
     }
 

@@ -42,6 +42,11 @@ pub struct Site {
     pub mermaid_given: std::cell::Cell<bool>,
     /// Whether a page has already carried the warnings about the site's settings.
     pub settings_reported: std::cell::Cell<bool>,
+    /// The site's own `.css` files, linked on every page after the theme's.
+    pub own_stylesheets: Vec<String>,
+    /// The site's own `.js` files, which quire.js runs on every page where the deployment
+    /// allows.
+    pub own_scripts: Vec<String>,
 }
 
 impl Site {
@@ -129,7 +134,23 @@ impl Site {
             links,
             mermaid_given: std::cell::Cell::new(false),
             settings_reported: std::cell::Cell::new(false),
+            own_stylesheets: Vec::new(),
+            own_scripts: Vec::new(),
         }
+    }
+
+    /// Adds the site's own stylesheets and scripts (paths from the site root).
+    pub fn with_own_assets(mut self, stylesheets: Vec<String>, scripts: Vec<String>) -> Self {
+        let clean = |paths: Vec<String>| -> Vec<String> {
+            paths
+                .into_iter()
+                .map(|p| p.trim_start_matches('/').to_string())
+                .filter(|p| !p.is_empty() && !p.split('/').any(|part| part == ".."))
+                .collect()
+        };
+        self.own_stylesheets = clean(stylesheets);
+        self.own_scripts = clean(scripts);
+        self
     }
 
     /// Adds the site's snippets and OpenAPI documents (a document that cannot be parsed is

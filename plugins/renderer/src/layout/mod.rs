@@ -128,10 +128,25 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
         Some(external) => format!("{diagrams}<script defer src=\"{root}{external}\"></script>\n"),
         None => diagrams,
     };
+    // The site's own stylesheets come after the theme's, so their rules win; its own scripts
+    // are inert here, and quire.js starts them where the deployment allows.
+    let mut own = String::new();
+    for sheet in &site.own_stylesheets {
+        own.push_str(&format!(
+            "<link rel=\"stylesheet\" href=\"{root}{}\">\n",
+            escaped(sheet)
+        ));
+    }
+    for script in &site.own_scripts {
+        own.push_str(&format!(
+            "<script type=\"text/x-quire-site-script\" data-src=\"{root}{}\"></script>\n",
+            escaped(script)
+        ));
+    }
     html.push_str(&format!(
         "<link rel=\"stylesheet\" href=\"{root}{}\">\n\
          <link rel=\"stylesheet\" href=\"{root}{}\">\n\
-         <script>{MODE_SCRIPT}</script>\n\
+         {own}<script>{MODE_SCRIPT}</script>\n\
          <script defer src=\"{root}quire-features.js\"></script>\n\
          <script defer src=\"{root}{navigation}\"></script>\n\
          {diagrams}<script defer src=\"{root}{}\" data-search=\"{}\" data-playground=\"{}\" data-assistant=\"{}\"></script>\n</head>\n",
@@ -361,6 +376,35 @@ mod tests {
     fn site(display: &str) -> Site {
         let config = format!(r#"{{"contextual": {{"options": ["copy", "view"]{display}}}}}"#);
         Site::new("Acme".into(), "v1".into(), vec![], &config, vec![]).unwrap()
+    }
+
+    #[test]
+    fn the_sites_own_stylesheets_are_linked_and_its_scripts_left_to_quire_js() {
+        let site = Site::new("Acme".into(), "v1".into(), vec![], "{}", vec![])
+            .unwrap()
+            .with_own_assets(
+                vec![
+                    "style.css".into(),
+                    "/themes/dark.css".into(),
+                    "../up.css".into(),
+                ],
+                vec!["status.js".into()],
+            );
+        let html = render_page(&site, "guides/a", "guides/a.mdx", "Text.\n").html;
+        let head = html.split_once("</head>").unwrap().0;
+        let theme = head.find("assets/quire.").unwrap();
+        let own = head
+            .find("<link rel=\"stylesheet\" href=\"../style.css\">")
+            .unwrap();
+        assert!(theme < own, "the site's rules come after the theme's");
+        assert!(head.contains("href=\"../themes/dark.css\""));
+        assert!(
+            !head.contains("up.css"),
+            "a path leaving the site is dropped"
+        );
+        assert!(head.contains(
+            "<script type=\"text/x-quire-site-script\" data-src=\"../status.js\"></script>"
+        ));
     }
 
     #[test]
