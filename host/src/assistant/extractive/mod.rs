@@ -305,6 +305,8 @@ fn choose(
                 let bonus = match kind {
                     Asking::Definition if defines(&c.text) => 0.1,
                     Asking::Quantity if gives_a_number(&c.text) => 0.1,
+                    Asking::Place if names_a_place(&c.text) => 0.1,
+                    Asking::YesNo if says_yes_or_no(&c.text) => 0.1,
                     _ => 0.0,
                 };
                 // The search ranked the sections: a sentence of a better-ranked one is more
@@ -378,6 +380,49 @@ fn defines(sentence: &str) -> bool {
 /// A sentence that gives a number or an amount ("16 GB", "$10/month", "1,000 items").
 fn gives_a_number(sentence: &str) -> bool {
     sentence.chars().any(|c| c.is_ascii_digit())
+}
+
+/// A sentence that names where something is: a file or a path (`~/.config/app.toml`,
+/// `.continue/mcpServers`), or a place to go to ("in the Marketplace", "under Settings").
+fn names_a_place(sentence: &str) -> bool {
+    let path = sentence.split_whitespace().any(|word| {
+        let word = word.trim_matches(|c: char| !c.is_alphanumeric() && !"~/._-".contains(c));
+        !word.contains("://")
+            && (word.starts_with("~/")
+                || word.starts_with("./")
+                || (word.contains('/') && word.len() > 2)
+                || word.rsplit_once('.').is_some_and(|(stem, ext)| {
+                    !stem.is_empty()
+                        && matches!(
+                            ext,
+                            "toml" | "yaml" | "yml" | "json" | "env" | "ini" | "conf" | "config"
+                        )
+                }))
+    });
+    let s = format!(" {} ", sentence.to_lowercase());
+    path || [" in the ", " under ", " from the ", " in your ", " at the "]
+        .iter()
+        .any(|p| s.contains(p))
+}
+
+/// A sentence that settles a yes-or-no question: it says what only, never or by default
+/// happens, or what cannot.
+fn says_yes_or_no(sentence: &str) -> bool {
+    let s = format!(" {} ", sentence.to_lowercase());
+    [
+        " only ",
+        " not ",
+        "n't ",
+        " cannot ",
+        " never ",
+        " always ",
+        " by default",
+        " must ",
+        " no ",
+        " yes",
+    ]
+    .iter()
+    .any(|p| s.contains(p))
 }
 
 fn nothing_found(input: &GenerationInput) -> Answer {

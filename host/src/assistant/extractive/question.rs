@@ -29,6 +29,12 @@ pub(super) enum Asking {
     HowTo,
     /// "How much / how many / how big": the sentences that give a number.
     Quantity,
+    /// "Where do I / where is": the sentences that name a place (a file, a path, a page or a
+    /// setting to go to).
+    Place,
+    /// "Can I / does it / is there": the sentences that say yes or no (what only, never, or
+    /// by default happens).
+    YesNo,
     Other,
 }
 
@@ -82,6 +88,12 @@ pub(super) fn asking(question: &str) -> Asking {
         ])
     {
         Asking::Quantity
+    } else if starts(&["where "]) {
+        Asking::Place
+    } else if starts(&[
+        "can ", "could ", "does ", "do ", "is ", "are ", "will ", "should ", "may ", "am ",
+    ]) {
+        Asking::YesNo
     } else {
         Asking::Other
     }
@@ -194,7 +206,10 @@ mod tests {
             Asking::Quantity
         );
         assert_eq!(asking("What does it cost to add seats?"), Asking::Quantity);
-        assert_eq!(asking("Where are logs kept?"), Asking::Other);
+        assert_eq!(asking("Where are logs kept?"), Asking::Place);
+        assert_eq!(asking("Why are logs kept?"), Asking::Other);
+        assert_eq!(asking("Can I see the key again?"), Asking::YesNo);
+        assert_eq!(asking("Does it run on Windows?"), Asking::YesNo);
     }
 
     #[test]

@@ -233,6 +233,54 @@ fn a_definition_comes_before_a_mere_mention() {
     );
 }
 
+#[test]
+fn a_where_question_is_answered_by_the_sentence_naming_the_place() {
+    let answer = ask(
+        "Where does the CLI keep my token?",
+        vec![
+            section(
+                "Sessions",
+                "sessions",
+                "The CLI keeps your token until you sign out.",
+            ),
+            section(
+                "Files",
+                "files",
+                "The CLI keeps your token in ~/.config/acme/auth.toml.",
+            ),
+        ],
+    );
+    assert!(answer.contains("~/.config/acme/auth.toml"), "{answer}");
+    assert!(!answer.contains("until you sign out"), "{answer}");
+    assert!(super::names_a_place(
+        "Click Install in the Visual Studio Marketplace."
+    ));
+    assert!(!super::names_a_place(
+        "Tokens last a day; see https://acme.test/tokens for more."
+    ));
+}
+
+#[test]
+fn a_yes_or_no_question_is_answered_by_the_sentence_that_settles_it() {
+    let answer = ask(
+        "Can the bot speak while the user speaks?",
+        vec![
+            section(
+                "Voices",
+                "voices",
+                "The bot can speak in many voices while the user listens.",
+            ),
+            section(
+                "Turns",
+                "turns",
+                "The bot cannot speak while the user speaks: it waits for its turn.",
+            ),
+        ],
+    );
+    assert!(answer.contains("cannot speak"), "{answer}");
+    assert!(!answer.contains("many voices"), "{answer}");
+}
+
 /// Not only "how do I" answers show code: the block whose words cover most of the question (a
 /// flag, here) is shown when it covers enough of it, and a long one only around its match.
 #[test]
