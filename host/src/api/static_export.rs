@@ -127,7 +127,7 @@ pub async fn start_job(
 /// Query of the job status endpoint.
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 pub struct JobQuery {
-    /// `all`: every warning the job kept (up to 500) instead of the first 100.
+    /// `all`: every warning of the job instead of the first 100.
     pub warnings: Option<String>,
 }
 
@@ -153,7 +153,7 @@ pub async fn get_job(
     let mut view = JobView::from(&job);
     match query.warnings.as_deref() {
         None => {}
-        Some("all") => view.warnings = job.warnings.clone(),
+        Some("all") => view.warnings = crate::jobs::all_warnings(&state.operator, &job).await,
         Some(other) => {
             return Err(ApiError::bad_request(format!(
                 "warnings must be \"all\" (or left out for the first {WARNINGS_SHOWN}); got {other:?}"

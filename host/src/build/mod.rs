@@ -59,7 +59,7 @@ pub struct BuildRequest<'a> {
 #[derive(Debug)]
 pub struct BuildReport {
     pub pages: u64,
-    /// The warnings kept (the first 500), and how many there were.
+    /// Every warning, and how many there were.
     pub warnings: Vec<JobWarning>,
     pub warning_count: u64,
     /// The archive's size, or the bytes written into the folder.
@@ -299,11 +299,14 @@ impl<'r> Builder<'r> {
                 .join()
                 .unwrap_or_else(|_| Err(ExportError::PipelineClosed))
         })?;
-        let finished = self.runtime.block_on(self.store.complete_job(
+        let mut finished = self.runtime.block_on(self.store.complete_job(
             &job.id,
             BUILD_WORKER,
             bundle.clone(),
         ))?;
+        finished.warnings = self
+            .runtime
+            .block_on(crate::jobs::all_warnings(&self.context.operator, &finished));
         on_progress(finished.total_pages, finished.total_pages);
         Ok((finished, bundle))
     }

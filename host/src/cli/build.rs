@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use quire::build::{BuildRequest, OutputFormat, build};
 use quire::config::Config;
 use quire::deployment_type::DeploymentType;
@@ -32,6 +32,10 @@ pub struct BuildArgs {
     /// Refuse a site with warnings about its navigation (a page it names that is missing).
     #[arg(long)]
     strict: bool,
+    /// Write every warning to this file as a JSON list of `{file, line, message}` (the
+    /// terminal shows the first 50).
+    #[arg(long, value_name = "FILE")]
+    warnings_json: Option<PathBuf>,
 }
 
 /// Runs the build; exits non-zero only when the site cannot be built.
@@ -66,6 +70,11 @@ pub fn run(
     );
     bar.finish_and_clear();
     let report = report?;
+    if let Some(path) = &args.warnings_json {
+        let json = serde_json::to_vec_pretty(&report.warnings)?;
+        std::fs::write(path, json)
+            .with_context(|| format!("cannot write the warnings to {}", path.display()))?;
+    }
     for warning in report.warnings.iter().take(WARNINGS_SHOWN) {
         let line = warning.line.map(|l| format!(":{l}")).unwrap_or_default();
         eprintln!("warning: {}{line}: {}", warning.file, warning.message);

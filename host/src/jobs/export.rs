@@ -265,6 +265,7 @@ fn export_with<R: Send>(
             send(&sender, site_files.finish())?;
             tracing::info!(job = %job.id, site_files_ms = started.elapsed().as_millis() as u64, "site files made");
             progress.record(total, true)?;
+            progress.write_all()?;
             Ok(())
         })();
         if rendered.is_err() {
@@ -331,6 +332,8 @@ struct Progress<'a> {
     total: u64,
     last: Instant,
     warnings: Vec<JobWarning>,
+    /// Every warning recorded so far, for the complete list written when the job ends.
+    all: Vec<JobWarning>,
     /// Warnings already given, as (file, line, message): a problem in a snippet comes back
     /// from every page that uses it, and is reported once.
     given: HashSet<(String, Option<u32>, String)>,
@@ -345,6 +348,7 @@ impl<'a> Progress<'a> {
             total,
             last: Instant::now(),
             warnings: Vec::new(),
+            all: Vec::new(),
             given: HashSet::new(),
         }
     }
@@ -356,11 +360,23 @@ impl<'a> Progress<'a> {
         }
     }
 
+    /// Writes every warning the job recorded to storage (`paths::job_warnings`), for
+    /// `?warnings=all` and `quire build` once the job record's 500 are not all of them.
+    fn write_all(&self) -> Result<(), ExportError> {
+        let json = serde_json::to_vec(&self.all).unwrap_or_default();
+        let path = crate::storage::paths::job_warnings(&self.job.id);
+        self.runtime
+            .block_on(self.context.operator.write(&path, json))
+            .map(|_| ())
+            .map_err(ExportError::Storage)
+    }
+
     fn record(&mut self, page_count: u64, force: bool) -> Result<(), ExportError> {
         if !force && self.last.elapsed() < PROGRESS_INTERVAL {
             return Ok(());
         }
         self.last = Instant::now();
+        self.all.extend(self.warnings.iter().cloned());
         let update = JobUpdate {
             page_count,
             total_pages: self.total,

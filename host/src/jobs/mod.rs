@@ -42,6 +42,25 @@ pub struct ExportContext {
     pub queued: Notify,
 }
 
+/// Every warning of `job`: the job record's, or, when it kept only the first of them, the
+/// complete list its export wrote to storage (the record's, if that cannot be read).
+pub async fn all_warnings(operator: &Operator, job: &Job) -> Vec<crate::store::JobWarning> {
+    if job.warning_count as usize <= job.warnings.len() {
+        return job.warnings.clone();
+    }
+    let path = crate::storage::paths::job_warnings(&job.id);
+    match operator.read(&path).await {
+        Ok(bytes) => serde_json::from_slice(&bytes.to_vec()).unwrap_or_else(|e| {
+            tracing::warn!(job = %job.id, error = %e, "the job's warnings file is unreadable");
+            job.warnings.clone()
+        }),
+        Err(e) => {
+            tracing::warn!(job = %job.id, error = %e, "the job's warnings file cannot be read");
+            job.warnings.clone()
+        }
+    }
+}
+
 /// Starts `config.workers` workers; they stop when `shutdown` is cancelled, putting any job
 /// they were running back in the queue.
 pub fn spawn_workers(

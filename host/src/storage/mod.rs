@@ -88,4 +88,10 @@ pub mod paths {
     pub fn bundle(job_id: &str, extension: &str) -> String {
         format!("bundles/{job_id}.{extension}")
     }
+
+    /// Every warning of a finished export job, as a JSON list: the job record keeps the first
+    /// 500, and a large site can have more.
+    pub fn job_warnings(job_id: &str) -> String {
+        format!("jobs/{job_id}/warnings.json")
+    }
 }

@@ -410,6 +410,39 @@ fn build_writes_a_bundle_with_no_server_organization_or_key() {
         "{log}"
     );
     assert!(broken_out.join("bad.html").is_file());
+
+    // More warnings than the job record keeps (500): --warnings-json has every one.
+    let links: String = (0..620)
+        .map(|i| format!("See [page {i}](/nowhere-{i}).\n\n"))
+        .collect();
+    std::fs::write(broken.join("good.mdx"), format!("# Good\n\n{links}")).unwrap();
+    let many_out = instance.dir.path().join("many-out");
+    let json = instance.dir.path().join("warnings.json");
+    let built = instance.cli(&[
+        "build",
+        broken.to_str().unwrap(),
+        "-o",
+        many_out.to_str().unwrap(),
+        "--warnings-json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let warnings: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let links = warnings
+        .iter()
+        .filter(|w| {
+            w["file"] == "good.mdx"
+                && w["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("nowhere-"))
+        })
+        .count();
+    assert_eq!(links, 620, "every broken link, each once");
+    assert!(
+        stderr(&built).contains("... and "),
+        "the terminal shows the first 50"
+    );
 }
 
 /// Pages render on several threads, each with a renderer instance of its own, and come back in

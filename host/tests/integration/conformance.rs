@@ -103,6 +103,12 @@ async fn shared_corpora_publish_and_export_completely() {
         let (_, all) = api
             .get(&format!("/v1/static-export/jobs/{job_id}?warnings=all"))
             .await;
+        // Every warning, past the 500 the job record keeps.
+        assert_eq!(
+            all["warnings"].as_array().map(Vec::len),
+            all["warningCount"].as_u64().map(|n| n as usize),
+            "{name}: ?warnings=all lists every warning"
+        );
         let (view, bytes) = api.download_bundle(&job_id).await;
         let bundle = unpack(&bytes);
         // QUIRE_CONFORMANCE_KEEP=DIR keeps each export, unpacked, for a look in a browser.
