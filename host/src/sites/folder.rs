@@ -42,7 +42,8 @@ impl SiteLimits {
 /// fault: no navigation file, invalid JSON, a navigation page that does not exist, a link
 /// that leads out of the folder.
 pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteError> {
-    let files = list_files(root, limits)?;
+    let (ignored, ignore_warnings) = super::mintignore::Ignored::read(root);
+    let files = list_files(root, limits, &ignored)?;
     let config_file = ["docs.json", "mint.json"]
         .into_iter()
         .find(|name| files.iter().any(|f| f.path == *name))
@@ -174,14 +175,22 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
         navigation: navigation.nodes,
         pages,
         files,
-        warnings: navigation.warnings,
+        warnings: ignore_warnings
+            .into_iter()
+            .chain(navigation.warnings)
+            .collect(),
         api_documents,
     })
 }
 
-/// Every regular file under `root`, skipping hidden entries and `node_modules`. Symbolic links
-/// are followed only when they stay inside the folder.
-fn list_files(root: &Path, limits: SiteLimits) -> Result<Vec<FileEntry>, SiteError> {
+/// Every regular file under `root` that the site publishes (hidden entries, `node_modules` and
+/// what `.mintignore` names are left out). Symbolic links are followed only when they stay
+/// inside the folder.
+fn list_files(
+    root: &Path,
+    limits: SiteLimits,
+    ignored: &super::mintignore::Ignored,
+) -> Result<Vec<FileEntry>, SiteError> {
     let canonical_root = root.canonicalize().map_err(|e| SiteError::Io {
         file: root.display().to_string(),
         message: e.to_string(),
@@ -193,8 +202,9 @@ fn list_files(root: &Path, limits: SiteLimits) -> Result<Vec<FileEntry>, SiteErr
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| {
-            let name = e.file_name().to_string_lossy();
-            e.depth() == 0 || !(name.starts_with('.') || name == "node_modules")
+            let relative = e.path().strip_prefix(root).unwrap_or(e.path());
+            let relative = relative.to_string_lossy().replace('\\', "/");
+            e.depth() == 0 || !ignored.excludes(&relative, e.file_type().is_dir())
         });
     for entry in walker {
         let entry = entry.map_err(|e| SiteError::Io {
@@ -318,6 +328,43 @@ mod tests {
             std::fs::write(p, text).unwrap();
         }
         dir
+    }
+
+    #[test]
+    fn mintignore_keeps_files_out_and_what_names_them_is_a_warning() {
+        let dir = site(&[
+            (
+                "docs.json",
+                r#"{"name": "Acme", "navigation": {"pages": ["index", "drafts/plan"]}}"#,
+            ),
+            (
+                ".mintignore",
+                "# work in progress\ndrafts/\n*.draft.mdx\n[z-a]\n",
+            ),
+            ("index.mdx", "# Home"),
+            ("drafts/plan.mdx", "# Plan"),
+            ("guides/a.draft.mdx", "# Draft"),
+            ("guides/b.mdx", "# B"),
+        ]);
+        let m = load_site(dir.path(), LIMITS).unwrap();
+        let pages: Vec<_> = m.pages.iter().map(|p| p.path.as_str()).collect();
+        assert_eq!(pages, ["index", "guides/b"]);
+        assert!(
+            m.files.iter().all(|f| !f.path.contains("draft")),
+            "{:?}",
+            m.files
+        );
+        let warnings: Vec<String> = m.warnings.iter().map(ToString::to_string).collect();
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.starts_with(".mintignore: line 4:")),
+            "{warnings:?}"
+        );
+        assert!(
+            warnings.iter().any(|w| w.contains("drafts/plan")),
+            "the navigation entry naming an ignored page is a missing page: {warnings:?}"
+        );
     }
 
     #[test]

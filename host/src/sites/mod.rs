@@ -5,6 +5,7 @@ mod api_extensions;
 mod api_pages;
 mod folder;
 mod mint_settings;
+mod mintignore;
 mod names;
 mod navigation;
 mod page_facts;
