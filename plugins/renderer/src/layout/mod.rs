@@ -219,12 +219,7 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     if !menu_in_toc {
         html.push_str(&menu);
     }
-    let description = view
-        .frontmatter
-        .description
-        .as_ref()
-        .or(site.settings.description.as_ref());
-    if let Some(description) = description {
+    if let Some(description) = &view.frontmatter.description {
         html.push_str("<p class=\"page-description\">");
         push_escaped(&mut html, description);
         html.push_str("</p>\n");
@@ -413,6 +408,10 @@ mod tests {
         let site = Site::new("Acme".into(), "v1".into(), vec![], config, vec![]).unwrap();
         let plain = render_page(&site, "a", "a.mdx", "Text.\n").html;
         assert!(plain.contains("<meta name=\"description\" content=\"Widgets, documented.\">"));
+        assert!(
+            !plain.contains("page-description"),
+            "the site's description is not shown as the page's"
+        );
         let own = render_page(&site, "a", "a.mdx", "---\ndescription: Mine\n---\n").html;
         assert!(own.contains("<meta name=\"description\" content=\"Mine\">"));
         assert!(!own.contains("Widgets, documented."));
