@@ -115,4 +115,20 @@ mod tests {
             "the good line still applies"
         );
     }
+
+    proptest::proptest! {
+        /// Whatever an author writes in `.mintignore`, and whatever path is asked about, reading
+        /// and matching never panic, and hidden entries stay left out.
+        #[test]
+        fn any_file_and_any_path_are_answered(
+            patterns in "[a-z*?!#/\\[\\]{}.\n -]{0,80}",
+            path in "[a-z./_-]{0,30}",
+            is_dir: bool,
+        ) {
+            let (rules, _) = ignored(&patterns);
+            let _ = rules.excludes(&path, is_dir);
+            let hidden = format!("docs/.{path}");
+            proptest::prop_assert!(rules.excludes(&hidden, is_dir));
+        }
+    }
 }
