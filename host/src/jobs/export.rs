@@ -361,8 +361,12 @@ impl<'a> Progress<'a> {
     }
 
     /// Writes every warning the job recorded to storage (`paths::job_warnings`), for
-    /// `?warnings=all` and `quire build` once the job record's 500 are not all of them.
+    /// `?warnings=all` and `quire build`, when the job record's 500 are not all of them
+    /// (`jobs::all_warnings` reads it only then).
     fn write_all(&self) -> Result<(), ExportError> {
+        if self.all.len() <= crate::store::MAX_STORED_WARNINGS {
+            return Ok(());
+        }
         let json = serde_json::to_vec(&self.all).unwrap_or_default();
         let path = crate::storage::paths::job_warnings(&self.job.id);
         self.runtime

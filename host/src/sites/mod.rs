@@ -217,6 +217,8 @@ impl SiteManifest {
                 api_documents.push(entry);
             }
         }
+        stylesheets.sort();
+        scripts.sort();
         SiteInfo {
             name: self.name.clone(),
             version: version.to_string(),
@@ -238,14 +240,8 @@ impl SiteManifest {
             config_json: self.config_json.clone(),
             snippets,
             api_documents,
-            stylesheets: {
-                stylesheets.sort();
-                stylesheets
-            },
-            scripts: {
-                scripts.sort();
-                scripts
-            },
+            stylesheets,
+            scripts,
         }
     }
 }

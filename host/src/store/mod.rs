@@ -21,6 +21,7 @@ use time::OffsetDateTime;
 
 pub use dump::{AnalyticsRow, Dump};
 pub use embedded::RedbStore;
+pub use job_states::MAX_STORED_WARNINGS;
 pub use model::*;
 pub use postgres::PostgresStore;
 

@@ -99,6 +99,11 @@ impl ApiDocuments {
     }
 }
 
+/// Whether `method` (any case) is an HTTP method an API page can document.
+pub fn is_http_method(method: &str) -> bool {
+    openapi::METHODS.contains(&method.to_ascii_lowercase().as_str())
+}
+
 /// Whether `name`, as a page's `openapi` or `asyncapi` field gives it, names the document at
 /// `path`: the same path, or the path without its `.json`, `.yaml` or `.yml` ending.
 fn names_document(name: &str, path: &str) -> bool {

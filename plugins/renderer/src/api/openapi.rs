@@ -6,7 +6,8 @@ use serde_json::Value;
 use super::schema::Schemas;
 use super::{names_document, pointer_escape};
 
-const METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "head", "options"];
+/// The HTTP methods an OpenAPI path item or a hand-written page's `api` field may name.
+pub(super) const METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "head", "options"];
 
 /// One operation of a document.
 #[derive(Debug)]

@@ -92,9 +92,9 @@ impl Language {
                 let mut out = format!("import requests\n\nurl = {}\n", quoted(url));
                 let mut arguments = String::new();
                 // `requests` sets the JSON content type itself.
-                let own: Vec<_> = request.headers.iter().collect();
-                if !own.is_empty() {
-                    let entries: Vec<String> = own
+                if !request.headers.is_empty() {
+                    let entries: Vec<String> = request
+                        .headers
                         .iter()
                         .map(|(n, v)| format!("    {}: {}", quoted(n), quoted(v)))
                         .collect();
@@ -238,6 +238,16 @@ impl ExampleRequest {
         headers
     }
 
+    /// Puts a parameter where an example sends it: a required query parameter on the URL, a
+    /// header among the headers; others (optional query, path, cookie) stay out.
+    pub fn add_parameter(&mut self, location: &str, name: &str, value: &Value, required: bool) {
+        match location {
+            "query" if required => self.add_query(name, &value_text(value)),
+            "header" => self.headers.push((name.to_string(), value_text(value))),
+            _ => {}
+        }
+    }
+
     /// Adds `name=value` to the URL's query string.
     pub fn add_query(&mut self, name: &str, value: &str) {
         let separator = if self.url.contains('?') { '&' } else { '?' };
@@ -245,6 +255,15 @@ impl ExampleRequest {
         self.url.push_str(&query_escaped(name));
         self.url.push('=');
         self.url.push_str(&query_escaped(value));
+    }
+}
+
+/// A JSON value as it stands in a URL, a header or a form input: a string as itself, anything
+/// else as JSON.
+pub fn value_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
     }
 }
 

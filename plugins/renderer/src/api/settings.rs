@@ -64,17 +64,16 @@ impl ApiSettings {
                 None
             })
         });
-        let expanded = config
-            .pointer("/api/params/expanded")
-            .and_then(Value::as_str);
         let settings = Self {
             playground: PlaygroundDisplay::from_config(config),
             request_languages,
             full_url: config.pointer("/api/url").and_then(Value::as_str) == Some("full"),
-            params_expanded: matches!(
-                config.pointer("/api/params/expanded"),
-                Some(Value::Bool(true))
-            ) || expanded == Some("all"),
+            // `"all"` in the schema; `true` as some sites write it.
+            params_expanded: match config.pointer("/api/params/expanded") {
+                Some(Value::Bool(open)) => *open,
+                Some(Value::String(s)) => s == "all",
+                _ => false,
+            },
             mdx_server,
             mdx_auth,
             mdx_key_name,

@@ -15,8 +15,6 @@ use crate::frontmatter::Frontmatter;
 use crate::markup::Markup;
 use crate::markup::components::{Attrs, element};
 
-const METHODS: &[&str] = &["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"];
-
 /// Fields nested deeper than this are left out of the example body.
 const MAX_DEPTH: usize = 8;
 
@@ -41,7 +39,7 @@ impl ManualEndpoint {
             ));
         };
         let method = method.to_ascii_uppercase();
-        if !METHODS.contains(&method.as_str()) {
+        if !crate::api::is_http_method(&method) {
             return Err(format!(
                 "api {value:?}: {method} is not an HTTP method; the page has no endpoint"
             ));
@@ -145,11 +143,7 @@ pub fn render(
             body: body.clone(),
         };
         for p in &params {
-            match p.location {
-                "query" if p.required => request.add_query(&p.name, &text_of(&p.value)),
-                "header" => request.headers.push((p.name.clone(), text_of(&p.value))),
-                _ => {}
-            }
+            request.add_parameter(p.location, &p.name, &p.value, p.required);
         }
         if let Some(credential) = credential {
             credential.apply(&mut request);
@@ -270,14 +264,6 @@ fn typed(kind: &str, text: &str) -> Value {
             serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.into()))
         }
         _ => Value::String(text.into()),
-    }
-}
-
-/// A value as it stands in a URL or a header.
-fn text_of(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
     }
 }
 

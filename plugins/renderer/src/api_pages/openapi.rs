@@ -114,30 +114,21 @@ fn example_request(
     for p in op.parameters() {
         let name = p.get("name").and_then(Value::as_str).unwrap_or("");
         let required = p.get("required").and_then(Value::as_bool).unwrap_or(false);
-        let value = || {
-            let schema = schemas.resolve(p.get("schema").unwrap_or(&Value::Null));
-            let value = p
-                .get("example")
-                .or_else(|| schema.get("example"))
-                .or_else(|| schema.get("default"))
-                .cloned()
-                .unwrap_or_else(|| {
-                    let kind = schema
-                        .get("type")
-                        .and_then(Value::as_str)
-                        .unwrap_or("string");
-                    Value::String(format!("<{kind}>"))
-                });
-            match value {
-                Value::String(s) => s,
-                other => other.to_string(),
-            }
-        };
-        match p.get("in").and_then(Value::as_str) {
-            Some("query") if required => example.add_query(name, &value()),
-            Some("header") => example.headers.push((name.to_string(), value())),
-            _ => {}
-        }
+        let location = p.get("in").and_then(Value::as_str).unwrap_or("");
+        let schema = schemas.resolve(p.get("schema").unwrap_or(&Value::Null));
+        let value = p
+            .get("example")
+            .or_else(|| schema.get("example"))
+            .or_else(|| schema.get("default"))
+            .cloned()
+            .unwrap_or_else(|| {
+                let kind = schema
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("string");
+                Value::String(format!("<{kind}>"))
+            });
+        example.add_parameter(location, name, &value, required);
     }
     for credential in credentials {
         credential.apply(&mut example);

@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use crate::api::Schemas;
+use crate::api::request_examples::value_text;
 use crate::escape::escaped;
 use crate::markup::Markup;
 
@@ -39,10 +40,7 @@ pub fn form(m: &mut Markup<'_>, request: &Request<'_>, schemas: Schemas<'_>) {
                 p.get("schema")
                     .and_then(|s| schemas.resolve(s).get("example").cloned())
             })
-            .map(|v| match v {
-                Value::String(s) => s,
-                other => other.to_string(),
-            })
+            .map(|v| value_text(&v))
             .unwrap_or_default();
         // A credential's input is empty, its placeholder saying what to type.
         let placeholder = p
