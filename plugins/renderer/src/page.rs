@@ -513,7 +513,7 @@ mod tests {
 
     #[test]
     fn openapi_pages_document_their_operation() {
-        let yaml = "openapi: 3.0.0\ninfo: {title: T, version: '1'}\nservers: [{url: 'https://api.test'}]\npaths:\n  /things/{id}:\n    get:\n      summary: Get a thing\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: OK, content: {application/json: {schema: {type: object, properties: {id: {type: string}}}}}}}\n";
+        let yaml = "openapi: 3.0.0\ninfo: {title: T, version: '1'}\nservers: [{url: 'https://api.test'}]\npaths:\n  /things/{id}:\n    get:\n      summary: Get a thing\n      description: Reads one thing.\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: OK, content: {application/json: {schema: {type: object, properties: {id: {type: string}}}}}}}\n";
         let site = site().with_files(vec![], vec![("openapi.yaml".into(), yaml.into())]);
         let out = render_page(
             &site,
@@ -528,6 +528,14 @@ mod tests {
         assert!(out.html.contains("value=\"https://api.test\""));
         let anchors: Vec<_> = out.headings.iter().map(|h| h.anchor.as_str()).collect();
         assert_eq!(anchors, ["parameters", "responses"]);
+        // The endpoint's path is a block of the search text, not run into the description.
+        assert!(
+            out.sections[0]
+                .text
+                .starts_with("/things/{id}\nReads one thing."),
+            "{:?}",
+            out.sections[0].text
+        );
         let bad = render_page(
             &site,
             "quickstart",

@@ -17,7 +17,8 @@ pub fn bar(m: &mut Markup<'_>, method: &str, server: &str, path: &str) {
     if m.site.settings.api.full_url {
         m.text(server.trim_end_matches('/'));
     }
-    m.text(path);
+    // A block of its own in the search text, not run into the description after it.
+    m.label(path);
     m.html.push_str("</code></div>\n");
 }
 
