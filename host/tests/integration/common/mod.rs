@@ -300,11 +300,26 @@ impl Drop for Server {
 }
 
 /// A port nobody listens on right now.
+///
+/// The port is free now, but the server that takes it starts later. A port the system hands
+/// out for `bind(":0")` (as the tests' stand-in servers bind) could be handed out again in
+/// between, and one test's requests would then reach another's server. So ports come from
+/// below the system's ephemeral range (32768 and up on Linux), one after another.
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("free port")
+    use std::sync::atomic::{AtomicU16, Ordering};
+    const FIRST: u16 = 20_000;
+    const SPAN: u16 = 12_000;
+    // Test binaries running side by side start at different places.
+    static NEXT: AtomicU16 = AtomicU16::new(0);
+    let start = (std::process::id() % u32::from(SPAN)) as u16;
+    for _ in 0..SPAN {
+        let offset = (start + NEXT.fetch_add(1, Ordering::Relaxed) % SPAN) % SPAN;
+        let port = FIRST + offset;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free port between {FIRST} and {}", FIRST + SPAN);
 }
 
 /// A suffix no other call in this test run returns.
