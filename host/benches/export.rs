@@ -251,6 +251,7 @@ fn plugin_costs() {
         snippets: Vec::new(),
         api_documents: Vec::new(),
         stylesheets: Vec::new(),
+        files: Vec::new(),
         scripts: Vec::new(),
     };
     let page = PageInput {

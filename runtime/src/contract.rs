@@ -14,12 +14,12 @@ use super::sandbox::PluginState;
 
 /// The version of the `quire:plugins` WIT package (`wit/`) this runtime implements; new
 /// plugins are built against it.
-pub const CONTRACT_VERSION: &str = "0.4.0";
+pub const CONTRACT_VERSION: &str = "0.5.0";
 
 /// Every contract version this runtime can run. Older ones are not among them: 0.2.0 changed
 /// the renderer's records (navigation kinds, snippets, API documents), 0.3.0 added the
-/// page's modification time and 0.4.0 the site's own stylesheets and scripts, so plugins built
-/// against them must be rebuilt.
+/// page's modification time, 0.4.0 the site's own stylesheets and scripts and 0.5.0 the list
+/// of the site's other files, so plugins built against them must be rebuilt.
 pub const SUPPORTED_CONTRACT_VERSIONS: &[&str] = &[CONTRACT_VERSION];
 
 /// The part a plugin plays.
@@ -51,7 +51,7 @@ impl Role {
         }
     }
 
-    /// The fully qualified export name, `quire:plugins/render@0.4.0`.
+    /// The fully qualified export name, `quire:plugins/render@0.5.0`.
     pub fn export_name(self) -> String {
         format!("quire:plugins/{}@{CONTRACT_VERSION}", self.interface())
     }

@@ -200,6 +200,7 @@ impl TestSite {
             api_documents: Vec::new(),
             stylesheets: Vec::new(),
             scripts: Vec::new(),
+            files: Vec::new(),
         }
     }
 }

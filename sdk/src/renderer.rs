@@ -37,6 +37,9 @@ pub struct Site {
     /// The site's own `.js` files outside `snippets/` (paths from the site root), run on every
     /// page where the deployment allows it.
     pub scripts: Vec<String>,
+    /// Every other file the bundle carries beside the pages (paths from the site root), so
+    /// links to files can be checked.
+    pub files: Vec<String>,
 }
 
 impl Site {
@@ -147,6 +150,7 @@ pub mod adapter {
                 api_documents: files(info.api_documents),
                 stylesheets: info.stylesheets,
                 scripts: info.scripts,
+                files: info.files,
             };
             let renderer = R::open(site)?;
             Ok(wit::SiteRenderer::new(Self(renderer)))

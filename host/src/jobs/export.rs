@@ -15,7 +15,7 @@ use super::destination;
 use super::{ExportContext, ExportError};
 use crate::bundle::{SiteFiles, fallback_page};
 use crate::plugins::{OutputFile, PageInput, RendererSession, Warning};
-use crate::sites::{ManifestError, SiteManifest};
+use crate::sites::{ManifestError, SiteManifest, is_static_asset};
 use crate::storage::paths;
 use crate::store::{BundleRecord, Job, JobUpdate, JobWarning};
 use quire_sdk::redirects::Redirects;
@@ -412,14 +412,4 @@ fn read_manifest(
             ManifestError::Storage(e) => ExportError::Storage(e),
             ManifestError::Corrupt { version, message } => ExportError::Manifest(version, message),
         })
-}
-
-/// Files copied into the export as they are: everything but page sources, snippets and the
-/// navigation file.
-fn is_static_asset(path: &str) -> bool {
-    !(path.ends_with(".md")
-        || path.ends_with(".mdx")
-        || path.starts_with("snippets/")
-        || path == "docs.json"
-        || path == "mint.json")
 }

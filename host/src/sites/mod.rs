@@ -112,6 +112,16 @@ pub struct FileEntry {
     pub modified: Option<u64>,
 }
 
+/// Whether the file at `path` is copied into an export as it is: everything but page sources,
+/// snippets and the navigation file.
+pub fn is_static_asset(path: &str) -> bool {
+    !(path.ends_with(".md")
+        || path.ends_with(".mdx")
+        || path.starts_with("snippets/")
+        || path == "docs.json"
+        || path == "mint.json")
+}
+
 /// A site as published: stored as `site.json` beside the version's files.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SiteManifest {
@@ -219,6 +229,13 @@ impl SiteManifest {
         }
         stylesheets.sort();
         scripts.sort();
+        let mut files: Vec<String> = self
+            .files
+            .iter()
+            .filter(|f| is_static_asset(&f.path))
+            .map(|f| f.path.clone())
+            .collect();
+        files.sort();
         SiteInfo {
             name: self.name.clone(),
             version: version.to_string(),
@@ -242,6 +259,7 @@ impl SiteManifest {
             api_documents,
             stylesheets,
             scripts,
+            files,
         }
     }
 }

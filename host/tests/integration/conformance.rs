@@ -21,7 +21,12 @@ use serde_json::{Value, json};
 
 /// Files the corpora leave out (they carry text only), so links to them may be missing; any
 /// other link with a file extension counts the same.
-const MEDIA: &[&str] = &[".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg"];
+/// What the corpora leave out (images, video, fonts; PDFs with them): a link to one may be
+/// missing. Any other file a link names must be in the bundle.
+const MEDIA: &[&str] = &[
+    ".png", ".jpg", ".jpeg", ".gif", ".webp", ".svg", ".ico", ".avif", ".mp4", ".webm", ".mov",
+    ".mp3", ".woff", ".woff2", ".ttf", ".otf", ".pdf",
+];
 
 /// One site's figures.
 #[derive(Debug, Default)]
@@ -35,7 +40,7 @@ struct Figures {
     /// Of those, pages the navigation names (what readers browse).
     navigation_pages_with_warnings: usize,
     warnings: BTreeMap<&'static str, usize>,
-    broken_page_links: Vec<(String, String)>,
+    broken_links: Vec<(String, String)>,
     missing_media: usize,
     off_bundle: Vec<(String, String)>,
     export_seconds: f64,
@@ -149,11 +154,11 @@ async fn shared_corpora_publish_and_export_completely() {
             f.site
         );
         assert!(
-            f.broken_page_links.is_empty(),
-            "{}: {} broken page links, such as {:?}",
+            f.broken_links.is_empty(),
+            "{}: {} broken links, such as {:?}",
             f.site,
-            f.broken_page_links.len(),
-            &f.broken_page_links[..f.broken_page_links.len().min(5)]
+            f.broken_links.len(),
+            &f.broken_links[..f.broken_links.len().min(5)]
         );
         assert!(
             f.off_bundle.is_empty(),
@@ -395,24 +400,10 @@ fn check(name: &str, root: &Path, bundle: &BTreeMap<String, Vec<u8>>, warnings: 
             if link.is_empty() || link.starts_with('#') {
                 continue;
             }
-            // A link to a file (an image, a notebook, ...) rather than a page: the corpora
-            // carry text only, so it may be missing, even above the site's root.
-            let last = link
-                .split(['#', '?'])
-                .next()
-                .unwrap_or("")
-                .rsplit('/')
-                .next()
-                .unwrap_or("");
-            let is_file = last
-                .rsplit_once('.')
-                .is_some_and(|(_, ext)| !matches!(ext, "html" | "md" | "mdx"));
+            // A link to media may be missing (the corpora carry none); a link to anything else,
+            // a page or a file (a notebook, a download), must find it in the bundle.
             let Some(target) = resolve(path, &link) else {
-                if is_file {
-                    f.missing_media += 1;
-                } else {
-                    f.broken_page_links.push((path.clone(), link));
-                }
+                f.broken_links.push((path.clone(), link));
                 continue;
             };
             if target.is_empty()
@@ -423,10 +414,10 @@ fn check(name: &str, root: &Path, bundle: &BTreeMap<String, Vec<u8>>, warnings: 
                 continue;
             }
             let lower = target.to_ascii_lowercase();
-            if is_file || MEDIA.iter().any(|ext| lower.ends_with(ext)) {
+            if MEDIA.iter().any(|ext| lower.ends_with(ext)) {
                 f.missing_media += 1;
             } else {
-                f.broken_page_links.push((path.clone(), link));
+                f.broken_links.push((path.clone(), link));
             }
         }
     }
@@ -543,7 +534,7 @@ fn kind(message: &str) -> &'static str {
 
 fn render(table: &[Figures]) -> String {
     let mut out = String::from(
-        "| site | pages | navigation pages | exported | in their sidebar | pages with a warning | navigation pages with a warning | warnings by kind | broken page links | missing file links | export time |\n\
+        "| site | pages | navigation pages | exported | in their sidebar | pages with a warning | navigation pages with a warning | warnings by kind | broken links (pages, files) | missing media links | export time |\n\
          |---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n",
     );
     for f in table {
@@ -565,7 +556,7 @@ fn render(table: &[Figures]) -> String {
             } else {
                 kinds.join(", ")
             },
-            f.broken_page_links.len(),
+            f.broken_links.len(),
             f.missing_media,
             f.export_seconds,
         );

@@ -1,6 +1,8 @@
 //! Links between pages: site-absolute or relative page links in the source become relative
 //! `.html` links that work from any sub-path and from `file://`.
 
+use std::collections::HashSet;
+
 use quire_sdk::redirects::{PageIndex, Redirects};
 
 /// The `../` prefix that leads from `page_path` back to the site root.
@@ -12,9 +14,9 @@ pub fn root_prefix(page_path: &str) -> String {
 pub struct Rewritten {
     pub href: String,
     pub problem: Option<String>,
-    /// The link names a page the site does not have (nor a redirect to one): a bundle
-    /// carrying it would send readers to a page that is not there.
-    pub missing_page: bool,
+    /// The link names a page the site does not have (nor a redirect to one), or a file the
+    /// bundle does not carry: a bundle keeping it would send readers to nothing.
+    pub leads_nowhere: bool,
 }
 
 /// Rewrites `href` found on the page at `page_path`. External links (with a scheme, or
@@ -25,6 +27,9 @@ pub struct Rewritten {
 pub struct Targets {
     pub pages: PageIndex,
     pub redirects: Redirects,
+    /// The other files the bundle carries (paths from the root); `None` when the host did not
+    /// say, and links to files are then taken as they are.
+    pub files: Option<HashSet<String>>,
 }
 
 impl Targets {
@@ -33,7 +38,17 @@ impl Targets {
         Self {
             pages: PageIndex::new(pages),
             redirects,
+            files: None,
         }
+    }
+
+    /// Whether a link to the file `path` finds it in the bundle. Media (images, video, audio,
+    /// fonts, PDF) are taken as they are: a missing one shows as a gap in the page, not a
+    /// link to nowhere, and copies of sites without their media are common.
+    fn has_file(&self, path: &str) -> bool {
+        self.files
+            .as_ref()
+            .is_none_or(|files| files.contains(path) || is_media(path))
     }
 
     /// The page a link to `page` opens: the page, its folder's `index`, or the folder's first
@@ -47,7 +62,7 @@ pub fn rewrite(href: &str, page_path: &str, targets: &Targets) -> Rewritten {
     let unchanged = |problem| Rewritten {
         href: href.to_string(),
         problem,
-        missing_page: false,
+        leads_nowhere: false,
     };
     if href.is_empty() || href.starts_with('#') || is_external(href) {
         return unchanged(None);
@@ -56,18 +71,19 @@ pub fn rewrite(href: &str, page_path: &str, targets: &Targets) -> Rewritten {
         Some(i) => href.split_at(i),
         None => (href, ""),
     };
-    let Some(target) = resolve(path_part, page_path) else {
-        return unchanged(Some(format!("link {href:?} points outside the site")));
-    };
+    let target = resolve(path_part, page_path);
     let prefix = root_prefix(page_path);
     let last = target.rsplit('/').next().unwrap_or("");
     let page = strip_page_extension(&target);
-    if page.is_none() && last.contains('.') {
+    if page.is_none() && last.contains('.') && targets.page(&target).is_none() {
         // A file such as an image or a download, copied into the export under its own path.
+        let found = targets.has_file(&target);
         return Rewritten {
             href: format!("{prefix}{target}{suffix}"),
-            problem: None,
-            missing_page: false,
+            problem: (!found).then(|| {
+                format!("broken link {href:?}: no file {target:?} in the site; the link is shown as text")
+            }),
+            leads_nowhere: !found,
         };
     }
     let page = page.unwrap_or(&target).trim_end_matches('/');
@@ -86,7 +102,7 @@ pub fn rewrite(href: &str, page_path: &str, targets: &Targets) -> Rewritten {
             return Rewritten {
                 href: format!("{destination}{suffix}"),
                 problem: None,
-                missing_page: false,
+                leads_nowhere: false,
             };
         }
         let (path, own) = match destination.find(['#', '?']) {
@@ -99,26 +115,26 @@ pub fn rewrite(href: &str, page_path: &str, targets: &Targets) -> Rewritten {
             Some(moved) => Rewritten {
                 href: format!("{prefix}{moved}.html{own}{suffix}"),
                 problem: None,
-                missing_page: false,
+                leads_nowhere: false,
             },
             None => Rewritten {
                 href: format!("{prefix}{target}.html{own}{suffix}"),
                 problem: Some(format!(
                     "broken link {href:?}: it redirects to {destination:?}, which is no page in the site; the link is shown as text"
                 )),
-                missing_page: true,
+                leads_nowhere: true,
             },
         };
     }
     let problem = found.is_none().then(|| {
         format!("broken link {href:?}: no page {page:?} in the site; the link is shown as text")
     });
-    let missing_page = found.is_none();
+    let leads_nowhere = found.is_none();
     let resolved = found.unwrap_or_else(|| page.to_string());
     Rewritten {
         href: format!("{prefix}{resolved}.html{suffix}"),
         problem,
-        missing_page,
+        leads_nowhere,
     }
 }
 
@@ -159,6 +175,42 @@ fn is_external(href: &str) -> bool {
     }
 }
 
+/// Whether `path` names an image, a video, an audio file, a font or a PDF.
+fn is_media(path: &str) -> bool {
+    let extension = path.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    matches!(
+        extension.as_deref(),
+        Some(
+            "png"
+                | "jpg"
+                | "jpeg"
+                | "gif"
+                | "webp"
+                | "svg"
+                | "ico"
+                | "avif"
+                | "bmp"
+                | "tif"
+                | "tiff"
+                | "mp4"
+                | "webm"
+                | "mov"
+                | "m4v"
+                | "ogv"
+                | "mp3"
+                | "wav"
+                | "ogg"
+                | "m4a"
+                | "woff"
+                | "woff2"
+                | "ttf"
+                | "otf"
+                | "eot"
+                | "pdf"
+        )
+    )
+}
+
 fn strip_page_extension(path: &str) -> Option<&str> {
     [".mdx", ".md", ".html"]
         .iter()
@@ -166,8 +218,10 @@ fn strip_page_extension(path: &str) -> Option<&str> {
 }
 
 /// Resolves `link` against the directory of `page_path` into a site-root-relative path without
-/// `.` or `..` segments; `None` if it climbs above the root.
-fn resolve(link: &str, page_path: &str) -> Option<String> {
+/// `.` or `..` segments. A `..` at the root stays there, as a browser resolves it (the URL
+/// standard's path shortening), so `../../images/a.png` on a page one folder deep is the
+/// root's `images/a.png` on the live site and in the bundle alike.
+fn resolve(link: &str, page_path: &str) -> String {
     let mut segments: Vec<&str> = Vec::new();
     if !link.starts_with('/') {
         segments.extend(page_path.split('/'));
@@ -178,7 +232,7 @@ fn resolve(link: &str, page_path: &str) -> Option<String> {
         match segment {
             "" | "." => {}
             ".." => {
-                segments.pop()?;
+                segments.pop();
             }
             s => segments.push(s),
         }
@@ -187,7 +241,7 @@ fn resolve(link: &str, page_path: &str) -> Option<String> {
     if trailing_slash {
         joined.push('/');
     }
-    Some(joined)
+    joined
 }
 
 #[cfg(test)]
@@ -261,6 +315,43 @@ mod tests {
     }
 
     #[test]
+    fn climbing_above_the_root_stays_at_the_root_as_in_a_browser() {
+        let climbed = rewrite("../../images/a.png", "guides/auth", &targets());
+        assert_eq!(climbed.href, "../images/a.png");
+        assert!(climbed.problem.is_none());
+        assert_eq!(
+            href("../../../quickstart", "guides/auth"),
+            "../quickstart.html"
+        );
+    }
+
+    #[test]
+    fn links_to_files_the_site_does_not_have_are_broken() {
+        let mut targets = targets();
+        targets.files = Some(["downloads/sdk.zip".to_string()].into_iter().collect());
+        let go = |link: &str| rewrite(link, "guides/auth", &targets);
+        assert_eq!(go("/downloads/sdk.zip").href, "../downloads/sdk.zip");
+        assert!(go("/downloads/sdk.zip").problem.is_none());
+        let notebook = go("../tools/search.ipynb");
+        assert!(notebook.leads_nowhere);
+        assert!(
+            notebook
+                .problem
+                .unwrap()
+                .contains("no file \"tools/search.ipynb\" in the site")
+        );
+        // Media are taken as they are; a page whose name has a dot is a page.
+        assert!(!go("/images/missing.png").leads_nowhere);
+        let dotted = Targets::new(["guides/v1.2"], Redirects::default());
+        assert_eq!(
+            rewrite("/guides/v1.2", "index", &dotted).href,
+            "guides/v1.2.html"
+        );
+        // Without the host's list, files are taken as they are.
+        assert!(!rewrite("/a.zip", "index", &super::tests::targets()).leads_nowhere);
+    }
+
+    #[test]
     fn files_keep_their_extension() {
         assert_eq!(
             href("/images/logo.png", "guides/auth"),
@@ -296,8 +387,8 @@ mod tests {
         assert!(go("/docs/auth").problem.is_none());
         assert_eq!(go("/away").href, "https://x.test/a");
         assert!(go("/gone").problem.unwrap().contains("redirects to"));
-        assert!(go("/gone").missing_page);
-        assert!(!go("/old").missing_page);
+        assert!(go("/gone").leads_nowhere);
+        assert!(!go("/old").leads_nowhere);
     }
 
     #[test]
@@ -312,8 +403,9 @@ mod tests {
     }
 
     #[test]
-    fn broken_and_escaping_links_are_reported() {
+    fn broken_links_are_reported() {
         assert!(rewrite("/nope", "index", &targets()).problem.is_some());
+        // Climbing above the root lands at the root, where there is no page "x".
         assert!(
             rewrite("../../x", "guides/auth", &targets())
                 .problem

@@ -28,7 +28,8 @@ impl sdk::Renderer for DefaultRenderer {
             info.pages,
         )
         .with_files(files(info.snippets), files(info.api_documents))
-        .with_own_assets(info.stylesheets, info.scripts);
+        .with_own_assets(info.stylesheets, info.scripts)
+        .with_site_files(info.files);
         Ok(Self { site })
     }
 

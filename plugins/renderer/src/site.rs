@@ -139,6 +139,13 @@ impl Site {
         }
     }
 
+    /// Adds the list of the other files the bundle carries (paths from the site root): a link
+    /// to a file that is not among them is broken.
+    pub fn with_site_files(mut self, files: Vec<String>) -> Self {
+        self.links.files = Some(files.into_iter().collect());
+        self
+    }
+
     /// Adds the site's own stylesheets and scripts (paths from the site root).
     pub fn with_own_assets(mut self, stylesheets: Vec<String>, scripts: Vec<String>) -> Self {
         let clean = |paths: Vec<String>| -> Vec<String> {

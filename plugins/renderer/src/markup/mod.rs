@@ -218,7 +218,7 @@ impl<'a> Markup<'a> {
         if let Some(problem) = rewritten.problem {
             self.warn(node, problem);
         }
-        (!rewritten.missing_page).then_some(rewritten.href)
+        (!rewritten.leads_nowhere).then_some(rewritten.href)
     }
 
     /// An icon of the site's library as HTML; an unknown name is a warning and draws nothing.
