@@ -22,6 +22,7 @@ pub mod frontmatter;
 pub mod harness;
 #[cfg(feature = "renderer")]
 pub mod highlighting;
+pub mod imports;
 pub mod links;
 pub mod log;
 pub mod navigation;

@@ -10,6 +10,7 @@ use walkdir::WalkDir;
 use super::navigation::{flatten, resolve_refs};
 use super::page_facts::page_meta;
 use super::searchable::Searchable;
+use super::snippet_files::SnippetFiles;
 use super::{FileEntry, NavKind, PageEntry, SiteError, SiteManifest};
 
 /// Limits on what a site may hold.
@@ -77,10 +78,13 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
     }
     let mut metas = HashMap::new();
     let mut api_documents = super::api_references(&config.to_string());
+    let (mut snippets, snippet_warnings) =
+        SnippetFiles::new(&config, config_file, files.iter().map(|f| f.path.as_str()));
     // Titles in frontmatter may hold docs.json `variables` too ("About {{product}}").
     let variables = quire_sdk::variables::Variables::from_config(&config);
     for (path, file) in &page_files {
         let source = read_text(root, file)?;
+        snippets.read_imports(file, &source);
         let meta = page_meta(&variables.substitute(&source), path);
         if let Some(document) = &meta.api_file {
             api_documents.insert(document.clone());
@@ -106,6 +110,13 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
         .collect();
     api_documents.sort();
     api_documents.dedup();
+
+    // Snippets import snippets too; one that cannot be read is the renderer's to report.
+    while let Some(file) = snippets.next_unread() {
+        if let Ok(source) = read_text(root, &file) {
+            snippets.read_imports(&file, &source);
+        }
+    }
 
     let navigation = flatten(&config, config_file, &metas, root)?;
     let generated: HashMap<&str, &str> = navigation
@@ -152,7 +163,9 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
     }
     let mut others: Vec<_> = page_files
         .iter()
-        .filter(|(path, _)| !seen.contains(*path) && !path.starts_with("snippets/"))
+        .filter(|(path, file)| {
+            !seen.contains(*path) && !path.starts_with("snippets/") && !snippets.contains(file)
+        })
         .collect();
     others.sort();
     for (path, file) in others {
@@ -177,9 +190,15 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
         files,
         warnings: ignore_warnings
             .into_iter()
+            .chain(snippet_warnings)
             .chain(navigation.warnings)
             .collect(),
         api_documents,
+        snippet_files: snippets
+            .into_sorted()
+            .into_iter()
+            .filter(|file| !file.starts_with("snippets/"))
+            .collect(),
     })
 }
 

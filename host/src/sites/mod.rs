@@ -10,6 +10,7 @@ mod names;
 mod navigation;
 mod page_facts;
 mod searchable;
+mod snippet_files;
 mod upload;
 
 use std::collections::HashSet;
@@ -141,6 +142,10 @@ pub struct SiteManifest {
     /// frontmatter), and files called `openapi.json`, `.yaml` or `.yml`.
     #[serde(default)]
     pub api_documents: Vec<String>,
+    /// Snippet files outside `snippets/`: imported by a page or a snippet, or named by docs.json
+    /// `snippets` patterns (`snippet_files`). Those under `snippets/` are snippets anyway.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub snippet_files: Vec<String>,
 }
 
 /// A site folder that cannot be published, with the file at fault.
@@ -192,6 +197,7 @@ impl SiteManifest {
         mut read: impl FnMut(&str) -> Option<String>,
     ) -> SiteInfo {
         let referenced: HashSet<&String> = self.api_documents.iter().collect();
+        let imported: HashSet<&String> = self.snippet_files.iter().collect();
         let mut snippets = Vec::new();
         let mut api_documents = Vec::new();
         let (mut stylesheets, mut scripts) = (Vec::new(), Vec::new());
@@ -199,16 +205,17 @@ impl SiteManifest {
             let name = file.path.rsplit('/').next().unwrap_or(&file.path);
             // The site's own CSS and JavaScript apply to every page, as docs.json sites
             // expect; JavaScript under `snippets/` is components for pages to import.
+            // MDX snippets, and the JavaScript files whose exported components pages import.
+            let is_snippet = imported.contains(&file.path)
+                || (file.path.starts_with("snippets/")
+                    && quire_sdk::imports::SNIPPET_EXTENSIONS
+                        .iter()
+                        .any(|ext| name.ends_with(ext)));
             if name.ends_with(".css") {
                 stylesheets.push(file.path.clone());
-            } else if name.ends_with(".js") && !file.path.starts_with("snippets/") {
+            } else if name.ends_with(".js") && !is_snippet && !file.path.starts_with("snippets/") {
                 scripts.push(file.path.clone());
             }
-            // MDX snippets, and the JavaScript files whose exported components pages import.
-            let is_snippet = file.path.starts_with("snippets/")
-                && [".mdx", ".md", ".jsx", ".js", ".tsx", ".ts"]
-                    .iter()
-                    .any(|ext| name.ends_with(ext));
             let is_api_document = referenced.contains(&file.path)
                 || matches!(name, "openapi.json" | "openapi.yaml" | "openapi.yml");
             if !(is_snippet || is_api_document) {

@@ -4,8 +4,8 @@
 //! and not shown, a missing page is a warning (and `--strict` refuses), redirects work in the
 //! bundle and on the docs server, API operations named in navigation get pages, right-to-left
 //! languages are marked, a component attribute with `&` renders, and pages carry their
-//! "last modified" date. A site in mint.json's older shape builds with its tabs, anchors and
-//! settings.
+//! "last modified" date; snippets are imported from anywhere in the folder. A site in
+//! mint.json's older shape builds with its tabs, anchors and settings.
 
 use crate::common;
 
@@ -430,4 +430,72 @@ fn a_mint_json_site_builds_with_its_sections_and_settings() {
         .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
         .expect("the stylesheet");
     assert!(stylesheet.contains(r#"url("../images/bg.png")"#));
+}
+
+/// Snippets as docs.json sites write them today: imported from anywhere in the folder, by a
+/// path relative to the importing file or from the root, importing one another, and named by
+/// docs.json `snippets` patterns. They show where they are imported and are no pages of their
+/// own; a page the navigation leaves out that nothing imports is still exported.
+#[test]
+fn snippets_import_from_anywhere_and_are_not_pages() {
+    let instance = Instance::new("");
+    let root = tempfile::tempdir().expect("site");
+    let docs = json!({
+        "name": "Snippets",
+        "snippets": ["components/**/*.jsx"],
+        "navigation": {"pages": ["guides/setup"]}
+    });
+    write(
+        root.path(),
+        &[
+            ("docs.json", &docs.to_string()),
+            (
+                "guides/setup.mdx",
+                "---\ntitle: Setup\n---\nimport Step from './parts/step.mdx'\nimport Intro from '../shared/intro.mdx'\nimport { Shout } from '/components/ui/shout.jsx'\n\n<Intro />\n\n<Step />\n\n<Shout word=\"hey\" />\n",
+            ),
+            ("guides/parts/step.mdx", "Step text from a part.\n"),
+            (
+                "shared/intro.mdx",
+                "import Deep from './deep.mdx'\n\nIntro text.\n\n<Deep />\n",
+            ),
+            ("shared/deep.mdx", "Deep text.\n"),
+            (
+                "components/ui/shout.jsx",
+                "export const Shout = ({ word }) => (\n  <strong>{word}!</strong>\n);\n",
+            ),
+            (
+                "draft.mdx",
+                "---\ntitle: Draft\n---\n\nNot in the navigation.\n",
+            ),
+        ],
+    );
+    let out = instance.dir.path().join("bundle");
+    let warnings = instance.dir.path().join("warnings.json");
+    instance.cli_ok(&[
+        "build",
+        root.path().to_str().expect("utf-8"),
+        "-o",
+        out.to_str().expect("utf-8"),
+        "--warnings-json",
+        warnings.to_str().expect("utf-8"),
+    ]);
+    let warnings: Value =
+        serde_json::from_slice(&std::fs::read(&warnings).expect("warnings")).expect("json");
+    assert_eq!(warnings, json!([]), "no warnings expected");
+    let setup = std::fs::read_to_string(out.join("guides/setup.html")).expect("the page");
+    for text in [
+        "Step text from a part.",
+        "Intro text.",
+        "Deep text.",
+        "<strong>hey!</strong>",
+    ] {
+        assert!(setup.contains(text), "{text:?} missing from the page");
+    }
+    for snippet in ["guides/parts/step", "shared/intro", "shared/deep"] {
+        assert!(
+            !out.join(format!("{snippet}.html")).exists(),
+            "{snippet} is a snippet, not a page"
+        );
+    }
+    assert!(out.join("draft.html").exists(), "a hidden page is exported");
 }

@@ -464,6 +464,25 @@ mod tests {
                 .message
                 .contains("snippets/none.mdx does not exist")
         );
+        // An imported snippet named like a built-in component is the snippet, as in MDX; the
+        // built-in is still itself where nothing of that name is imported.
+        let own = super::tests::site().with_files(
+            vec![(
+                "guides/note.mdx".into(),
+                "A note of the page itself.".into(),
+            )],
+            vec![],
+        );
+        let shadowing = "import Note from './note.mdx'\n\n<Note />\n";
+        let out = render_page(&own, "guides/setup", "guides/setup.mdx", shadowing);
+        assert!(
+            out.html.contains("A note of the page itself."),
+            "{}",
+            out.html
+        );
+        assert!(!out.html.contains("callout-note"));
+        let builtin = render_page(&own, "guides/a", "guides/a.mdx", "<Note>Hi.</Note>\n");
+        assert!(builtin.html.contains("callout-note"));
     }
 
     #[test]

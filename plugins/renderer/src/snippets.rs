@@ -1,5 +1,6 @@
-//! Snippets: reusable MDX under `/snippets/`. A page imports a snippet as a component
-//! (`import Intro from '/snippets/intro.mdx'`, then `<Intro word="x" />`, where the snippet reads
+//! Snippets: reusable MDX, under `/snippets/` or anywhere a page imports it from (a path from
+//! the root, or relative to the importing file: `quire_sdk::imports`). A page imports a snippet
+//! as a component (`import Intro from '/snippets/intro.mdx'`, then `<Intro word="x" />`, where the snippet reads
 //! `{word}`) or imports the snippet's `export const` values (`import { version } from
 //! '/snippets/vars.mdx'`, then `{version}`). Nothing is evaluated: imports and exports are read
 //! as text, and only string and number constants are supported.
@@ -49,24 +50,18 @@ pub enum Import {
     Constant { path: String, name: String },
 }
 
-/// The imports of an ESM block (`import ... from '...'` statements), by local name. Imports of
-/// anything but `/snippets/` files are returned in the second list, for a warning.
-pub fn parse_imports(esm: &str) -> (HashMap<String, Import>, Vec<String>) {
+/// The imports of an ESM block of the file `importer` (a page's path, or a snippet's file:
+/// relative imports start from its folder), by local name. Imports of anything but a site
+/// file (a package) are returned in the second list, for a warning.
+pub fn parse_imports(esm: &str, importer: &str) -> (HashMap<String, Import>, Vec<String>) {
     let mut imports = HashMap::new();
     let mut foreign = Vec::new();
-    for statement in esm.split(';').flat_map(|s| s.split('\n')).map(str::trim) {
-        let Some(rest) = statement.strip_prefix("import ") else {
+    for statement in quire_sdk::imports::import_statements(esm) {
+        let Some(path) = quire_sdk::imports::snippet_file(statement.source, importer) else {
+            foreign.push(statement.source.to_string());
             continue;
         };
-        let Some((names, source)) = rest.rsplit_once(" from ") else {
-            continue;
-        };
-        let source = source.trim().trim_matches(['"', '\'']);
-        let Some(path) = snippet_path(source) else {
-            foreign.push(source.to_string());
-            continue;
-        };
-        let names = names.trim();
+        let names = statement.names;
         let (default, named) = match names.find('{') {
             Some(i) => (names[..i].trim().trim_end_matches(','), &names[i..]),
             None => (names, ""),
@@ -93,14 +88,6 @@ pub fn parse_imports(esm: &str) -> (HashMap<String, Import>, Vec<String>) {
         }
     }
     (imports, foreign)
-}
-
-/// `/snippets/a.mdx` or `snippets/a.mdx` to `snippets/a.mdx`; anything else is not a snippet.
-fn snippet_path(source: &str) -> Option<String> {
-    let path = source.trim_start_matches("./").trim_start_matches('/');
-    (path.starts_with("snippets/")
-        && (path.ends_with(".mdx") || path.ends_with(".md") || is_script(path)))
-    .then(|| path.to_string())
 }
 
 /// The `export const NAME = VALUE` constants of a snippet whose value is a string (single,
@@ -174,7 +161,8 @@ mod tests {
     #[test]
     fn default_and_named_imports() {
         let (imports, foreign) = parse_imports(
-            "import Intro from '/snippets/intro.mdx';\nimport { version, name as product } from \"/snippets/vars.mdx\"\nimport Chart from './chart.jsx'",
+            "import Intro from '/snippets/intro.mdx';\nimport { version, name as product } from \"/snippets/vars.mdx\"\nimport Chart from './chart.jsx'\nimport Up from '../shared/up.mdx'\nimport React from 'react'",
+            "guides/setup",
         );
         assert_eq!(
             imports["Intro"],
@@ -188,7 +176,10 @@ mod tests {
             }
         );
         assert!(imports.contains_key("version"));
-        assert_eq!(foreign, ["./chart.jsx"]);
+        // Relative imports start from the importing file's folder.
+        assert_eq!(imports["Chart"], Import::Snippet("guides/chart.jsx".into()));
+        assert_eq!(imports["Up"], Import::Snippet("shared/up.mdx".into()));
+        assert_eq!(foreign, ["react"]);
     }
 
     #[test]

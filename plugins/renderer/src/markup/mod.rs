@@ -92,7 +92,8 @@ impl<'a> Markup<'a> {
     /// Renders a whole document tree.
     pub fn render_root(&mut self, root: &Node) {
         collect_definitions(root, &mut self.definitions);
-        self.collect_imports(root);
+        let page_path = self.page_path;
+        self.collect_imports(root, page_path);
         self.render(root);
     }
 

@@ -10,9 +10,10 @@ use super::{CHILDREN, MAX_SNIPPET_DEPTH, Markup, PageWarning};
 use crate::snippets::{self, Import};
 
 impl Markup<'_> {
-    /// Reads the page's `import` statements; imports of anything but snippets are reported,
-    /// since their components cannot run in a static export.
-    pub(super) fn collect_imports(&mut self, root: &Node) {
+    /// Reads the imports and local components of `root`, the tree of the file `importer` (the
+    /// page's path, or a snippet's file), whose relative imports start from its folder.
+    /// Imports of packages are reported, since their components cannot run in a static export.
+    pub(super) fn collect_imports(&mut self, root: &Node, importer: &str) {
         for node in root.children().into_iter().flatten() {
             if let Node::MdxjsEsm(esm) = node {
                 self.local_components.extend(
@@ -20,7 +21,7 @@ impl Markup<'_> {
                         .into_iter()
                         .map(|(name, component)| (name, std::rc::Rc::new(component))),
                 );
-                let (imports, foreign) = snippets::parse_imports(&esm.value);
+                let (imports, foreign) = snippets::parse_imports(&esm.value, importer);
                 self.imports.extend(imports);
                 for source in foreign {
                     self.warn(
@@ -30,6 +31,12 @@ impl Markup<'_> {
                 }
             }
         }
+    }
+
+    /// Whether `name` is a component the page or the snippet being rendered imports or defines
+    /// itself: it stands over a built-in component of the same name, as in MDX.
+    pub fn own_component(&self, name: &str) -> bool {
+        self.local_components.contains_key(name) || self.imports.contains_key(name)
     }
 
     /// Renders `<Name ... />` if `Name` is an imported snippet: the snippet's content with the
@@ -83,7 +90,7 @@ impl Markup<'_> {
         let mut scope = snippet.constants.clone();
         scope.extend(props);
         let saved_imports = self.imports.clone();
-        self.collect_imports(tree);
+        self.collect_imports(tree, &path);
         self.variables.push(scope);
         self.snippet_depth += 1;
         self.snippet_files.push((path.clone(), true));

@@ -43,6 +43,10 @@ pub fn render(
         m.children(node);
         return;
     };
+    // `import Step from './step.mdx'` makes `<Step />` that snippet, not the built-in step.
+    if m.own_component(name) && m.snippet(node, name, attrs.all()) {
+        return;
+    }
     match name {
         "Note" | "Info" | "Tip" | "Warning" | "Check" | "Danger" | "Callout" => {
             let kind = if name == "Callout" { "Info" } else { name };
