@@ -245,6 +245,7 @@ fn plugin_costs() {
             icon: None,
             tag: None,
             expanded: false,
+            directory: None,
         }],
         pages: vec!["page".into()],
         config_json: "{}".into(),

@@ -19,7 +19,7 @@ pub const CONTRACT_VERSION: &str = "0.5.0";
 /// Every contract version this runtime can run. Older ones are not among them: 0.2.0 changed
 /// the renderer's records (navigation kinds, snippets, API documents), 0.3.0 added the
 /// page's modification time, 0.4.0 the site's own stylesheets and scripts and 0.5.0 the list
-/// of the site's other files, so plugins built against them must be rebuilt.
+/// of the site's other files and directory listings, so plugins built against them must be rebuilt.
 pub const SUPPORTED_CONTRACT_VERSIONS: &[&str] = &[CONTRACT_VERSION];
 
 /// The part a plugin plays.

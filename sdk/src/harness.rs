@@ -180,6 +180,7 @@ impl TestSite {
             icon: None,
             tag: None,
             expanded: true,
+            directory: None,
         }];
         navigation.extend(self.pages.iter().map(|(path, _, _)| NavEntry {
             kind: NavKind::Page,
@@ -189,6 +190,7 @@ impl TestSite {
             icon: None,
             tag: None,
             expanded: false,
+            directory: None,
         }));
         SiteInfo {
             name: self.name.clone(),

@@ -49,6 +49,10 @@ pub struct NavEntry {
     /// Whether a group starts expanded (docs.json `expanded`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub expanded: bool,
+    /// How a group's root page lists the group's entries (docs.json `directory`: `accordion`
+    /// or `card`); `None` for no listing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub directory: Option<String>,
 }
 
 impl NavEntry {
@@ -62,6 +66,7 @@ impl NavEntry {
             icon: None,
             tag: None,
             expanded: false,
+            directory: None,
         }
     }
 
@@ -83,6 +88,7 @@ pub struct NavNode {
     pub icon: Option<String>,
     pub tag: Option<String>,
     pub expanded: bool,
+    pub directory: Option<String>,
     pub children: Vec<NavNode>,
 }
 
@@ -120,6 +126,7 @@ impl Navigation {
                 icon: entry.icon,
                 tag: entry.tag,
                 expanded: entry.expanded,
+                directory: entry.directory,
                 children: Vec::new(),
             };
             open.push((entry.depth, node));
@@ -142,6 +149,7 @@ impl Navigation {
                 icon: node.icon.clone(),
                 tag: node.tag.clone(),
                 expanded: node.expanded,
+                directory: node.directory.clone(),
             })
             .collect()
     }

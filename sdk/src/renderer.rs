@@ -228,6 +228,7 @@ pub mod adapter {
             target: entry.target,
             icon: entry.icon,
             tag: entry.tag,
+            directory: entry.directory,
             expanded: entry.expanded,
         }
     }

@@ -38,6 +38,10 @@ pub struct NavNode {
     /// Whether a group starts expanded (docs.json `expanded`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub expanded: bool,
+    /// For a group with a root page: how that page lists the group's entries (docs.json
+    /// `directory`, inherited down the navigation: `accordion` or `card`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub directory: Option<String>,
     /// The docs.json `versions` entry this node sits under, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
@@ -258,6 +262,7 @@ impl SiteManifest {
                     icon: n.icon.clone(),
                     tag: n.tag.clone(),
                     expanded: n.expanded,
+                    directory: n.directory.clone(),
                 })
                 .collect(),
             pages: self.pages.iter().map(|p| p.path.clone()).collect(),

@@ -62,6 +62,7 @@ mod tests {
             icon: None,
             tag: None,
             expanded: false,
+            directory: None,
             version: None,
             language: None,
             hidden,

@@ -3,9 +3,10 @@
 //! names is in a sidebar (group roots, tab menus, tabs inside anchors), hidden ones are exported
 //! and not shown, a missing page is a warning (and `--strict` refuses), redirects work in the
 //! bundle and on the docs server, API operations named in navigation get pages, right-to-left
-//! languages are marked, a component attribute with `&` renders, and pages carry their
-//! "last modified" date; snippets are imported from anywhere in the folder. A site in
-//! mint.json's older shape builds with its tabs, anchors and settings.
+//! languages are marked, a component attribute with `&` renders, pages carry their "last
+//! modified" date, and a group's root page lists its pages (`directory`); snippets are imported
+//! from anywhere in the folder. A site in mint.json's older shape builds with its tabs, anchors
+//! and settings.
 
 use crate::common;
 
@@ -48,7 +49,7 @@ fn site(root: &Path) {
                 {"anchor": "Docs", "tabs": [
                     {"tab": "Guides", "menu": [
                         {"item": "Basics", "groups": [
-                            {"group": "Start here", "root": "start", "pages": ["guides/setup", "gone"]}
+                            {"group": "Start here", "root": "start", "directory": "card", "pages": ["guides/setup", "gone"]}
                         ]},
                         {"item": "More", "pages": ["guides/more"]}
                     ]},
@@ -223,6 +224,11 @@ async fn every_navigation_shape_publishes_exports_and_serves() {
     // The tab bar of a page inside the anchor shows its tabs, the link tab among them; the
     // hidden tab is exported and shown nowhere.
     let start = html("start");
+    // The group's root page lists the group's pages as cards (docs.json `directory`).
+    assert!(
+        start.contains("<div class=\"directory card-group cols-2\"><a class=\"card\" href=\"guides/setup.html\">"),
+        "{start}"
+    );
     let tabs = start.split("tabs-bar").nth(1).expect("a tab bar");
     let tabs = &tabs[..tabs.find("</nav>").unwrap()];
     assert!(

@@ -13,6 +13,7 @@ mod code;
 
 mod config_values;
 mod diagrams;
+mod directory;
 mod escape;
 mod external;
 mod frontmatter;

@@ -146,7 +146,10 @@ pub fn render(site: &Site, page: &PageSource<'_>) -> PageOutput {
         crate::api_pages::render_channel(&mut markup, channel);
     }
     markup.render_root(&tree);
-    let body = std::mem::take(&mut markup.html);
+    let mut body = std::mem::take(&mut markup.html);
+    // A group's root page lists the group's entries (docs.json `directory`); navigation, not
+    // the page's text, so it stays out of the search sections.
+    body.push_str(&crate::directory::listing(site, path));
     let side = std::mem::take(&mut markup.side);
     let headings = std::mem::take(&mut markup.headings);
     warnings.append(&mut markup.warnings);

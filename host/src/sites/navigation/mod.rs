@@ -79,6 +79,7 @@ pub fn flatten(
         language: None,
         hidden: false,
         searchable: false,
+        directory: None,
         root,
         spec: None,
         documents: HashMap::new(),
@@ -133,6 +134,8 @@ struct Walker<'a> {
     hidden: bool,
     /// Inside an entry marked `searchable`.
     searchable: bool,
+    /// The nearest `directory` setting above: how a group's root page lists its entries.
+    directory: Option<String>,
     root: &'a Path,
     /// The OpenAPI document the nearest enclosing element names.
     spec: Option<ApiSpec>,
@@ -174,6 +177,7 @@ impl Walker<'_> {
             icon: icon.map(String::from),
             tag: None,
             expanded: false,
+            directory: None,
             version: self.version.clone(),
             language: self.language.clone(),
             hidden: self.hidden,
@@ -185,9 +189,12 @@ impl Walker<'_> {
     /// A navigation object: its containers in a fixed order, then its pages, then its `global`
     /// entries (site-wide at the top, or per version or language below it).
     fn node(&mut self, node: &Map<String, Value>, depth: u32, at: &str) -> Result<(), SiteError> {
-        let saved_spec = self.spec.clone();
+        let saved = (self.spec.clone(), self.directory.clone());
+        if let Some(directory) = node.get("directory").and_then(Value::as_str) {
+            self.directory = Some(directory.to_string());
+        }
         let walked = self.node_within_spec(node, depth, at);
-        self.spec = saved_spec;
+        (self.spec, self.directory) = saved;
         walked
     }
 
@@ -298,9 +305,19 @@ impl Walker<'_> {
                     Some(root) => self.existing_page(root, &format!("{at}.root")),
                     None => None,
                 };
+                // A group's own `directory` applies to its root page; the walk below passes
+                // it on to the groups inside.
+                let directory = item
+                    .get("directory")
+                    .and_then(Value::as_str)
+                    .map(String::from)
+                    .or_else(|| self.directory.clone())
+                    .filter(|d| matches!(d.as_str(), "accordion" | "card"));
+                let listed = root.is_some() && kind == NavKind::Group;
                 let node = self.push(kind, depth, label, root, icon);
                 node.tag = item.get("tag").and_then(Value::as_str).map(String::from);
                 node.expanded = item.get("expanded").and_then(Value::as_bool) == Some(true);
+                node.directory = directory.filter(|_| listed);
                 self.node(item, depth + 1, at)
             }
         };
@@ -590,6 +607,34 @@ mod tests {
             .map(|n| n.label.as_str())
             .collect();
         assert_eq!(hidden, ["Secret", "Internal", "internal"]);
+    }
+
+    #[test]
+    fn directory_listings_are_inherited_by_groups_with_a_root_page() {
+        let config = json!({"navigation": {"directory": "card", "tabs": [
+            {"tab": "Docs", "groups": [
+                {"group": "Cards", "root": "a", "pages": ["b",
+                    {"group": "Inner", "root": "c", "directory": "accordion", "pages": ["d"]},
+                    {"group": "Off", "root": "e", "directory": "none", "pages": ["f"]}]},
+                {"group": "No root", "pages": ["g"]}
+            ]}
+        ]}});
+        let pages = existing(&["a", "b", "c", "d", "e", "f", "g"]);
+        let nav = walk(&config, &pages).nodes;
+        let directory = |label: &str| {
+            nav.iter()
+                .find(|n| n.label == label)
+                .and_then(|n| n.directory.clone())
+        };
+        assert_eq!(directory("Cards").as_deref(), Some("card"));
+        assert_eq!(directory("Inner").as_deref(), Some("accordion"));
+        assert_eq!(directory("Off"), None);
+        assert_eq!(
+            directory("No root"),
+            None,
+            "a group without a root page lists nothing"
+        );
+        assert_eq!(directory("Docs"), None, "only groups list");
     }
 
     #[test]
