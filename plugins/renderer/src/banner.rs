@@ -1,12 +1,69 @@
 //! The site banner (docs.json `banner`): one line of text above every page, whose inline
 //! Markdown is drawn as HTML (`inline_markdown`), and which readers may close when it is
-//! `dismissible` (quire.js remembers that, per banner text, so a new banner shows again).
+//! `dismissible` (quire.js remembers that, per banner text, so a new banner shows again). Its
+//! `type` (`info`, `warning`, `critical`) sets its colours, and `color` (one, or one per mode)
+//! its background.
+
+use serde_json::Value;
 
 use crate::escape::escaped;
+use crate::markup::components::is_css_color;
+
+/// How the banner looks: docs.json `banner.type` and `banner.color`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Look {
+    /// `warning` or `critical`; `None` for the default, `info`.
+    pub kind: Option<&'static str>,
+    /// The background in light mode and in dark mode.
+    pub color: Option<(String, String)>,
+}
+
+impl Look {
+    /// Reads `banner` of the navigation file (or of a language entry).
+    pub fn from_config(banner: Option<&Value>) -> Self {
+        let Some(banner) = banner else {
+            return Self::default();
+        };
+        let kind = match banner.get("type").and_then(Value::as_str) {
+            Some("warning") => Some("warning"),
+            Some("critical") => Some("critical"),
+            _ => None,
+        };
+        let colour = |v: Option<&Value>| {
+            v.and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|c| is_css_color(c))
+                .map(String::from)
+        };
+        let color = match banner.get("color") {
+            Some(Value::String(_)) => colour(banner.get("color")).map(|c| (c.clone(), c)),
+            Some(Value::Object(modes)) => {
+                match (colour(modes.get("light")), colour(modes.get("dark"))) {
+                    (Some(light), Some(dark)) => Some((light, dark)),
+                    (Some(one), None) | (None, Some(one)) => Some((one.clone(), one)),
+                    (None, None) => None,
+                }
+            }
+            _ => None,
+        };
+        Self { kind, color }
+    }
+}
 
 /// The banner's HTML for a page whose way back to the site's root is `root`.
-pub fn html(content: &str, dismissible: bool, root: &str) -> String {
-    let mut out = String::from("<div class=\"banner\" role=\"note\"");
+pub fn html(content: &str, dismissible: bool, look: &Look, root: &str) -> String {
+    let mut out = String::from("<div class=\"banner");
+    if let Some(kind) = look.kind {
+        out.push_str(&format!(" banner-{kind}"));
+    }
+    out.push_str("\" role=\"note\"");
+    if let Some((light, dark)) = &look.color {
+        out.push_str(&format!(
+            " style=\"--banner-bg:{};--banner-bg-dark:{}\"",
+            escaped(light),
+            escaped(dark)
+        ));
+    }
     if dismissible {
         out.push_str(&format!(" data-dismissible=\"{}\"", escaped(&key(content))));
     }
@@ -40,6 +97,7 @@ mod tests {
         let html = html(
             "New: **v2** is _out_, see `cli` and [the guide](/guides/v2) or [more](https://x.example).",
             false,
+            &Look::default(),
             "../",
         );
         assert!(html.contains("<strong>v2</strong>"), "{html}");
@@ -54,13 +112,36 @@ mod tests {
 
     #[test]
     fn a_dismissible_banner_is_remembered_by_its_text() {
-        let first = html("Sale <b>now</b>", true, "");
+        let first = html("Sale <b>now</b>", true, &Look::default(), "");
         assert!(first.contains("banner-close") && first.contains("data-dismissible=\""));
         assert!(
             first.contains("Sale now") && !first.contains("<b>"),
             "{first}"
         );
         assert_ne!(key("Sale"), key("Sale!"));
+        assert!(first.starts_with("<div class=\"banner\" role=\"note\""));
+    }
+
+    #[test]
+    fn its_type_and_colour_set_its_look() {
+        let look = |banner: serde_json::Value| Look::from_config(Some(&banner));
+        let critical = look(
+            serde_json::json!({"type": "critical", "color": {"light": "#7C3AED", "dark": "#5B21B6"}}),
+        );
+        let out = html("Rotate your keys", false, &critical, "");
+        assert!(
+            out.starts_with("<div class=\"banner banner-critical\" role=\"note\" style=\"--banner-bg:#7C3AED;--banner-bg-dark:#5B21B6\""),
+            "{out}"
+        );
+        assert_eq!(
+            look(serde_json::json!({"color": "#fff"})).color,
+            Some(("#fff".into(), "#fff".into()))
+        );
+        // What cannot be a colour or a type is the default look.
+        assert_eq!(
+            look(serde_json::json!({"type": "loud", "color": "red;x:y"})),
+            Look::default()
+        );
         assert_eq!(key("Sale"), key("Sale"));
     }
 }

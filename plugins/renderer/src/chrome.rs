@@ -21,6 +21,8 @@ pub struct Chrome {
     pub banner: Option<String>,
     /// `banner.dismissible`: readers may close the banner.
     pub banner_dismissible: bool,
+    /// `banner.type` and `banner.color`.
+    pub banner_look: crate::banner::Look,
     /// `seo.metatags`: (name, content) for every page's head.
     pub metatags: Vec<(String, String)>,
     /// `seo.indexing: "none"`: every page asks search engines not to index it.
@@ -122,6 +124,7 @@ impl Chrome {
                 .pointer("/banner/dismissible")
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
+            banner_look: crate::banner::Look::from_config(config.get("banner")),
             metatags,
             noindex: text("/seo/indexing").as_deref() == Some("none"),
             logo_href: text("/logo/href"),

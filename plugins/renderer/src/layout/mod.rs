@@ -172,6 +172,7 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
         html.push_str(&crate::banner::html(
             banner,
             chrome.banner_dismissible,
+            &chrome.banner_look,
             &root,
         ));
     }
