@@ -81,6 +81,9 @@ pub struct Appearance {
     pub decoration: Option<String>,
     /// `styling.eyebrows: "section"`: above the title, only the page's section, not the trail.
     pub section_eyebrow: bool,
+    /// `styling.latex`: `Some(false)` leaves `$...$` as text, `Some(true)` always reads it as
+    /// a formula; unset, an inline one is a formula when it reads as one (not "$5 and $10").
+    pub latex: Option<bool>,
     /// `search.prompt`: the search box's placeholder.
     pub search_prompt: Option<String>,
     /// `errors.404.title` and `.description`.
@@ -144,6 +147,7 @@ impl Appearance {
             decoration: text("/background/decoration")
                 .filter(|d| matches!(d.as_str(), "gradient" | "grid" | "windows")),
             section_eyebrow: text("/styling/eyebrows").as_deref() == Some("section"),
+            latex: config.pointer("/styling/latex").and_then(Value::as_bool),
             search_prompt: text("/search/prompt"),
             not_found_title: text("/errors/404/title"),
             not_found_description: text("/errors/404/description"),

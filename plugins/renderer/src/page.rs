@@ -534,6 +534,28 @@ mod tests {
     }
 
     #[test]
+    fn styling_latex_decides_what_is_a_formula() {
+        let source = "Energy: $E = mc^2$, for $5 and $10.\n";
+        let with = |config: &str| {
+            let site = Site::new("Acme".into(), "v1".into(), vec![], config, vec![]).unwrap();
+            render_page(&site, "a", "a.mdx", source).html
+        };
+        // Unset: a formula where it reads as one, dollars in prose stay dollars.
+        let auto = with("{}");
+        assert!(
+            auto.contains("<math") && auto.contains("for $5 and $10."),
+            "{auto}"
+        );
+        let off = with(r#"{"styling": {"latex": false}}"#);
+        assert!(
+            !off.contains("<math") && off.contains("$E = mc^2$"),
+            "{off}"
+        );
+        let on = with(r#"{"styling": {"latex": true}}"#);
+        assert_eq!(on.matches("<math").count(), 2, "{on}");
+    }
+
+    #[test]
     fn openapi_pages_document_their_operation() {
         let yaml = "openapi: 3.0.0\ninfo: {title: T, version: '1'}\nservers: [{url: 'https://api.test'}]\npaths:\n  /things/{id}:\n    get:\n      summary: Get a thing\n      description: Reads one thing.\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: OK, content: {application/json: {schema: {type: object, properties: {id: {type: string}}}}}}}\n";
         let site = site().with_files(vec![], vec![("openapi.yaml".into(), yaml.into())]);

@@ -256,11 +256,22 @@ impl<'a> Markup<'a> {
                 self.text(&c.value);
                 self.html.push_str("</code>");
             }
-            // Prices in prose ("$5 and $10", "$0.10 per minute (...) or $2") are dollar signs.
-            Node::InlineMath(m) if !crate::math::looks_like_math(&m.value) => {
+            // Prices in prose ("$5 and $10", "$0.10 per minute (...) or $2") are dollar signs,
+            // unless the site says (`styling.latex`).
+            Node::InlineMath(m)
+                if !self
+                    .site
+                    .settings
+                    .appearance
+                    .latex
+                    .unwrap_or_else(|| crate::math::looks_like_math(&m.value)) =>
+            {
                 self.text(&format!("${}$", m.value));
             }
             Node::InlineMath(m) => self.math(node, &m.value, false),
+            Node::Math(m) if self.site.settings.appearance.latex == Some(false) => {
+                self.text(&format!("$${}$$", m.value));
+            }
             Node::Math(m) => self.math(node, &m.value, true),
             Node::Code(code) => {
                 self.code_block(code.lang.as_deref(), code.meta.as_deref(), &code.value)
