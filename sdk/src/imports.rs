@@ -41,13 +41,11 @@ pub fn import_statements(esm: &str) -> impl Iterator<Item = ImportStatement<'_>>
 /// path is taken from the root, as sites write it.
 pub fn snippet_file(source: &str, importer: &str) -> Option<String> {
     let source = source.trim();
-    let resolved = if let Some(from_root) = source.strip_prefix('/') {
-        normalise(from_root.split('/'))
-    } else if source.starts_with("./") || source.starts_with("../") {
-        let folder = importer.rsplit_once('/').map_or("", |(folder, _)| folder);
-        normalise(folder.split('/').chain(source.split('/')))
+    let relative = source.starts_with("./") || source.starts_with("../");
+    let resolved = if source.starts_with('/') || relative {
+        crate::paths::resolve(source, importer)
     } else if source.starts_with("snippets/") {
-        normalise(source.split('/'))
+        crate::paths::resolve(source, "")
     } else {
         return None;
     };
@@ -55,21 +53,6 @@ pub fn snippet_file(source: &str, importer: &str) -> Option<String> {
         .iter()
         .any(|ext| resolved.ends_with(ext))
         .then_some(resolved)
-}
-
-/// Path segments without `.`, empty ones and the `..` they undo.
-fn normalise<'a>(segments: impl Iterator<Item = &'a str>) -> String {
-    let mut out: Vec<&str> = Vec::new();
-    for segment in segments {
-        match segment {
-            "" | "." => {}
-            ".." => {
-                out.pop();
-            }
-            s => out.push(s),
-        }
-    }
-    out.join("/")
 }
 
 #[cfg(test)]

@@ -14,9 +14,40 @@ pub fn page_key(text: &str) -> &str {
         .unwrap_or(path)
 }
 
+/// The site path `reference` names from the file or page `from` (both from the site root): a
+/// path from the root when it starts with `/`, else relative to `from`'s folder; without `.`,
+/// `..` or empty segments. A `..` at the root stays there, as a browser resolves a URL's path,
+/// so `../../images/a.png` from `guides/setup` is `images/a.png`.
+pub fn resolve(reference: &str, from: &str) -> String {
+    let folder = match reference.starts_with('/') {
+        true => "",
+        false => from.rsplit_once('/').map_or("", |(folder, _)| folder),
+    };
+    let mut out: Vec<&str> = Vec::new();
+    for segment in folder.split('/').chain(reference.split('/')) {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                out.pop();
+            }
+            s => out.push(s),
+        }
+    }
+    out.join("/")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn references_resolve_from_the_root_or_the_folder() {
+        assert_eq!(resolve("/a/b.mdx", "x/y"), "a/b.mdx");
+        assert_eq!(resolve("./b.mdx", "x/y"), "x/b.mdx");
+        assert_eq!(resolve("../../../b", "x/y"), "b");
+        assert_eq!(resolve("c/./d/../e", "page"), "c/e");
+        assert_eq!(resolve("/", "x/y"), "");
+    }
 
     #[test]
     fn every_spelling_of_a_page_gives_one_key() {

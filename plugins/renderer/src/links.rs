@@ -222,23 +222,9 @@ fn strip_page_extension(path: &str) -> Option<&str> {
 /// standard's path shortening), so `../../images/a.png` on a page one folder deep is the
 /// root's `images/a.png` on the live site and in the bundle alike.
 fn resolve(link: &str, page_path: &str) -> String {
-    let mut segments: Vec<&str> = Vec::new();
-    if !link.starts_with('/') {
-        segments.extend(page_path.split('/'));
-        segments.pop();
-    }
-    let trailing_slash = link.ends_with('/') && link.len() > 1;
-    for segment in link.split('/') {
-        match segment {
-            "" | "." => {}
-            ".." => {
-                segments.pop();
-            }
-            s => segments.push(s),
-        }
-    }
-    let mut joined = segments.join("/");
-    if trailing_slash {
+    let mut joined = quire_sdk::paths::resolve(link, page_path);
+    // A folder link keeps its slash: it opens the folder's first page.
+    if link.ends_with('/') && link.len() > 1 {
         joined.push('/');
     }
     joined
