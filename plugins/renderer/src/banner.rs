@@ -6,8 +6,8 @@
 
 use serde_json::Value;
 
+use crate::config_values::is_hex_color;
 use crate::escape::escaped;
-use crate::markup::components::is_css_color;
 
 /// How the banner looks: docs.json `banner.type` and `banner.color`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -32,7 +32,7 @@ impl Look {
         let colour = |v: Option<&Value>| {
             v.and_then(Value::as_str)
                 .map(str::trim)
-                .filter(|c| is_css_color(c))
+                .filter(|c| is_hex_color(c))
                 .map(String::from)
         };
         let color = match banner.get("color") {
