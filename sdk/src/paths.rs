@@ -19,9 +19,10 @@ pub fn page_key(text: &str) -> &str {
 /// `..` or empty segments. A `..` at the root stays there, as a browser resolves a URL's path,
 /// so `../../images/a.png` from `guides/setup` is `images/a.png`.
 pub fn resolve(reference: &str, from: &str) -> String {
-    let folder = match reference.starts_with('/') {
-        true => "",
-        false => from.rsplit_once('/').map_or("", |(folder, _)| folder),
+    let folder = if reference.starts_with('/') {
+        ""
+    } else {
+        from.rsplit_once('/').map_or("", |(folder, _)| folder)
     };
     let mut out: Vec<&str> = Vec::new();
     for segment in folder.split('/').chain(reference.split('/')) {

@@ -197,7 +197,7 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
         snippet_files: snippets
             .into_sorted()
             .into_iter()
-            .filter(|file| !file.starts_with("snippets/"))
+            .filter(|file| !super::snippet_files::in_snippets_folder(file))
             .collect(),
     })
 }

@@ -207,17 +207,14 @@ impl SiteManifest {
         let (mut stylesheets, mut scripts) = (Vec::new(), Vec::new());
         for file in &self.files {
             let name = file.path.rsplit('/').next().unwrap_or(&file.path);
-            // The site's own CSS and JavaScript apply to every page, as docs.json sites
-            // expect; JavaScript under `snippets/` is components for pages to import.
             // MDX snippets, and the JavaScript files whose exported components pages import.
-            let is_snippet = imported.contains(&file.path)
-                || (file.path.starts_with("snippets/")
-                    && quire_sdk::imports::SNIPPET_EXTENSIONS
-                        .iter()
-                        .any(|ext| name.ends_with(ext)));
+            let is_snippet =
+                imported.contains(&file.path) || snippet_files::in_snippets_folder(&file.path);
+            // The site's own CSS and JavaScript apply to every page, as docs.json sites
+            // expect; JavaScript that is a snippet is components for pages to import.
             if name.ends_with(".css") {
                 stylesheets.push(file.path.clone());
-            } else if name.ends_with(".js") && !is_snippet && !file.path.starts_with("snippets/") {
+            } else if name.ends_with(".js") && !is_snippet {
                 scripts.push(file.path.clone());
             }
             let is_api_document = referenced.contains(&file.path)

@@ -20,6 +20,8 @@ pub struct SnippetFiles {
     found: BTreeSet<String>,
     /// Files whose imports are still to be read.
     unread: Vec<String>,
+    /// Files whose imports were read (pages are read before the snippets they import).
+    read: HashSet<String>,
 }
 
 impl SnippetFiles {
@@ -70,8 +72,7 @@ impl SnippetFiles {
         let existing: HashSet<String> = files.into_iter().map(str::to_string).collect();
         let mut found = BTreeSet::new();
         for file in &existing {
-            let in_folder = file.starts_with("snippets/") && is_snippet_kind(file);
-            if in_folder || patterns.is_match(file) {
+            if is_snippet_kind(file) && (file.starts_with("snippets/") || patterns.is_match(file)) {
                 found.insert(file.clone());
             }
         }
@@ -80,12 +81,14 @@ impl SnippetFiles {
             existing,
             found,
             unread,
+            read: HashSet::new(),
         };
         (snippets, warnings)
     }
 
     /// Takes note of the files that `source`, the text of the site file `file`, imports.
     pub fn read_imports(&mut self, file: &str, source: &str) {
+        self.read.insert(file.to_string());
         for statement in import_statements(source) {
             let Some(imported) = snippet_file(statement.source, file) else {
                 continue;
@@ -98,7 +101,12 @@ impl SnippetFiles {
 
     /// A snippet whose own imports are still to be read, if any.
     pub fn next_unread(&mut self) -> Option<String> {
-        self.unread.pop()
+        while let Some(file) = self.unread.pop() {
+            if !self.read.contains(&file) {
+                return Some(file);
+            }
+        }
+        None
     }
 
     /// Whether the site file `file` is a snippet.
@@ -110,6 +118,11 @@ impl SnippetFiles {
     pub fn into_sorted(self) -> Vec<String> {
         self.found.into_iter().collect()
     }
+}
+
+/// Whether `file` is a content or component file under `snippets/`: a snippet, imported or not.
+pub fn in_snippets_folder(file: &str) -> bool {
+    file.starts_with("snippets/") && is_snippet_kind(file)
 }
 
 fn is_snippet_kind(file: &str) -> bool {
@@ -143,11 +156,16 @@ mod tests {
             "guides/setup.mdx",
             "import Step from './parts/step.mdx'\nimport Intro from '../shared/intro.mdx'\nimport React from 'react'\nimport Gone from './missing.mdx'",
         );
+        // A page read before is not handed out again for its imports.
+        snippets.read_imports("shared/deep.mdx", "");
+        let mut handed_out = Vec::new();
         while let Some(file) = snippets.next_unread() {
             if file == "shared/intro.mdx" {
                 snippets.read_imports(&file, "import Deep from './deep.mdx'");
             }
+            handed_out.push(file);
         }
+        assert!(!handed_out.contains(&"shared/deep.mdx".to_string()));
         assert_eq!(
             snippets.into_sorted(),
             [

@@ -16,11 +16,10 @@ pub fn listing(site: &Site, path: &str) -> String {
         return String::new();
     };
     let items = &context.items;
-    let Some((at, group)) = items.iter().enumerate().find(|(_, e)| {
-        e.kind == NavKind::Group && e.target.as_deref() == Some(path) && e.directory.is_some()
-    }) else {
+    let Some(at) = context.listing_group(path) else {
         return String::new();
     };
+    let group = &items[at];
     let root = root_prefix(path);
     let children = children(items, at);
     if children.is_empty() {

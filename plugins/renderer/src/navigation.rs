@@ -25,12 +25,21 @@ pub struct NavContext {
     section_of_page: HashMap<String, usize>,
     /// Each page's first entry.
     entry_of_page: HashMap<String, usize>,
+    /// The group whose root page each listing page is, for groups that list their entries
+    /// (docs.json `directory`).
+    listing_of_page: HashMap<String, usize>,
 }
 
 impl NavContext {
     /// The first page of the context: where switching to it leads.
     pub fn first_page(&self) -> Option<&str> {
         self.order.first().map(|(p, _)| p.as_str())
+    }
+
+    /// The group (an index into `items`) whose root page `path` is, when that group lists its
+    /// entries on it (docs.json `directory`).
+    pub fn listing_group(&self, path: &str) -> Option<usize> {
+        self.listing_of_page.get(path).copied()
     }
 
     /// The innermost section (an index into `items`) that holds `path`, if any.
@@ -74,6 +83,9 @@ impl NavContext {
             self.parents.push(stack.last().copied());
             if let Some(path) = item.page() {
                 self.entry_of_page.entry(path.to_string()).or_insert(i);
+                if item.kind == NavKind::Group && item.directory.is_some() {
+                    self.listing_of_page.entry(path.to_string()).or_insert(i);
+                }
                 let section = stack
                     .iter()
                     .rev()
@@ -178,6 +190,7 @@ pub(crate) fn split_contexts(items: &[NavEntry]) -> Vec<NavContext> {
             parents: Vec::new(),
             section_of_page: HashMap::new(),
             entry_of_page: HashMap::new(),
+            listing_of_page: HashMap::new(),
         })
         .collect();
     for (key, item) in placed {
