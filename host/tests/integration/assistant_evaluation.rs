@@ -31,6 +31,9 @@ struct Figures {
     refused_answerable: usize,
     repeated_quotes: usize,
     code_quotes: usize,
+    /// The length in words of each answer to an answerable question: facts are not to be
+    /// bought with longer answers.
+    answer_words: Vec<usize>,
     /// Known-item search: navigation pages with a description, and those found in the top 5
     /// searching their description, then their title.
     known_items: usize,
@@ -206,6 +209,13 @@ async fn the_assistant_answers_real_sites_questions() {
                 continue;
             }
             figures.answerable += 1;
+            figures.answer_words.push(answer.split_whitespace().count());
+            if std::env::var("QUIRE_EVALUATION_ANSWERS").as_deref() == Ok("all") {
+                figures.misses.push(format!(
+                    "asked: {question}\n    {}",
+                    answer.replace('\n', "\n    ")
+                ));
+            }
             let page = q["page"].as_str().expect("page");
             let fact = q["fact"].as_str().expect("fact");
             match pages.iter().position(|p| p == page) {
@@ -264,13 +274,16 @@ async fn the_assistant_answers_real_sites_questions() {
     }
 
     let mut report = String::from(
-        "| site | answerable | hit@5 | MRR | fact in sections searched | fact in answer | answerable refused | unanswerable refused | repeated quotes | code quoted as prose | page by its description (hit@5) | page by its title (hit@5) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| site | answerable | hit@5 | MRR | fact in sections searched | fact in answer | answerable refused | unanswerable refused | repeated quotes | code quoted as prose | words per answer (median) | page by its description (hit@5) | page by its title (hit@5) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for f in &table {
         let share = |n: usize, of: usize| n as f64 / of.max(1) as f64;
+        let mut words = f.answer_words.clone();
+        words.sort_unstable();
+        let median_words = words.get(words.len() / 2).copied().unwrap_or(0);
         writeln!(
             report,
-            "| {} | {} | {:.2} | {:.2} | {} ({:.0}%) | {} ({:.0}%) | {} | {}/{} ({:.0}%) | {} | {} | {:.2} of {} | {:.2} |",
+            "| {} | {} | {:.2} | {:.2} | {} ({:.0}%) | {} ({:.0}%) | {} | {}/{} ({:.0}%) | {} | {} | {} | {:.2} of {} | {:.2} |",
             f.site,
             f.answerable,
             share(f.hits, f.answerable),
@@ -285,6 +298,7 @@ async fn the_assistant_answers_real_sites_questions() {
             share(f.refused, f.unanswerable) * 100.0,
             f.repeated_quotes,
             f.code_quotes,
+            median_words,
             share(f.found_by_description, f.known_items),
             f.known_items,
             share(f.found_by_title, f.known_items),
