@@ -1,13 +1,15 @@
 //! The built-in answer: extractive and offline. It quotes the sentences of the retrieved
 //! sections that best cover the question's words (rarer words weigh more), never the same
-//! sentence twice (across versions of a page, say), never code as prose; it adds the code block
-//! a quoted sentence introduces ("...: "), or the one that covers most of the question, shown
-//! as code. What the question asks for leans the choice: a definition for "what is", a sentence
-//! with a number for "how much", a step and its code for "how do I". When the best sentence covers too little of the question (its words weighed by the
-//! whole site, when the site's vocabulary was counted at publish), it says the documentation
-//! does not seem to answer it and lists the closest pages instead of quoting something beside
-//! the point.
+//! sentence twice (across versions of a page, say), never code as prose, and more of the
+//! best-ranked section than of the others (`choice`); it adds the code block a quoted sentence
+//! introduces ("...: "), or the one that covers most of the question, shown as code. What the
+//! question asks for leans the choice: a definition for "what is", a sentence with a number for
+//! "how much", a step and its code for "how do I". When the best sentence covers too little of
+//! the question (its words weighed by the whole site, when the site's vocabulary was counted at
+//! publish), it says the documentation does not seem to answer it and lists the closest pages
+//! instead of quoting something beside the point.
 
+mod choice;
 mod code;
 mod passage;
 mod question;
@@ -20,20 +22,17 @@ use futures::stream::{self, BoxStream};
 
 use super::generator::{GenerateError, GenerationInput, Generator, Piece, word_pieces};
 use crate::search::vocabulary::normalised;
+use choice::{choose, more_of_the_best_section};
 use code::{ShownCode, code_to_show, excerpt};
 pub(super) use question::terms;
 use question::{Asking, asking, covered, heaviest_term, site_weights, weights};
 use text::{looks_like_code, split};
 
-/// Sentences quoted at most.
-const MAX_SENTENCES: usize = 3;
 /// Below this share of the question's weight, the best sentence is not an answer: weighed by
 /// the sections retrieved, and by the site's vocabulary (which gives the question's phrasing
 /// less weight, so the subject's share is larger and less of the rest is needed).
 const WEAK_EVIDENCE: f32 = 0.42;
 const WEAK_EVIDENCE_BY_SITE: f32 = 0.36;
-/// A further sentence must add at least this share of the question's weight.
-const MIN_GAIN: f32 = 0.15;
 /// Sentences shorter or longer than these many words are not quoted.
 const MIN_WORDS: usize = 4;
 const MAX_WORDS: usize = 80;
@@ -44,10 +43,6 @@ const CODE_ALONE: f32 = 0.6;
 /// an answer that never says that word does not answer.
 const SUBJECT: f32 = 0.25;
 const SURE_EVIDENCE: f32 = 0.5;
-/// Each rank down the search's order weighs a sentence's coverage this much less.
-const RANK_DISCOUNT: f32 = 0.08;
-/// Two sentences sharing this share of their words say the same thing.
-const SAME_SENTENCE: f32 = 0.8;
 
 /// One quotable sentence.
 struct Candidate {
@@ -151,7 +146,7 @@ pub fn compose(input: &GenerationInput) -> Answer {
         Some(vocabulary) if vocabulary.sections() > 0 => {
             (site_weights(&asked, vocabulary), WEAK_EVIDENCE_BY_SITE)
         }
-        _ => (by_sections, WEAK_EVIDENCE),
+        _ => (by_sections.clone(), WEAK_EVIDENCE),
     };
     let total: f32 = weights.values().sum();
     let best_share = covered(&candidates[*best].terms, &weights, &HashSet::new()) / total;
@@ -188,6 +183,13 @@ pub fn compose(input: &GenerationInput) -> Answer {
         };
     }
     let mut chosen = chosen;
+    more_of_the_best_section(
+        &mut chosen,
+        &candidates,
+        &by_sections,
+        by_sections_total,
+        kind,
+    );
     chosen.sort_by_key(|&c| (candidates[c].section, candidates[c].position));
     let mut answer = format!(
         "Here is what the {} documentation says:\n\n",
@@ -285,48 +287,6 @@ fn own_heading(section: &super::RetrievedSection) -> &str {
     }
 }
 
-/// Picks sentences greedily: each adds the most question weight not yet covered; earlier
-/// sections and sentences break ties, and a definition's "X is" sentences come first.
-fn choose(
-    candidates: &[Candidate],
-    weights: &HashMap<String, f32>,
-    total: f32,
-    kind: Asking,
-) -> Vec<usize> {
-    let mut chosen: Vec<usize> = Vec::new();
-    let mut already: HashSet<String> = HashSet::new();
-    while chosen.len() < MAX_SENTENCES {
-        let scored = candidates
-            .iter()
-            .enumerate()
-            .filter(|(i, c)| !chosen.contains(i) && !repeats(c, &chosen, candidates))
-            .map(|(i, c)| {
-                let gain = covered(&c.terms, weights, &already) / total;
-                let bonus = match kind {
-                    Asking::Definition if defines(&c.text) => 0.1,
-                    Asking::Quantity if gives_a_number(&c.text) => 0.1,
-                    Asking::Place if names_a_place(&c.text) => 0.1,
-                    Asking::YesNo if says_yes_or_no(&c.text) => 0.1,
-                    _ => 0.0,
-                };
-                // The search ranked the sections: a sentence of a better-ranked one is more
-                // likely what the question is about.
-                let prior = 1.0 - RANK_DISCOUNT * c.section.min(4) as f32;
-                let order = c.position as f32 * 0.001;
-                (i, gain, gain * prior + bonus - order)
-            })
-            .max_by(|a, b| a.2.total_cmp(&b.2));
-        match scored {
-            Some((i, gain, _)) if gain >= MIN_GAIN || chosen.is_empty() => {
-                already.extend(candidates[i].terms.iter().cloned());
-                chosen.push(i);
-            }
-            _ => break,
-        }
-    }
-    chosen
-}
-
 /// Whether the chosen sentences leave out what the question is about: its heaviest term, when
 /// that carries `SUBJECT` of its weight, while the best sentence covers less than
 /// `SURE_EVIDENCE`. Sentences that share the question's lesser words ("run", "LangSmith") but
@@ -348,81 +308,6 @@ fn misses_the_subject(
         && !chosen
             .iter()
             .any(|&c| candidates[c].terms.contains(subject))
-}
-
-/// Whether `candidate` says what a chosen sentence already says (most words shared).
-fn repeats(candidate: &Candidate, chosen: &[usize], candidates: &[Candidate]) -> bool {
-    chosen.iter().any(|&o| {
-        let other = &candidates[o].terms;
-        let shared = candidate.terms.intersection(other).count() as f32;
-        let smaller = candidate.terms.len().min(other.len()).max(1) as f32;
-        shared / smaller >= SAME_SENTENCE
-    })
-}
-
-/// A sentence that says what something is.
-fn defines(sentence: &str) -> bool {
-    let s = format!(" {} ", sentence.to_lowercase());
-    [
-        " is a ",
-        " is an ",
-        " is the ",
-        " are ",
-        " refers to ",
-        " means ",
-        " lets you ",
-        " is used to ",
-    ]
-    .iter()
-    .any(|p| s.contains(p))
-}
-
-/// A sentence that gives a number or an amount ("16 GB", "$10/month", "1,000 items").
-fn gives_a_number(sentence: &str) -> bool {
-    sentence.chars().any(|c| c.is_ascii_digit())
-}
-
-/// A sentence that names where something is: a file or a path (`~/.config/app.toml`,
-/// `.continue/mcpServers`), or a place to go to ("in the Marketplace", "under Settings").
-fn names_a_place(sentence: &str) -> bool {
-    let path = sentence.split_whitespace().any(|word| {
-        let word = word.trim_matches(|c: char| !c.is_alphanumeric() && !"~/._-".contains(c));
-        !word.contains("://")
-            && (word.starts_with("~/")
-                || word.starts_with("./")
-                || (word.contains('/') && word.len() > 2)
-                || word.rsplit_once('.').is_some_and(|(stem, ext)| {
-                    !stem.is_empty()
-                        && matches!(
-                            ext,
-                            "toml" | "yaml" | "yml" | "json" | "env" | "ini" | "conf" | "config"
-                        )
-                }))
-    });
-    let s = format!(" {} ", sentence.to_lowercase());
-    path || [" in the ", " under ", " from the ", " in your ", " at the "]
-        .iter()
-        .any(|p| s.contains(p))
-}
-
-/// A sentence that settles a yes-or-no question: it says what only, never or by default
-/// happens, or what cannot.
-fn says_yes_or_no(sentence: &str) -> bool {
-    let s = format!(" {} ", sentence.to_lowercase());
-    [
-        " only ",
-        " not ",
-        "n't ",
-        " cannot ",
-        " never ",
-        " always ",
-        " by default",
-        " must ",
-        " no ",
-        " yes",
-    ]
-    .iter()
-    .any(|p| s.contains(p))
 }
 
 fn nothing_found(input: &GenerationInput) -> Answer {

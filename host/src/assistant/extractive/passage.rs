@@ -1,7 +1,8 @@
 //! How a chosen sentence is quoted: a sentence alone often leaves its point to the next one
 //! ("Deleted traces are removed in the background." / "This takes a few hours."), and one that
 //! ends in a colon says nothing without the list after it. So a quote carries the sentence
-//! that reads on from it in its paragraph, or the items of the list it introduces.
+//! that reads on from it (in its paragraph, or opening the next), or the items of the list it
+//! introduces.
 
 use super::text::{Split, looks_like_code};
 
@@ -114,10 +115,16 @@ pub fn passage(split: &Split, position: usize, free: impl Fn(usize) -> bool) -> 
         }
         return out;
     }
+    // The next sentence reads on: in the paragraph, or opening the next one when it is a
+    // whole sentence ("... let the user talk over the bot." / "Interruptions are enabled by
+    // default."), not a list item or a label. One that ends in a colon introduces what the
+    // quote would not show.
     let following = &split.sentences[next];
-    if split.blocks[next] == block
+    let reads_on = split.blocks[next] == block || following.trim_end().ends_with(['.', '!', '?']);
+    if reads_on
         && following.split_whitespace().count() <= NEXT_SENTENCE_WORDS
         && plain_prose(following)
+        && !following.trim_end().ends_with(':')
     {
         out.lead = format!("{sentence} {following}");
         out.taken.push(next);
@@ -210,7 +217,7 @@ mod tests {
             "Deleted traces are removed in the background. This takes a few hours."
         );
         assert_eq!(p.taken, [1]);
-        // The last sentence of a paragraph stands alone.
+        // The last sentence of a section stands alone.
         let last = split("Traces are deleted. Deletion takes a few hours.");
         assert_eq!(
             passage(&last, 1, |_| true).lead,
@@ -221,6 +228,19 @@ mod tests {
         assert!(passage(&sum, 0, |_| true).taken.is_empty());
         // A sentence quoted on its own is not taken twice.
         assert!(passage(&s, 0, |i| i != 1).taken.is_empty());
+        // A whole sentence opening the next paragraph reads on too; a list item or a label
+        // does not, nor a sentence ending in a colon, whose list or code the quote leaves out.
+        let paragraphs = split(
+            "Interruptions let the user talk over the bot.\nThey are enabled by default.\nMore.",
+        );
+        assert_eq!(
+            passage(&paragraphs, 0, |_| true).lead,
+            "Interruptions let the user talk over the bot. They are enabled by default."
+        );
+        let item = split("You can run tasks in three ways.\nFrom the dashboard\nOther.");
+        assert!(passage(&item, 0, |_| true).taken.is_empty());
+        let colon = split("A waiting run frees its slot. This means that:\nOthers can run.");
+        assert!(passage(&colon, 0, |_| true).taken.is_empty());
         // A web address is prose: its "//" is no comment marker.
         let url =
             split("Override the default API URL. If not set, it uses https://api.example.com.");
@@ -235,7 +255,8 @@ mod tests {
         let s = split(
             "Turn off telemetry in the settings. This stops requests to PostHog.\nIt is a new block.",
         );
-        let p = passage(&s, 1, |_| true);
+        // (The next paragraph reads on too, unless it is quoted on its own.)
+        let p = passage(&s, 1, |i| i != 2);
         assert_eq!(
             p.lead,
             "Turn off telemetry in the settings. This stops requests to PostHog."
@@ -251,7 +272,7 @@ mod tests {
         let after_code =
             split("Install the CLI.\n```bash\nnpm i cn\n```\nThis adds cn to your path.");
         assert!(passage(&after_code, 1, |_| true).taken.is_empty());
-        assert!(passage(&s, 1, |i| i != 0).taken.is_empty());
+        assert!(!passage(&s, 1, |i| i != 0).taken.contains(&0));
         // Nor when the one before is code run into prose.
         let path = split(
             "/api/v1/queues/{queue}/concurrencyOverride the limit of a queue. This is useful when scaling.",

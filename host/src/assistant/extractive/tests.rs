@@ -215,7 +215,8 @@ fn weak_evidence_lists_the_closest_pages_instead_of_quoting() {
 }
 
 #[test]
-fn a_definition_comes_before_a_mere_mention() {
+fn the_kind_of_question_picks_the_sentence_that_answers_it() {
+    // Which sentence is chosen first is tested in `choice`; here, that it is quoted.
     let answer = ask(
         "What is a workspace?",
         vec![section(
@@ -224,17 +225,7 @@ fn a_definition_comes_before_a_mere_mention() {
             "You can rename a workspace from its settings page at any time. A workspace is a shared space where a team keeps its projects and members.",
         )],
     );
-    let definition = answer.find("A workspace is a shared space").expect(&answer);
-    assert!(
-        answer
-            .find("rename a workspace")
-            .is_none_or(|mention| mention > definition),
-        "{answer}"
-    );
-}
-
-#[test]
-fn a_where_question_is_answered_by_the_sentence_naming_the_place() {
+    assert!(answer.contains("A workspace is a shared space"), "{answer}");
     let answer = ask(
         "Where does the CLI keep my token?",
         vec![
@@ -251,17 +242,6 @@ fn a_where_question_is_answered_by_the_sentence_naming_the_place() {
         ],
     );
     assert!(answer.contains("~/.config/acme/auth.toml"), "{answer}");
-    assert!(!answer.contains("until you sign out"), "{answer}");
-    assert!(super::names_a_place(
-        "Click Install in the Visual Studio Marketplace."
-    ));
-    assert!(!super::names_a_place(
-        "Tokens last a day; see https://acme.test/tokens for more."
-    ));
-}
-
-#[test]
-fn a_yes_or_no_question_is_answered_by_the_sentence_that_settles_it() {
     let answer = ask(
         "Can the bot speak while the user speaks?",
         vec![
@@ -278,7 +258,6 @@ fn a_yes_or_no_question_is_answered_by_the_sentence_that_settles_it() {
         ],
     );
     assert!(answer.contains("cannot speak"), "{answer}");
-    assert!(!answer.contains("many voices"), "{answer}");
 }
 
 /// Not only "how do I" answers show code: the block whose words cover most of the question (a
@@ -442,6 +421,26 @@ fn a_short_step_is_quoted_with_the_code_it_introduces() {
     // Three words are too few for a sentence of its own, but as a step it says what the code does.
     assert!(answer.contains("> Check the version:"), "{answer}");
     assert!(answer.contains("```bash\ncn --version\n```"), "{answer}");
+}
+
+#[test]
+fn the_best_ranked_section_is_quoted_beyond_its_best_sentence() {
+    let sections = vec![
+        section(
+            "Create an API key",
+            "keys",
+            "Click Create API Key to see your new key.\n```bash\nacme keys create\n```\nOpen Settings and scroll to API Keys.\nThe key is shown only once, so store it in a safe place.",
+        ),
+        section(
+            "Experiments",
+            "experiments",
+            "Query again in a few seconds and you will see all the stats.",
+        ),
+    ];
+    let answer = ask("Can I see my API key again after creating it?", sections);
+    // The sentence sharing most words with the question is not the one that answers it.
+    assert!(answer.contains("Click Create API Key"), "{answer}");
+    assert!(answer.contains("shown only once"), "{answer}");
 }
 
 /// Whether a quoted line carries code punctuation, web addresses aside (as the evaluation on
