@@ -195,8 +195,11 @@ mod tests {
     use super::super::question::{asking, terms, weights};
     use super::*;
 
-    /// The first choice for `question` among `sentences` (section, text), as `compose` makes it.
-    fn first_choice(question: &str, sentences: &[(usize, &str)]) -> String {
+    /// Candidates from `sentences` (section, text), and the question's weights among them.
+    fn candidates(
+        question: &str,
+        sentences: &[(usize, &str)],
+    ) -> (Vec<Candidate>, HashMap<String, f32>, f32) {
         let candidates: Vec<Candidate> = sentences
             .iter()
             .enumerate()
@@ -207,9 +210,14 @@ mod tests {
                 terms: terms(text),
             })
             .collect();
-        let asked = terms(question);
-        let weights = weights(&asked, candidates.iter().map(|c| &c.terms));
+        let weights = weights(&terms(question), candidates.iter().map(|c| &c.terms));
         let total = weights.values().sum();
+        (candidates, weights, total)
+    }
+
+    /// The first choice for `question` among `sentences`, as `compose` makes it.
+    fn first_choice(question: &str, sentences: &[(usize, &str)]) -> String {
+        let (candidates, weights, total) = candidates(question, sentences);
         let chosen = choose(&candidates, &weights, total, asking(question));
         candidates[chosen[0]].text.clone()
     }
@@ -279,33 +287,18 @@ mod tests {
 
     #[test]
     fn the_best_ranked_section_gives_up_to_three_sentences_that_touch_the_question() {
-        let sentences = [
-            "Open Settings and scroll to API Keys.",
-            "Click Create API Key to see your new key.",
-            "The key is shown only once, so store it safely.",
-            "Each key belongs to one workspace.",
-            "Invoices list your plan and your seats.",
-        ];
-        let mut candidates: Vec<Candidate> = sentences
-            .iter()
-            .enumerate()
-            .map(|(position, text)| Candidate {
-                section: 0,
-                position,
-                text: text.to_string(),
-                terms: terms(text),
-            })
-            .collect();
-        candidates.push(Candidate {
-            section: 1,
-            position: 0,
-            text: "Query again to see all the stats.".into(),
-            terms: terms("Query again to see all the stats."),
-        });
         let question = "Can I see my API key again after creating it?";
-        let asked = terms(question);
-        let weights = weights(&asked, candidates.iter().map(|c| &c.terms));
-        let total = weights.values().sum();
+        let (candidates, weights, total) = candidates(
+            question,
+            &[
+                (0, "Open Settings and scroll to API Keys."),
+                (0, "Click Create API Key to see your new key."),
+                (0, "The key is shown only once, so store it safely."),
+                (0, "Each key belongs to one workspace."),
+                (0, "Invoices list your plan and your seats."),
+                (1, "Query again to see all the stats."),
+            ],
+        );
         let mut chosen = vec![1];
         more_of_the_best_section(&mut chosen, &candidates, &weights, total, asking(question));
         // Three in all from the best section, the yes-or-no sentence among them; never one
