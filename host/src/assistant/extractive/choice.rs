@@ -148,32 +148,35 @@ pub(super) fn more_of_the_best_section(
     total: f32,
     kind: Asking,
 ) {
+    // The section's sentences that touch enough of the question, best first; a candidate's
+    // share does not change as others are chosen, so it is weighed once.
     let none = HashSet::new();
-    while chosen
+    let mut eligible: Vec<(usize, f32)> = candidates
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| c.section == 0 && !chosen.contains(i))
+        .filter_map(|(i, c)| {
+            let share = covered(&c.terms, weights, &none) / total;
+            (share >= BEST_SECTION_SHARE).then(|| {
+                (
+                    i,
+                    share + leaning(kind, &c.text) - c.position as f32 * 0.001,
+                )
+            })
+        })
+        .collect();
+    eligible.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let mut from_best = chosen
         .iter()
         .filter(|&&c| candidates[c].section == 0)
-        .count()
-        < BEST_SECTION_SENTENCES
-    {
-        let next = candidates
-            .iter()
-            .enumerate()
-            .filter(|(i, c)| {
-                c.section == 0 && !chosen.contains(i) && !repeats(c, chosen, candidates)
-            })
-            .filter_map(|(i, c)| {
-                let share = covered(&c.terms, weights, &none) / total;
-                (share >= BEST_SECTION_SHARE).then(|| {
-                    (
-                        i,
-                        share + leaning(kind, &c.text) - c.position as f32 * 0.001,
-                    )
-                })
-            })
-            .max_by(|a, b| a.1.total_cmp(&b.1));
-        match next {
-            Some((i, _)) => chosen.push(i),
-            None => break,
+        .count();
+    for (i, _) in eligible {
+        if from_best >= BEST_SECTION_SENTENCES {
+            break;
+        }
+        if !repeats(&candidates[i], chosen, candidates) {
+            chosen.push(i);
+            from_best += 1;
         }
     }
 }
