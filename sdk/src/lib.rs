@@ -16,26 +16,23 @@
 
 pub mod bindings;
 mod error;
-pub mod escape;
-pub mod frontmatter;
 #[cfg(all(feature = "harness", not(target_arch = "wasm32")))]
 pub mod harness;
 #[cfg(feature = "renderer")]
 pub mod highlighting;
-pub mod imports;
-pub mod links;
 pub mod log;
-pub mod navigation;
 pub mod packager;
-pub mod paths;
-pub mod redirects;
 pub mod renderer;
 pub mod retriever;
-pub mod sections;
-pub mod variables;
 pub mod warnings;
 
 pub use error::{Error, Result};
+/// The model of a docs site that the host reads the same way (frontmatter, navigation entries,
+/// paths and links, redirects, variables, sections, escaping), from `quire-core`.
+pub use quire_core::{
+    escape, features, frontmatter, imports, links, navigation, paths, redirects, sections,
+    variables,
+};
 
 /// The version of the `quire:plugins` contract this SDK builds plugins against. The host
 /// refuses a plugin built against a version it does not support, naming both.

@@ -230,6 +230,11 @@ pub mod adapter {
             tag: entry.tag,
             directory: entry.directory,
             expanded: entry.expanded,
+            // Placement is the host's: the contract does not carry it.
+            version: None,
+            language: None,
+            hidden: false,
+            searchable: false,
         }
     }
 }

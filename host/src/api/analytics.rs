@@ -72,7 +72,7 @@ pub async fn record_event(
         }
     };
     let path = body.path.unwrap_or_default();
-    let path = quire_sdk::paths::page_key(&path);
+    let path = quire_core::paths::page_key(&path);
     if path.is_empty() && body.kind.as_deref() != Some("pageview") {
         return Err(ApiError::bad_request("path is required"));
     }

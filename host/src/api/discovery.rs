@@ -189,7 +189,7 @@ pub async fn page(
     JsonBody(body): JsonBody<PageBody>,
 ) -> Result<Response, ApiError> {
     let raw = body.path.unwrap_or_default();
-    let path = quire_sdk::paths::page_key(&raw).to_string();
+    let path = quire_core::paths::page_key(&raw).to_string();
     if path.is_empty() {
         return Err(ApiError::bad_request(
             "path is required and must not be empty",

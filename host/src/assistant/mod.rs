@@ -477,7 +477,7 @@ fn words(text: &str) -> u64 {
 
 /// A page path as the index stores it, from a reader's URL path (`/guides/auth/?x#y`).
 fn page_path(path: &str) -> String {
-    quire_sdk::paths::page_key(path).to_string()
+    quire_core::paths::page_key(path).to_string()
 }
 
 #[cfg(test)]

@@ -21,9 +21,9 @@ pub fn fallback_page(path: &str, title: &str, source: &str, reason: &str) -> Ren
          </style>\n</head>\n<body>\n<p><a href=\"{home}\">Home</a></p>\n<h1>{title}</h1>\n\
          <p class=\"note\" data-quire-fallback>This page could not be rendered ({reason}). \
          Its text is shown as written.</p>\n<pre>{text}</pre>\n</body>\n</html>\n",
-        title = html_escape::encode_text(title),
-        reason = html_escape::encode_text(reason),
-        text = html_escape::encode_text(body),
+        title = quire_core::escape::html(title),
+        reason = quire_core::escape::html(reason),
+        text = quire_core::escape::html(body),
     );
     RenderedPage {
         title: title.to_string(),
@@ -59,7 +59,7 @@ mod tests {
         assert_eq!(page.files[0].path, "guides/setup.html");
         assert!(html.contains("<h1>Set &lt;up&gt;</h1>"), "{html}");
         assert!(
-            html.contains("&lt;Card title=\"A&amp;B\"&gt;Text.&lt;/Card&gt;"),
+            html.contains("&lt;Card title=&quot;A&amp;B&quot;&gt;Text.&lt;/Card&gt;"),
             "{html}"
         );
         assert!(!html.contains("title: x"), "frontmatter is left out");

@@ -58,16 +58,10 @@ impl FullText {
     }
 }
 
-/// `source` without a leading `---` frontmatter block.
+/// `source` without a leading `---` frontmatter block, nor the blank lines after it.
 pub(super) fn strip_frontmatter(source: &str) -> &str {
-    let Some(rest) = source
-        .strip_prefix("---\n")
-        .or_else(|| source.strip_prefix("---\r\n"))
-    else {
-        return source;
-    };
-    match rest.find("\n---") {
-        Some(end) => rest[end + 4..].trim_start_matches(['\r', '\n']),
+    match quire_core::frontmatter::block(source) {
+        Some(block) => block.body.trim_start_matches(['\r', '\n']),
         None => source,
     }
 }

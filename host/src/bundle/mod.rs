@@ -14,18 +14,8 @@ mod sitemap;
 pub use fallback::fallback_page;
 pub use manifest::ManifestBuilder;
 
-/// The feature file every bundle carries, which a docs server replaces (see the renderer's
-/// `theme` for its format).
-pub const FEATURES_FILE: &str = "quire-features.js";
-
-/// The feature file for the switches in `json` (a JSON object): a script, so it loads from
-/// `file://` too.
-pub fn features_script(json: &str) -> String {
-    format!(
-        "// Feature switches of this copy of the site, written for its deployment type.\nwindow.QUIRE_FEATURES = {};\n",
-        json.replace('<', "\\u003c")
-    )
-}
+/// The feature file every bundle carries, which a docs server replaces.
+pub use quire_core::features::{FILE as FEATURES_FILE, script as features_script};
 pub use search_index::{SearchDocument, SearchIndexBuilder, shard_of, tokens};
 
 use crate::plugins::{OutputFile, RenderedPage};
@@ -44,9 +34,9 @@ pub struct SiteFiles {
     listed: Vec<Listing>,
     search: SearchIndexBuilder,
     full_text: llms::FullText,
-    redirects: quire_sdk::redirects::Redirects,
+    redirects: quire_core::redirects::Redirects,
     /// docs.json `variables`, replaced in the page sources the bundle carries as Markdown.
-    variables: quire_sdk::variables::Variables,
+    variables: quire_core::variables::Variables,
     /// docs.json `description`: the summary under `llms.txt`'s title.
     description: Option<String>,
 }
@@ -60,8 +50,8 @@ impl SiteFiles {
             listed: Vec::new(),
             search: SearchIndexBuilder::default(),
             full_text: llms::FullText::default(),
-            redirects: quire_sdk::redirects::Redirects::default(),
-            variables: quire_sdk::variables::Variables::default(),
+            redirects: quire_core::redirects::Redirects::default(),
+            variables: quire_core::variables::Variables::default(),
             description: None,
         }
     }
@@ -77,13 +67,13 @@ impl SiteFiles {
 
     /// Adds the site's variables, replaced in each page's Markdown as the renderer replaces
     /// them in its HTML.
-    pub fn with_variables(mut self, variables: quire_sdk::variables::Variables) -> Self {
+    pub fn with_variables(mut self, variables: quire_core::variables::Variables) -> Self {
         self.variables = variables;
         self
     }
 
     /// Adds the site's redirect rules: their pages and table go into the bundle.
-    pub fn with_redirects(mut self, redirects: quire_sdk::redirects::Redirects) -> Self {
+    pub fn with_redirects(mut self, redirects: quire_core::redirects::Redirects) -> Self {
         self.redirects = redirects;
         self
     }

@@ -1,11 +1,11 @@
-//! docs.json `redirects` in a bundle (the rules themselves are `quire_sdk::redirects`, shared
+//! docs.json `redirects` in a bundle (the rules themselves are `quire_core::redirects`, shared
 //! with renderers, which resolve links with them): a small page at every plain source, which
 //! sends the reader on with relative links (so it works from `file://` too), and
 //! `redirects.json`, the table a docs server answers 308 (or 307) from.
 
 use std::collections::HashSet;
 
-use quire_sdk::redirects::{PageIndex, Redirects, Rule, is_external, is_plain, page_of};
+use quire_core::redirects::{PageIndex, Redirects, Rule, is_external, is_plain, page_of};
 use serde_json::Value;
 
 use crate::plugins::OutputFile;
@@ -122,10 +122,8 @@ fn redirect_page(page: &str, destination: &str) -> String {
             format!("{root}{target}.html{suffix}")
         }
     };
-    let attribute = html_escape::encode_double_quoted_attribute(&href);
-    let script = serde_json::to_string(&href)
-        .unwrap_or_default()
-        .replace('<', "\\u003c");
+    let attribute = quire_core::escape::attribute(&href);
+    let script = quire_core::escape::script_json(&serde_json::to_string(&href).unwrap_or_default());
     format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <title>Moved</title>\n<meta name=\"robots\" content=\"noindex\">\n\

@@ -249,7 +249,7 @@ fn script(name: &str, json: &str) -> Vec<u8> {
 }
 
 /// The start of a section's text as a result shows it: the fence lines around code blocks
-/// (see `quire_sdk::sections::push_code`) left out, white space collapsed.
+/// (see `quire_core::sections::push_code`) left out, white space collapsed.
 fn excerpt(text: &str) -> String {
     let text = text
         .lines()

@@ -18,7 +18,7 @@ pub struct ActiveVersion {
     /// Each file's SHA-256 by path (the ETag).
     pub hashes: HashMap<String, String>,
     /// The bundle's redirect table (`redirects.json`), answered before files.
-    pub redirects: quire_sdk::redirects::Redirects,
+    pub redirects: quire_core::redirects::Redirects,
 }
 
 /// The versions folder and the active version.

@@ -117,7 +117,7 @@ async fn check_paths(
     let known: HashSet<&str> = manifest.pages.iter().map(|p| p.path.as_str()).collect();
     let mut out = Vec::new();
     for (i, raw) in paths.iter().enumerate() {
-        let path = quire_sdk::paths::page_key(raw);
+        let path = quire_core::paths::page_key(raw);
         if path.is_empty() {
             return Err(StartError::Invalid(format!("paths[{i}] is empty")));
         }

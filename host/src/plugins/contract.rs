@@ -1,9 +1,9 @@
 //! Where the host's own types become the contract's: the one conversion between the
-//! navigation kinds the host stores (the SDK's `NavKind`, shared with every Rust plugin) and
+//! navigation kinds the host stores (`quire_core`'s `NavKind`, shared with every Rust plugin) and
 //! the `nav-kind` of the WIT bindings the runtime calls plugins with.
 
+use quire_core::navigation::NavKind;
 use quire_runtime::NavKind as ContractNavKind;
-use quire_sdk::navigation::NavKind;
 
 /// The contract's `nav-kind` for `kind`.
 pub fn nav_kind(kind: NavKind) -> ContractNavKind {

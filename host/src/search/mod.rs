@@ -112,7 +112,7 @@ impl SearchService {
         if let Some(page) = &request.reader {
             let scope = page
                 .as_deref()
-                .and_then(|p| pool.scopes.get(quire_sdk::paths::page_key(p)))
+                .and_then(|p| pool.scopes.get(quire_core::paths::page_key(p)))
                 .unwrap_or(&pool.default_scope);
             filter.version = filter.version.or_else(|| scope.version.clone());
             filter.language = filter.language.or_else(|| scope.language.clone());

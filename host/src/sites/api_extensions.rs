@@ -42,7 +42,7 @@ impl PageExtensions {
             excluded: flag("x-excluded"),
             href: text("href").map(|href| {
                 let path = href.trim_matches('/');
-                quire_sdk::paths::page_key(path).to_string()
+                quire_core::paths::page_key(path).to_string()
             }),
             metadata,
             content: text("content"),

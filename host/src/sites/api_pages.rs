@@ -188,7 +188,7 @@ fn is_method(word: &str) -> bool {
 }
 
 /// A generated page's file name from an operation (`GET /users/{id}` → `get-users-id`): words
-/// kept apart by `-`, unlike a heading anchor (`quire_sdk::sections::slug`), which drops `/`.
+/// kept apart by `-`, unlike a heading anchor (`quire_core::sections::slug`), which drops `/`.
 fn path_slug(text: &str) -> String {
     let mut out = String::new();
     for c in text.chars() {

@@ -17,46 +17,16 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::plugins::{NavEntry, SiteFile, SiteInfo};
-pub use quire_sdk::navigation::NavKind;
+use crate::plugins::{NavEntry as ContractNavEntry, SiteFile, SiteInfo};
+pub use quire_core::navigation::NavKind;
 
 pub use folder::{SiteLimits, load_site};
 pub use names::{validate_domain, validate_label};
 pub use upload::{extract_site_archive, safe_relative};
 
-/// One entry of the navigation, flattened in pre-order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct NavNode {
-    pub kind: NavKind,
-    pub depth: u32,
-    pub label: String,
-    pub target: Option<String>,
-    pub icon: Option<String>,
-    /// A short label shown beside a group (docs.json `tag`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tag: Option<String>,
-    /// Whether a group starts expanded (docs.json `expanded`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub expanded: bool,
-    /// For a group with a root page: how that page lists the group's entries (docs.json
-    /// `directory`, inherited down the navigation: `accordion` or `card`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub directory: Option<String>,
-    /// The docs.json `versions` entry this node sits under, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
-    /// The docs.json `languages` entry (its language code) this node sits under, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub language: Option<String>,
-    /// Marked `hidden` (or under an entry that is): its pages are published and exported, but
-    /// renderers are not shown it.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub hidden: bool,
-    /// A hidden entry marked `searchable: true` (or under one): its pages stay out of the
-    /// navigation but are in the site's search and the assistant's sources.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub searchable: bool,
-}
+/// One entry of the navigation, flattened in pre-order, with its placement (version,
+/// language, hidden): the one navigation entry type, shared with every renderer.
+pub use quire_core::navigation::NavEntry;
 
 /// Something wrong in a site that did not stop publishing it, with the file it is in.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -135,7 +105,7 @@ pub struct SiteManifest {
     pub config_file: String,
     /// The navigation file with `$ref`s resolved, as JSON text.
     pub config_json: String,
-    pub navigation: Vec<NavNode>,
+    pub navigation: Vec<NavEntry>,
     /// Navigation pages first, in navigation order, then the others by path.
     pub pages: Vec<PageEntry>,
     pub files: Vec<FileEntry>,
@@ -177,6 +147,20 @@ pub enum ManifestError {
 }
 
 impl SiteManifest {
+    /// What strict publishing says of the site: nothing when it has no warnings, else a
+    /// refusal that lists them.
+    pub fn refuse_warnings(&self) -> Result<(), String> {
+        if self.warnings.is_empty() {
+            return Ok(());
+        }
+        let listed: Vec<String> = self.warnings.iter().map(|w| w.to_string()).collect();
+        Err(format!(
+            "the site has {} warning(s) and strict publishing refuses it: {}",
+            listed.len(),
+            listed.join("; ")
+        ))
+    }
+
     /// Reads the manifest of content version `version` of `domain` from storage.
     pub async fn read(
         operator: &opendal::Operator,
@@ -251,7 +235,7 @@ impl SiteManifest {
                 .navigation
                 .iter()
                 .filter(|n| !n.hidden)
-                .map(|n| NavEntry {
+                .map(|n| ContractNavEntry {
                     kind: crate::plugins::contract::nav_kind(n.kind),
                     depth: n.depth,
                     label: n.label.clone(),

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::navigation::PageMeta;
-use super::{NavKind, NavNode};
+use super::{NavEntry, NavKind};
 
 /// The answer for each page of one site.
 pub struct Searchable<'a> {
@@ -23,7 +23,7 @@ impl<'a> Searchable<'a> {
     /// Reads `seo.indexing` from the site's `config` and what its `navigation` lists.
     pub fn new(
         config: &Value,
-        navigation: &'a [NavNode],
+        navigation: &'a [NavEntry],
         metas: &'a HashMap<String, PageMeta>,
     ) -> Self {
         let listed = navigation
@@ -53,20 +53,11 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn node(target: &str, hidden: bool, searchable: bool) -> NavNode {
-        NavNode {
-            kind: NavKind::Page,
-            depth: 1,
-            label: target.into(),
-            target: Some(target.into()),
-            icon: None,
-            tag: None,
-            expanded: false,
-            directory: None,
-            version: None,
-            language: None,
+    fn node(target: &str, hidden: bool, searchable: bool) -> NavEntry {
+        NavEntry {
             hidden,
             searchable,
+            ..NavEntry::new(NavKind::Page, 1, target, Some(target))
         }
     }
 

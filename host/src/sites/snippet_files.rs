@@ -8,7 +8,7 @@
 use std::collections::{BTreeSet, HashSet};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
-use quire_sdk::imports::{SNIPPET_EXTENSIONS, import_statements, snippet_file};
+use quire_core::imports::{SNIPPET_EXTENSIONS, import_statements, snippet_file};
 use serde_json::Value;
 
 use super::SiteWarning;

@@ -235,7 +235,7 @@ fn builtin_option(name: &str, markdown_href: &str) -> String {
         "copy" => "<button type=\"button\" data-contextual=\"copy\">Copy page</button>".to_string(),
         "view" => format!(
             "<a data-contextual=\"view\" href=\"{}\">View as Markdown</a>",
-            crate::escape::escaped(markdown_href)
+            quire_sdk::escape::html(markdown_href)
         ),
         assistant => format!(
             "<a data-contextual=\"{assistant}\" hidden rel=\"noopener\">Open in {}</a>",
@@ -259,9 +259,9 @@ fn custom_option(
     query: &[(String, String)],
     root: &str,
 ) -> String {
-    use crate::escape::escaped;
+    use quire_sdk::escape;
     let hint = description
-        .map(|d| format!(" title=\"{}\"", escaped(d)))
+        .map(|d| format!(" title=\"{}\"", escape::html(d)))
         .unwrap_or_default();
     let names_page = base.contains('$') || query.iter().any(|(_, v)| v.contains('$'));
     if !names_page {
@@ -276,15 +276,15 @@ fn custom_option(
         }
         return format!(
             "<a data-contextual=\"link\" href=\"{}\"{hint} rel=\"noopener\">{}</a>",
-            escaped(&href),
-            escaped(title)
+            escape::html(&href),
+            escape::html(title)
         );
     }
     let template = serde_json::json!({"base": base, "query": query});
     format!(
         "<a data-contextual=\"template\" data-template=\"{}\"{hint} hidden rel=\"noopener\">{}</a>",
-        escaped(&template.to_string()),
-        escaped(title)
+        escape::html(&template.to_string()),
+        escape::html(title)
     )
 }
 

@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use crate::config_values::is_hex_color;
-use crate::escape::escaped;
+use quire_sdk::escape;
 
 /// How the banner looks: docs.json `banner.type` and `banner.color`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -60,12 +60,15 @@ pub fn html(content: &str, dismissible: bool, look: &Look, root: &str) -> String
     if let Some((light, dark)) = &look.color {
         out.push_str(&format!(
             " style=\"--banner-bg:{};--banner-bg-dark:{}\"",
-            escaped(light),
-            escaped(dark)
+            escape::html(light),
+            escape::html(dark)
         ));
     }
     if dismissible {
-        out.push_str(&format!(" data-dismissible=\"{}\"", escaped(&key(content))));
+        out.push_str(&format!(
+            " data-dismissible=\"{}\"",
+            escape::html(&key(content))
+        ));
     }
     out.push_str("><span class=\"banner-text\">");
     out.push_str(&crate::inline_markdown::html(content, root));

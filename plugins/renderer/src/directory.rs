@@ -5,9 +5,9 @@
 
 use quire_sdk::navigation::{NavEntry, NavKind};
 
-use crate::escape::escaped;
 use crate::links::{navigation_href, root_prefix};
 use crate::site::Site;
+use quire_sdk::escape;
 
 /// The listing under the page at `path`, when it is the root page of a group that lists its
 /// entries; empty otherwise.
@@ -72,8 +72,8 @@ fn cards(items: &[NavEntry], children: &[usize], root: &str) -> String {
         };
         out.push_str(&format!(
             "<a class=\"card\" href=\"{}\"><div class=\"card-content\"><div class=\"card-title\">{}</div></div></a>",
-            escaped(&href),
-            escaped(&items[child].label)
+            escape::html(&href),
+            escape::html(&items[child].label)
         ));
     }
     out.push_str("</div>\n");
@@ -94,7 +94,7 @@ fn accordion(items: &[NavEntry], children: &[usize], root: &str) -> String {
             flush(&mut list, &mut out);
             out.push_str(&format!(
                 "<details class=\"accordion\"><summary>{}</summary><ul>",
-                escaped(&entry.label)
+                escape::html(&entry.label)
             ));
             for grandchild in self::children(items, child) {
                 if let Some(href) = href(items, grandchild, root) {
@@ -114,8 +114,8 @@ fn accordion(items: &[NavEntry], children: &[usize], root: &str) -> String {
 fn link_item(href: &str, label: &str) -> String {
     format!(
         "<li><a href=\"{}\">{}</a></li>",
-        escaped(href),
-        escaped(label)
+        escape::html(href),
+        escape::html(label)
     )
 }
 

@@ -156,7 +156,7 @@ impl External {
         let data = json!({"fontCss": font_css, "integrations": self.integrations});
         Some(format!(
             "// Fonts and analytics from other hosts; quire.js uses them only where the deployment allows.\nwindow.QUIRE_EXTERNAL = {};\n",
-            crate::escape::script_json(&data.to_string())
+            quire_sdk::escape::script_json(&data.to_string())
         ))
     }
 }

@@ -2,7 +2,7 @@
 //! and filled), from their npm packages (compiled in by build.rs), plus icons given as an image URL or a path in the site.
 //! A page carries only the icons it uses; the theme's own chrome always draws from Lucide.
 
-use crate::escape::escaped;
+use quire_sdk::escape;
 
 mod sets {
     include!(concat!(env!("OUT_DIR"), "/icon_sets.rs"));
@@ -277,7 +277,7 @@ fn tagged(svg: &str, name: &str) -> String {
     };
     format!(
         "<svg class=\"{class}\" data-icon=\"{}\" aria-hidden=\"true\"{rest}",
-        escaped(name)
+        escape::html(name)
     )
 }
 

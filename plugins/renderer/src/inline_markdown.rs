@@ -4,7 +4,7 @@
 
 use markdown::mdast::Node;
 
-use crate::escape::{escaped, push_escaped};
+use quire_sdk::escape;
 
 /// `content` as inline HTML, for a page whose way back to the site's root is `root`.
 pub fn html(content: &str, root: &str) -> String {
@@ -18,10 +18,10 @@ pub fn html(content: &str, root: &str) -> String {
 /// out (a banner is one line).
 fn inline(node: &Node, root: &str, out: &mut String) {
     match node {
-        Node::Text(t) => push_escaped(out, &t.value),
+        Node::Text(t) => escape::push_html(out, &t.value),
         Node::InlineCode(c) => {
             out.push_str("<code>");
-            push_escaped(out, &c.value);
+            escape::push_html(out, &c.value);
             out.push_str("</code>");
         }
         Node::Strong(_) | Node::Emphasis(_) | Node::Delete(_) => {
@@ -37,7 +37,7 @@ fn inline(node: &Node, root: &str, out: &mut String) {
         Node::Link(link) => {
             out.push_str(&format!(
                 "<a href=\"{}\">",
-                escaped(&crate::links::navigation_href(&link.url, root))
+                escape::html(&crate::links::navigation_href(&link.url, root))
             ));
             children(node, root, out);
             out.push_str("</a>");

@@ -3,8 +3,8 @@
 //! sends the reader home (docs.json `errors.404.redirect`, on unless set to `false`) or suggests
 //! pages. `errors.404.title` and `.description` (inline Markdown) replace the default text.
 
-use crate::escape::escaped;
 use crate::site::Site;
+use quire_sdk::escape;
 
 const SCRIPT: &str = include_str!("../assets/not-found.js");
 
@@ -14,7 +14,7 @@ pub fn page(site: &Site) -> String {
     let home = site.home().unwrap_or("index");
     let description = match &appearance.not_found_description {
         Some(description) => crate::inline_markdown::html(description, ""),
-        None => format!("This page does not exist in {}.", escaped(&site.name)),
+        None => format!("This page does not exist in {}.", escape::html(&site.name)),
     };
     format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
@@ -26,15 +26,15 @@ pub fn page(site: &Site) -> String {
          <section hidden><p>Maybe you were looking for:</p><ul id=\"suggestions\"></ul></section>\
          <p><a href=\"{home}.html\" id=\"home\">Back to the documentation</a></p></main>\
          <script data-home=\"{home}\" data-redirect=\"{redirect}\">{SCRIPT}</script></body></html>\n",
-        name = escaped(&site.name),
-        title = escaped(
+        name = escape::html(&site.name),
+        title = escape::html(
             appearance
                 .not_found_title
                 .as_deref()
                 .unwrap_or("Page not found")
         ),
         color = site.settings.primary,
-        home = escaped(home),
+        home = escape::html(home),
         redirect = !appearance.not_found_shown,
     )
 }

@@ -3,10 +3,10 @@
 use markdown::mdast::Node;
 
 use crate::api::PlaygroundDisplay;
-use crate::frontmatter::{self, Frontmatter};
 use crate::layout::{self, PageView};
 use crate::markup::{Heading, Markup, PageWarning, Section};
 use crate::site::Site;
+use quire_sdk::frontmatter::{self, Frontmatter};
 
 /// Everything rendering one page produced.
 #[derive(Debug)]
@@ -60,7 +60,7 @@ pub fn render(site: &Site, page: &PageSource<'_>) -> PageOutput {
     let tree = parse(file, &source, &mut warnings);
     let frontmatter = match frontmatter_block(&tree) {
         Some(yaml) => {
-            let (frontmatter, problems) = frontmatter::parse(yaml);
+            let (frontmatter, problems) = frontmatter::read(yaml);
             warnings.extend(problems.into_iter().map(|message| PageWarning {
                 file: None,
                 line: Some(1),

@@ -245,7 +245,7 @@ impl Settings {
                 };
                 format!(
                     "<img class=\"icon\" {attribute}=\"{}\" width=\"{size}\" height=\"{size}\" alt=\"\">",
-                    crate::escape::escaped(&src)
+                    quire_sdk::escape::html(&src)
                 )
             }
         })

@@ -1,9 +1,9 @@
 //! The site-wide files of a bundle besides its pages: the theme's files, the feature file, the
 //! not-found page and, when the site has no `index` page, an entry page.
 
-use crate::escape::escaped;
 use crate::site::Site;
 use crate::theme::{DEFAULT_FEATURES, FEATURES_FILE, features_script};
+use quire_sdk::escape;
 
 /// The shared files as (path, contents): the theme's files, the feature file, the not-found
 /// page and, when the site has no `index` page, an entry page. Each navigation context's tree is
@@ -29,14 +29,14 @@ pub fn assets(site: &Site) -> Vec<(String, Vec<u8>)> {
 /// The entry page when the site has no `index` page: a link to the first navigation page that
 /// browsers follow at once (a meta refresh works from `file://` too).
 fn redirect(site: &Site, home: &str) -> String {
-    let target = format!("{}.html", escaped(home));
+    let target = format!("{}.html", escape::html(home));
     format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta http-equiv=\"refresh\" content=\"0; url={target}\"><title>{}</title>\
          <link rel=\"stylesheet\" href=\"{}\"></head>\
          <body><main class=\"content\"><p><a href=\"{target}\">Go to the documentation</a></p></main></body></html>\n",
-        escaped(&site.name),
-        escaped(&site.theme.stylesheet)
+        escape::html(&site.name),
+        escape::html(&site.theme.stylesheet)
     )
 }
 

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use sha2::{Digest, Sha256};
 
-use crate::escape::script_json;
 use crate::icons;
+use quire_sdk::escape;
 
 const STYLESHEET: &str = include_str!("../assets/quire.css");
 const SCRIPT: &str = include_str!("../assets/quire.js");
@@ -14,13 +14,7 @@ const SEARCH_SCRIPT: &str = include_str!("../assets/search.js");
 const PLAYGROUND_SCRIPT: &str = include_str!("../assets/playground.js");
 const ASSISTANT_SCRIPT: &str = include_str!("../assets/assistant.js");
 
-/// The feature switches a bundle starts with: the offline search box and the playground on,
-/// the assistant and analytics off, so the bundle makes no request to any other host. A docs
-/// server replaces this file to match its deployment type.
-pub const DEFAULT_FEATURES: &str = r#"{"search":true,"playground":true,"assistant":{"enabled":false,"endpoint":"","key":""},"analytics":{"enabled":false,"endpoint":"","key":""}}"#;
-
-/// The path of the feature file in the bundle.
-pub const FEATURES_FILE: &str = "quire-features.js";
+pub use quire_sdk::features::{DEFAULT as DEFAULT_FEATURES, FILE as FEATURES_FILE};
 
 /// The theme's files, named by their content (`assets/quire.0123abcdef.css`) so servers can let
 /// browsers keep them for a year: a changed file gets a new name, and the pages that use it
@@ -96,7 +90,7 @@ impl ThemeFiles {
                 let navigation = serde_json::json!({ "items": context.items, "icons": icons });
                 let script = format!(
                     "// The navigation of one version and language, drawn into the sidebar by quire.js.\nwindow.QUIRE_NAV = {};\n",
-                    script_json(&navigation.to_string())
+                    escape::script_json(&navigation.to_string())
                 );
                 add(&format!("nav/{i}"), "js", script.into_bytes())
             })
@@ -115,10 +109,4 @@ impl ThemeFiles {
     }
 }
 
-/// The feature file for the switches in `json`: a script, so it loads from `file://` too.
-pub fn features_script(json: &str) -> String {
-    format!(
-        "// Feature switches of this copy of the site; a docs server rewrites this file.\nwindow.QUIRE_FEATURES = {};\n",
-        script_json(json)
-    )
-}
+pub use quire_sdk::features::script as features_script;

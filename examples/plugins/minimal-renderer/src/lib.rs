@@ -103,8 +103,8 @@ impl Renderer for MinimalRenderer {
         let html = self.layout(&page.path, &title, &body);
         Ok(RenderedPage {
             title,
+            indexable: !split.frontmatter.unlisted(),
             description: split.frontmatter.description,
-            indexable: !split.frontmatter.unlisted,
             files: vec![OutputFile::new(format!("{}.html", page.path), html)],
             headings,
             sections,

@@ -14,7 +14,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::api_pages::{ApiSpec, GeneratedPage};
-use super::{NavKind, NavNode, SiteError, SiteWarning};
+use super::{NavEntry, NavKind, SiteError, SiteWarning};
 
 pub use refs::resolve_refs;
 
@@ -51,7 +51,7 @@ pub struct PageMeta {
 /// What reading the navigation gave.
 #[derive(Debug, Default)]
 pub struct Navigation {
-    pub nodes: Vec<NavNode>,
+    pub nodes: Vec<NavEntry>,
     /// What was wrong in it that did not stop reading it.
     pub warnings: Vec<SiteWarning>,
     /// Pages generated for API operations it names.
@@ -119,12 +119,12 @@ pub fn is_operation_entry(entry: &str) -> bool {
 
 /// A page path as navigation names it: no leading `/`, no `.mdx`/`.md` ending.
 pub fn page_path(entry: &str) -> String {
-    quire_sdk::paths::page_key(entry).to_string()
+    quire_core::paths::page_key(entry).to_string()
 }
 
 struct Walker<'a> {
     pages: &'a HashMap<String, PageMeta>,
-    out: Vec<NavNode>,
+    out: Vec<NavEntry>,
     warnings: Vec<SiteWarning>,
     file: &'a str,
     /// The `versions` and `languages` entries the walk is inside of.
@@ -168,20 +168,15 @@ impl Walker<'_> {
         label: &str,
         target: Option<String>,
         icon: Option<&str>,
-    ) -> &mut NavNode {
-        self.out.push(NavNode {
-            kind,
-            depth,
-            label: label.to_string(),
+    ) -> &mut NavEntry {
+        self.out.push(NavEntry {
             target,
             icon: icon.map(String::from),
-            tag: None,
-            expanded: false,
-            directory: None,
             version: self.version.clone(),
             language: self.language.clone(),
             hidden: self.hidden,
             searchable: self.searchable,
+            ..NavEntry::new(kind, depth, label, None)
         });
         self.out.last_mut().expect("just pushed")
     }
@@ -394,7 +389,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn kinds(nodes: &[NavNode]) -> Vec<(NavKind, u32, String)> {
+    fn kinds(nodes: &[NavEntry]) -> Vec<(NavKind, u32, String)> {
         nodes
             .iter()
             .map(|n| (n.kind, n.depth, n.label.clone()))

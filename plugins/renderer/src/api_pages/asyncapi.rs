@@ -17,7 +17,7 @@ pub fn render(m: &mut Markup<'_>, channel: &Channel<'_>) {
     let label = protocol.unwrap_or("channel").to_ascii_uppercase();
     m.html.push_str(&format!(
         "<div class=\"api-endpoint\"><span class=\"method method-channel\">{}</span><code class=\"api-path\">",
-        crate::escape::escaped(&label)
+        quire_sdk::escape::html(&label)
     ));
     let address = channel.address().unwrap_or_default();
     let joined = match (server.is_empty(), address.is_empty()) {

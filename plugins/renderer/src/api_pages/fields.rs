@@ -5,8 +5,8 @@
 use serde_json::Value;
 
 use crate::api::schema::{MAX_DEPTH, Schemas, schema_type};
-use crate::escape::{escaped, push_escaped};
 use crate::markup::Markup;
+use quire_sdk::escape;
 
 /// One field to show.
 pub struct Field<'s> {
@@ -61,12 +61,12 @@ pub fn field(m: &mut Markup<'_>, schemas: Schemas<'_>, f: &Field<'_>, depth: usi
     m.html.push_str("</code>");
     m.html.push_str(&format!(
         "<span class=\"field-type\">{}</span>",
-        escaped(&schemas.type_label(f.schema))
+        escape::html(&schemas.type_label(f.schema))
     ));
     if let Some(location) = f.location {
         m.html.push_str(&format!(
             "<span class=\"field-in\">{}</span>",
-            escaped(location)
+            escape::html(location)
         ));
     }
     if f.required {
@@ -75,7 +75,7 @@ pub fn field(m: &mut Markup<'_>, schemas: Schemas<'_>, f: &Field<'_>, depth: usi
     }
     if let Some(default) = resolved.get("default") {
         m.html.push_str("<span class=\"field-default\">default: ");
-        push_escaped(&mut m.html, &default.to_string());
+        escape::push_html(&mut m.html, &default.to_string());
         m.html.push_str("</span>");
     }
     m.html.push_str("</div>");

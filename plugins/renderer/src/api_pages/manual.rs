@@ -11,9 +11,9 @@ use super::{endpoint, playground};
 use crate::api::auth::Credential;
 use crate::api::request_examples::ExampleRequest;
 use crate::api::{ApiSettings, PlaygroundDisplay, Schemas};
-use crate::frontmatter::Frontmatter;
 use crate::markup::Markup;
 use crate::markup::components::{Attrs, element};
+use quire_sdk::frontmatter::Frontmatter;
 
 /// Fields nested deeper than this are left out of the example body.
 const MAX_DEPTH: usize = 8;

@@ -6,8 +6,8 @@ use serde_json::Value;
 
 use crate::api::Schemas;
 use crate::api::request_examples::value_text;
-use crate::escape::escaped;
 use crate::markup::Markup;
+use quire_sdk::escape;
 
 /// What the form sends.
 pub struct Request<'r> {
@@ -26,9 +26,9 @@ pub fn form(m: &mut Markup<'_>, request: &Request<'_>, schemas: Schemas<'_>) {
         "<form class=\"playground\" hidden data-method=\"{}\" data-path=\"{}\">\
          <div class=\"playground-title\">Try it</div>\
          <label>Server <input name=\"server\" value=\"{}\" spellcheck=\"false\"></label>",
-        escaped(request.method),
-        escaped(request.path),
-        escaped(request.server)
+        escape::html(request.method),
+        escape::html(request.path),
+        escape::html(request.server)
     );
     for p in request.parameters {
         let name = p.get("name").and_then(Value::as_str).unwrap_or("");
@@ -46,21 +46,21 @@ pub fn form(m: &mut Markup<'_>, request: &Request<'_>, schemas: Schemas<'_>) {
         let placeholder = p
             .get("x-placeholder")
             .and_then(Value::as_str)
-            .map(|text| format!(" placeholder=\"{}\"", escaped(text)))
+            .map(|text| format!(" placeholder=\"{}\"", escape::html(text)))
             .unwrap_or_default();
         html.push_str(&format!(
             "<label><span>{} <span class=\"field-in\">{}</span></span><input data-in=\"{}\" data-name=\"{}\" value=\"{}\"{placeholder}></label>",
-            escaped(name),
-            escaped(location),
-            escaped(location),
-            escaped(name),
-            escaped(&example)
+            escape::html(name),
+            escape::html(location),
+            escape::html(location),
+            escape::html(name),
+            escape::html(&example)
         ));
     }
     if let Some(body) = request.body {
         html.push_str(&format!(
             "<label>Body <textarea name=\"body\" rows=\"6\" spellcheck=\"false\">{}</textarea></label>",
-            escaped(&serde_json::to_string_pretty(body).unwrap_or_default())
+            escape::html(&serde_json::to_string_pretty(body).unwrap_or_default())
         ));
     }
     html.push_str(

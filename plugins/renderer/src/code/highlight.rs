@@ -22,7 +22,7 @@ use syntect::parsing::{
 };
 use syntect::util::LinesWithEndings;
 
-use crate::escape::push_escaped;
+use quire_sdk::escape;
 use quire_sdk::highlighting::{TokenKind as HostKind, TokenRun};
 
 /// A kind of token, with its class, the scopes that select it and a scope a real theme
@@ -492,10 +492,10 @@ fn flush(html: &mut String, (class, text): &mut (Option<&str>, String)) {
             html.push_str("<span class=\"");
             html.push_str(class);
             html.push_str("\">");
-            push_escaped(html, text);
+            escape::push_html(html, text);
             html.push_str("</span>");
         }
-        None => push_escaped(html, text),
+        None => escape::push_html(html, text),
     }
     text.clear();
 }

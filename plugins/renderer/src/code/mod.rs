@@ -10,7 +10,7 @@ pub use meta::{FenceMeta, LineMark};
 
 use std::collections::HashSet;
 
-use crate::escape::{escaped, push_escaped};
+use quire_sdk::escape;
 
 /// Longest code block that is highlighted; longer ones are shown plain (highlighting is the
 /// slowest part of rendering, and a generated dump gains nothing from colours).
@@ -56,7 +56,7 @@ fn highlight_marked(lang: Option<&str>, code: &str, marks: &LineMarks) -> String
     let highlighted = lang
         .filter(|_| code.len() <= MAX_HIGHLIGHTED_BYTES)
         .and_then(|lang| highlight::lines(lang, code));
-    let lines = highlighted.unwrap_or_else(|| code.split('\n').map(escaped).collect());
+    let lines = highlighted.unwrap_or_else(|| code.split('\n').map(escape::html).collect());
     let mut out = String::with_capacity(code.len() * 2 + 32 * lines.len());
     for (i, line) in lines.iter().enumerate() {
         out.push_str("<span class=\"");
@@ -123,11 +123,14 @@ pub fn block_with_icons(
         if let Some(svg) = meta.icon.as_deref().and_then(icon) {
             html.push_str(&svg);
         }
-        push_escaped(&mut html, title);
+        escape::push_html(&mut html, title);
         html.push_str("</div>");
     }
     match lang {
-        Some(lang) => html.push_str(&format!("<pre><code class=\"language-{}\">", escaped(lang))),
+        Some(lang) => html.push_str(&format!(
+            "<pre><code class=\"language-{}\">",
+            escape::html(lang)
+        )),
         None => html.push_str("<pre><code>"),
     }
     html.push_str(&highlight_marked(lang, &code, &marks));

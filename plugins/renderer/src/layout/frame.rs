@@ -2,11 +2,11 @@
 //! product switchers, search, theme toggle), the section tabs, the sidebar's section links and
 //! the footer. The page tree inside the sidebar comes from the context's navigation script.
 
-use crate::escape::escaped;
 use crate::icons;
 use crate::navigation::{Destination, NavContext, NavKind, language_name};
 use crate::settings::Settings;
 use crate::site::{Site, SwitchChoice};
+use quire_sdk::escape;
 
 /// The footer: the link columns and social links of docs.json `footer`, the site and version.
 pub(super) fn footer(html: &mut String, site: &Site, path: &str, root: &str) {
@@ -17,20 +17,20 @@ pub(super) fn footer(html: &mut String, site: &Site, path: &str, root: &str) {
         for (header, items) in &chrome.footer_columns {
             html.push_str("<div class=\"footer-column\">");
             if !header.is_empty() {
-                html.push_str(&format!("<strong>{}</strong>", escaped(header)));
+                html.push_str(&format!("<strong>{}</strong>", escape::html(header)));
             }
             for (label, href) in items {
                 html.push_str(&format!(
                     "<a href=\"{}\">{}</a>",
-                    escaped(&crate::links::navigation_href(href, root)),
-                    escaped(label)
+                    escape::html(&crate::links::navigation_href(href, root)),
+                    escape::html(label)
                 ));
             }
             html.push_str("</div>");
         }
         html.push_str("</div>");
     }
-    html.push_str(&format!("<span>{}</span>", escaped(&site.name)));
+    html.push_str(&format!("<span>{}</span>", escape::html(&site.name)));
     if !chrome.socials.is_empty() {
         html.push_str("<span class=\"footer-socials\">");
         for (network, url) in &chrome.socials {
@@ -49,10 +49,10 @@ pub(super) fn footer(html: &mut String, site: &Site, path: &str, root: &str) {
             .unwrap_or_default();
             html.push_str(&format!(
                 "<a href=\"{}\" aria-label=\"{}\" rel=\"noopener\">{icon}{}</a>",
-                escaped(url),
-                escaped(network),
+                escape::html(url),
+                escape::html(network),
                 if icon.is_empty() {
-                    escaped(network)
+                    escape::html(network)
                 } else {
                     String::new()
                 }
@@ -62,7 +62,7 @@ pub(super) fn footer(html: &mut String, site: &Site, path: &str, root: &str) {
     }
     html.push_str(&format!(
         "<span class=\"footer-version\">{}</span></footer>\n",
-        escaped(&site.version)
+        escape::html(&site.version)
     ));
 }
 
@@ -76,18 +76,18 @@ pub(super) fn topbar(html: &mut String, site: &Site, path: &str, root: &str) {
     };
     html.push_str(&format!(
         "<header class=\"topbar\"><a class=\"site-name\" href=\"{}\">",
-        escaped(&logo_href)
+        escape::html(&logo_href)
     ));
     let settings = &site.settings;
     if let Some(light) = &settings.logo_light {
         let dark = settings.logo_dark.as_deref().unwrap_or(light);
         html.push_str(&format!(
             "<img class=\"logo logo-light\" src=\"{root}{}\" alt=\"\"><img class=\"logo logo-dark\" src=\"{root}{}\" alt=\"\">",
-            escaped(light),
-            escaped(dark)
+            escape::html(light),
+            escape::html(dark)
         ));
     }
-    html.push_str(&format!("<span>{}</span></a>", escaped(&site.name)));
+    html.push_str(&format!("<span>{}</span></a>", escape::html(&site.name)));
     switcher(html, "version", &site.version_choices(path), root, |l| {
         l.to_string()
     });
@@ -103,21 +103,21 @@ pub(super) fn topbar(html: &mut String, site: &Site, path: &str, root: &str) {
     html.push_str(&format!(
         "<button type=\"button\" class=\"search-button\" hidden aria-label=\"Search\">{}<span>{}</span><kbd>/</kbd></button>",
         icons::ui("search", 16),
-        escaped(prompt)
+        escape::html(prompt)
     ));
     for (label, href) in navbar_links {
         let href = crate::links::navigation_href(href, root);
         html.push_str(&format!(
             "<a class=\"navbar-link\" href=\"{}\">{}</a>",
-            escaped(&href),
-            escaped(label)
+            escape::html(&href),
+            escape::html(label)
         ));
     }
     if let Some((label, href)) = &chrome.primary_button {
         html.push_str(&format!(
             "<a class=\"navbar-button\" href=\"{}\">{}</a>",
-            escaped(&crate::links::navigation_href(href, root)),
-            escaped(label)
+            escape::html(&crate::links::navigation_href(href, root)),
+            escape::html(label)
         ));
     }
     // `appearance.strict`: the site's mode stays, with nothing to switch it.
@@ -147,7 +147,7 @@ fn switcher(
     }
     html.push_str(&format!(
         "<details class=\"switcher switcher-{kind}\"><summary aria-label=\"Choose a {kind}\">{}</summary><ul>",
-        escaped(&name(&current.label))
+        escape::html(&name(&current.label))
     ));
     for choice in choices {
         let active = if choice.current {
@@ -157,9 +157,9 @@ fn switcher(
         };
         html.push_str(&format!(
             "<li><a href=\"{root}{}.html\" data-{kind}=\"{}\"{active}>{}</a></li>",
-            escaped(&choice.target),
-            escaped(&choice.label),
-            escaped(&name(&choice.label))
+            escape::html(&choice.target),
+            escape::html(&choice.label),
+            escape::html(&name(&choice.label))
         ));
     }
     html.push_str("</ul></details>");
@@ -214,8 +214,8 @@ fn section_link(
         .unwrap_or_default();
     html.push_str(&format!(
         "<a href=\"{}\"{active}>{icon}{}</a>",
-        escaped(&href),
-        escaped(&item.label)
+        escape::html(&href),
+        escape::html(&item.label)
     ));
 }
 
@@ -259,7 +259,7 @@ pub(super) fn sidebar(
                 .unwrap_or("Choose a section");
             html.push_str(&format!(
                 "<details class=\"sidebar-dropdown\"><summary>{}</summary><div>",
-                escaped(current)
+                escape::html(current)
             ));
             for i in menus {
                 section_link(html, settings, context, i, path, root);

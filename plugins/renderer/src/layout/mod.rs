@@ -6,12 +6,12 @@ mod frame;
 
 use frame::{footer, sidebar, tabs_bar, topbar};
 
-use crate::escape::{escaped, push_escaped};
-use crate::frontmatter::Frontmatter;
 use crate::icons;
 use crate::links::root_prefix;
 use crate::markup::Heading;
 use crate::site::Site;
+use quire_sdk::escape;
+use quire_sdk::frontmatter::Frontmatter;
 
 /// What the layout needs of a rendered page.
 pub struct PageView<'a> {
@@ -45,7 +45,7 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     html.push_str(&format!(
         "<!doctype html>\n<html lang=\"{}\" dir=\"{direction}\" data-mode=\"{}\"{}{}>\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n",
-        escaped(lang),
+        escape::html(lang),
         site.settings.default_mode,
         // `appearance.strict`: the site's mode, not one a reader chose before.
         if site.settings.appearance.strict {
@@ -61,8 +61,8 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     ));
     html.push_str(&format!(
         "<title>{} · {}</title>\n",
-        escaped(view.title),
-        escaped(&site.name)
+        escape::html(view.title),
+        escape::html(&site.name)
     ));
     let description = view
         .frontmatter
@@ -72,7 +72,7 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     if let Some(description) = description {
         html.push_str(&format!(
             "<meta name=\"description\" content=\"{}\">\n",
-            escaped(description)
+            escape::html(description)
         ));
     }
     let (_, chrome) = site.frame(path);
@@ -82,7 +82,7 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     if !view.frontmatter.keywords.is_empty() {
         html.push_str(&format!(
             "<meta name=\"keywords\" content=\"{}\">\n",
-            escaped(&view.frontmatter.keywords.join(", "))
+            escape::html(&view.frontmatter.keywords.join(", "))
         ));
     }
     // The page's own tags, then the site's that the page does not set.
@@ -99,14 +99,14 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
         };
         html.push_str(&format!(
             "<meta {attribute}=\"{}\" content=\"{}\">\n",
-            escaped(name),
-            escaped(content)
+            escape::html(name),
+            escape::html(content)
         ));
     }
     if let Some(favicon) = &site.settings.favicon {
         html.push_str(&format!(
             "<link rel=\"icon\" href=\"{root}{}\">\n",
-            escaped(favicon)
+            escape::html(favicon)
         ));
     }
     let theme = &site.theme;
@@ -134,13 +134,13 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     for sheet in &site.own_stylesheets {
         own.push_str(&format!(
             "<link rel=\"stylesheet\" href=\"{root}{}\">\n",
-            escaped(sheet)
+            escape::html(sheet)
         ));
     }
     for script in &site.own_scripts {
         own.push_str(&format!(
             "<script type=\"text/x-quire-site-script\" data-src=\"{root}{}\"></script>\n",
-            escaped(script)
+            escape::html(script)
         ));
     }
     html.push_str(&format!(
@@ -162,9 +162,9 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     html.push_str(&format!(
         "<body class=\"mode-{mode}{}\" data-root=\"{root}\" data-page=\"{}\" data-section=\"{}\" data-scope=\"{}\">\n",
         site.settings.appearance.body_classes(),
-        escaped(path),
+        escape::html(path),
         section.map(|s| s.to_string()).unwrap_or_default(),
-        escaped(&scope)
+        escape::html(&scope)
     ));
     html.push_str("<a class=\"skip-link\" href=\"#content\">Skip to content</a>\n");
     topbar(&mut html, site, path, &root);
@@ -208,7 +208,7 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     }) {
         html.push_str(&svg);
     }
-    push_escaped(&mut html, view.title);
+    escape::push_html(&mut html, view.title);
     html.push_str("</h1>\n");
     let page_name = path.rsplit('/').next().unwrap_or(path);
     let menu = site
@@ -222,7 +222,7 @@ pub fn page(site: &Site, view: &PageView<'_>) -> String {
     }
     if let Some(description) = &view.frontmatter.description {
         html.push_str("<p class=\"page-description\">");
-        push_escaped(&mut html, description);
+        escape::push_html(&mut html, description);
         html.push_str("</p>\n");
     }
     html.push_str(view.body);
@@ -306,7 +306,7 @@ fn breadcrumbs(html: &mut String, trail: &[String]) {
             html.push_str(" <span aria-hidden=\"true\">›</span> ");
         }
         html.push_str("<span>");
-        push_escaped(html, label);
+        escape::push_html(html, label);
         html.push_str("</span>");
     }
     html.push_str("</nav>\n");
@@ -321,15 +321,15 @@ fn pager(html: &mut String, site: &Site, path: &str, root: &str) {
     if let Some((target, label)) = prev {
         html.push_str(&format!(
             "<a class=\"pager-prev\" rel=\"prev\" href=\"{root}{}.html\"><small>Previous</small>{}</a>",
-            escaped(target),
-            escaped(label)
+            escape::html(target),
+            escape::html(label)
         ));
     }
     if let Some((target, label)) = next {
         html.push_str(&format!(
             "<a class=\"pager-next\" rel=\"next\" href=\"{root}{}.html\"><small>Next</small>{}</a>",
-            escaped(target),
-            escaped(label)
+            escape::html(target),
+            escape::html(label)
         ));
     }
     html.push_str("</nav>\n");
@@ -352,8 +352,8 @@ fn toc(html: &mut String, headings: &[Heading], menu: &str) {
             html.push_str(&format!(
                 "<li class=\"toc-level-{}\"><a href=\"#{}\">{}</a></li>",
                 h.level,
-                escaped(&h.anchor),
-                escaped(&h.text)
+                escape::html(&h.anchor),
+                escape::html(&h.text)
             ));
         }
         html.push_str("</ul>");

@@ -6,10 +6,10 @@ use std::collections::HashMap;
 use markdown::mdast::{AlignKind, Node};
 pub use quire_sdk::sections::{Anchors, Heading, Section};
 
-use crate::escape::{escaped, push_escaped};
 use crate::icons::IconRef;
 use crate::links;
 use crate::site::Site;
+use quire_sdk::escape;
 
 pub(crate) mod components;
 mod scope;
@@ -135,7 +135,7 @@ impl<'a> Markup<'a> {
 
     /// Adds text to the page and to the current search section.
     pub fn text(&mut self, text: &str) {
-        push_escaped(&mut self.html, text);
+        escape::push_html(&mut self.html, text);
         if let Some(section) = self.sections.last_mut() {
             section.text.push_str(text);
         }
@@ -310,11 +310,11 @@ impl<'a> Markup<'a> {
                     return;
                 };
                 self.html.push_str("<a href=\"");
-                push_escaped(&mut self.html, &href);
+                escape::push_html(&mut self.html, &href);
                 self.html.push('"');
                 if let Some(title) = &link.title {
                     self.html.push_str(" title=\"");
-                    push_escaped(&mut self.html, title);
+                    escape::push_html(&mut self.html, title);
                     self.html.push('"');
                 }
                 self.html.push('>');
@@ -331,7 +331,7 @@ impl<'a> Markup<'a> {
                     Some((url, _)) => match self.link_target(node, &url) {
                         Some(href) => {
                             self.html
-                                .push_str(&format!("<a href=\"{}\">", escaped(&href)));
+                                .push_str(&format!("<a href=\"{}\">", escape::html(&href)));
                             self.children(node);
                             self.html.push_str("</a>");
                         }
@@ -351,13 +351,13 @@ impl<'a> Markup<'a> {
             }
             Node::Definition(_) | Node::Yaml(_) | Node::Toml(_) | Node::MdxjsEsm(_) => {}
             Node::FootnoteReference(f) => {
-                let id = escaped(&f.identifier);
+                let id = escape::html(&f.identifier);
                 self.html.push_str(&format!(
                     "<sup class=\"footnote-ref\"><a href=\"#fn-{id}\" id=\"fnref-{id}\">{id}</a></sup>"
                 ));
             }
             Node::FootnoteDefinition(f) => {
-                let id = escaped(&f.identifier);
+                let id = escape::html(&f.identifier);
                 self.html.push_str(&format!(
                     "<div class=\"footnote\" id=\"fn-{id}\"><span class=\"footnote-label\">{id}.</span> "
                 ));
@@ -402,12 +402,12 @@ impl<'a> Markup<'a> {
                     self.html.push_str(&rest[..at]);
                     self.html.push_str("data-quire-embed=");
                     self.html.push(quote);
-                    push_escaped(&mut self.html, &target);
+                    escape::push_html(&mut self.html, &target);
                     self.html.push(quote);
                 }
                 Some(target) => {
                     self.html.push_str(&rest[..start]);
-                    push_escaped(&mut self.html, &target);
+                    escape::push_html(&mut self.html, &target);
                     self.html.push(quote);
                 }
                 None => self.html.push_str(rest[..at].trim_end()),
@@ -474,7 +474,7 @@ impl<'a> Markup<'a> {
         self.html.push_str(&format!(
             "<h{level} id=\"{anchor}\"><a class=\"anchor\" href=\"#{anchor}\" aria-hidden=\"true\">#</a>"
         ));
-        push_escaped(&mut self.html, &text);
+        escape::push_html(&mut self.html, &text);
         self.html.push_str(&format!("</h{level}>\n"));
 
         while self.heading_stack.last().is_some_and(|(l, _)| *l >= level) {
@@ -531,8 +531,8 @@ impl<'a> Markup<'a> {
         let src = self.link_target(node, url).unwrap_or_default();
         self.html.push_str(&format!(
             "<img src=\"{}\" alt=\"{}\" loading=\"lazy\">",
-            escaped(&src),
-            escaped(alt)
+            escape::html(&src),
+            escape::html(alt)
         ));
     }
 

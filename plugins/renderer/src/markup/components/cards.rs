@@ -4,8 +4,8 @@
 use markdown::mdast::Node;
 
 use super::{Attrs, icon_or_warn, is_css_color};
-use crate::escape::escaped;
 use crate::markup::Markup;
+use quire_sdk::escape;
 
 /// `<Card title icon iconType color href horizontal img cta arrow>`.
 pub fn card(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
@@ -30,7 +30,7 @@ pub fn card(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
     match &href {
         Some(href) => m.html.push_str(&format!(
             "<a class=\"{class}\" href=\"{}\"{}>",
-            escaped(href),
+            escape::html(href),
             if external { " rel=\"noopener\"" } else { "" }
         )),
         None => m.html.push_str(&format!("<div class=\"{class}\">")),
@@ -39,7 +39,7 @@ pub fn card(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
         let src = m.link_target(node, &img).unwrap_or_default();
         m.html.push_str(&format!(
             "<img class=\"card-image\" src=\"{}\" alt=\"\" loading=\"lazy\">",
-            escaped(&src)
+            escape::html(&src)
         ));
     }
     m.html.push_str("<div class=\"card-content\">");
@@ -78,9 +78,10 @@ pub fn tile(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
         .string("href")
         .and_then(|href| m.link_target(node, &href));
     match &href {
-        Some(href) => m
-            .html
-            .push_str(&format!("<a class=\"tile\" href=\"{}\">", escaped(href))),
+        Some(href) => m.html.push_str(&format!(
+            "<a class=\"tile\" href=\"{}\">",
+            escape::html(href)
+        )),
         None => m.html.push_str("<div class=\"tile\">"),
     }
     m.html.push_str("<div class=\"tile-preview\">");

@@ -6,8 +6,8 @@
 use markdown::mdast::{AttributeContent, Node};
 
 use super::Attrs;
-use crate::escape::push_escaped;
 use crate::markup::Markup;
+use quire_sdk::escape;
 
 const HTML_ELEMENTS: &[&str] = &[
     "a",
@@ -195,12 +195,12 @@ pub fn element(m: &mut Markup<'_>, node: &Node, name: &str, attrs: &Attrs<'_>) {
         m.html.push(' ');
         m.html.push_str(&key);
         m.html.push_str("=\"");
-        push_escaped(&mut m.html, &value);
+        escape::push_html(&mut m.html, &value);
         m.html.push('"');
     }
     if let Some(url) = embedded {
         m.html.push_str(" data-quire-embed=\"");
-        push_escaped(&mut m.html, &url);
+        escape::push_html(&mut m.html, &url);
         m.html.push('"');
         if !titled {
             // Frames need a name for screen readers, and the air-gapped link card needs text.
@@ -210,7 +210,7 @@ pub fn element(m: &mut Markup<'_>, node: &Node, name: &str, attrs: &Attrs<'_>) {
                 .and_then(|r| r.split('/').next())
                 .unwrap_or(&url);
             m.html.push_str(" title=\"Embedded content from ");
-            push_escaped(&mut m.html, host);
+            escape::push_html(&mut m.html, host);
             m.html.push('"');
         }
     }

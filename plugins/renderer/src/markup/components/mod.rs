@@ -8,9 +8,9 @@ mod cards;
 mod html;
 mod reference;
 
-use crate::escape::escaped;
 use crate::icons::{self, IconRef};
 use crate::markup::Markup;
+use quire_sdk::escape;
 
 /// The name and attributes of `node` when it is a JSX element (flow or inline).
 pub(crate) fn element(node: &Node) -> Option<(&str, Attrs<'_>)> {
@@ -254,7 +254,12 @@ pub fn render(
         "Link" => {
             let href = attrs.string("href").unwrap_or_default();
             match m.link_target(node, &href) {
-                Some(href) => wrap(m, node, &format!("<a href=\"{}\">", escaped(&href)), "</a>"),
+                Some(href) => wrap(
+                    m,
+                    node,
+                    &format!("<a href=\"{}\">", escape::html(&href)),
+                    "</a>",
+                ),
                 None => m.children(node),
             }
         }
@@ -276,7 +281,7 @@ pub fn render(
             let tag = if flow { "div" } else { "span" };
             m.html.push_str(&format!(
                 "<{tag} class=\"component\" data-component=\"{}\">",
-                escaped(name)
+                escape::html(name)
             ));
             m.children(node);
             m.html.push_str(&format!("</{tag}>"));

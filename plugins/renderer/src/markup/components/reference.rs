@@ -4,8 +4,8 @@
 use markdown::mdast::Node;
 
 use super::{Attrs, icon_or_warn, wrap};
-use crate::escape::escaped;
 use crate::markup::Markup;
+use quire_sdk::escape;
 
 const BADGE_COLORS: &[&str] = &[
     "gray",
@@ -62,7 +62,7 @@ pub fn tooltip(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
     let tip = attrs.string("tip").unwrap_or_default();
     m.html.push_str(&format!(
         "<span class=\"tooltip\" tabindex=\"0\" title=\"{}\">",
-        escaped(&tip)
+        escape::html(&tip)
     ));
     m.children(node);
     m.html
@@ -78,7 +78,7 @@ pub fn tooltip(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
         attrs.string("href").and_then(|h| m.link_target(node, &h)),
     ) {
         m.html
-            .push_str(&format!(" <a href=\"{}\">", escaped(&href)));
+            .push_str(&format!(" <a href=\"{}\">", escape::html(&href)));
         m.text(&cta);
         m.html.push_str("</a>");
     }
@@ -157,7 +157,7 @@ pub fn view(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
         .unwrap_or_default();
     m.html.push_str(&format!(
         "<section class=\"view\" data-view=\"{}\"><div class=\"view-title\">{icon}",
-        escaped(&title)
+        escape::html(&title)
     ));
     m.label(&title);
     m.html.push_str("</div>");

@@ -1,7 +1,8 @@
 //! The site's navigation as a tree, rebuilt from the flattened entries the contract carries,
 //! with the walks renderers need: pages in reading order, previous/next, the trail to a page.
-//! [`NavKind`] and [`NavEntry`] are the one Rust form of the contract's navigation: the host
-//! stores its navigation in them and the default renderer reads them.
+//! [`NavKind`] and [`NavEntry`] are the one Rust form of a navigation entry: the host stores
+//! its navigation in them (with each entry's placement: version, language, hidden) and the
+//! default renderer reads them as the contract gives them.
 
 use serde::{Deserialize, Serialize};
 
@@ -53,6 +54,21 @@ pub struct NavEntry {
     /// or `card`); `None` for no listing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub directory: Option<String>,
+    /// The docs.json `versions` entry this entry sits under, if any. Placement is the host's
+    /// record: the contract does not carry it, so renderers never see it set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// The docs.json `languages` entry (its language code) this entry sits under, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+    /// Marked `hidden` (or under an entry that is): its pages are published and exported, but
+    /// renderers are not given the entry.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
+    /// A hidden entry marked `searchable: true` (or under one): its pages stay out of the
+    /// navigation but are in the site's search and the assistant's sources.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub searchable: bool,
 }
 
 impl NavEntry {
@@ -67,6 +83,10 @@ impl NavEntry {
             tag: None,
             expanded: false,
             directory: None,
+            version: None,
+            language: None,
+            hidden: false,
+            searchable: false,
         }
     }
 
@@ -142,14 +162,16 @@ impl Navigation {
         self.walk()
             .into_iter()
             .map(|(ancestors, node)| NavEntry {
-                kind: node.kind,
-                depth: ancestors.len() as u32,
-                label: node.label.clone(),
-                target: node.target.clone(),
                 icon: node.icon.clone(),
                 tag: node.tag.clone(),
                 expanded: node.expanded,
                 directory: node.directory.clone(),
+                ..NavEntry::new(
+                    node.kind,
+                    ancestors.len() as u32,
+                    &node.label,
+                    node.target.as_deref(),
+                )
             })
             .collect()
     }
