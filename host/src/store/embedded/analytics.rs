@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use redb::{ReadableDatabase, ReadableTable};
 use time::OffsetDateTime;
 
-use super::{ANALYTICS, RedbStore};
+use super::{ANALYTICS, RedbStore, blocking};
 use crate::store::record_rules::{hour_of, hours_overlapping};
 use crate::store::{AnalyticsStore, PageCounts, PageEvent, StoreError};
 
@@ -18,24 +18,26 @@ impl AnalyticsStore for RedbStore {
         at: OffsetDateTime,
         event: PageEvent,
     ) -> Result<(), StoreError> {
-        let txn = self.db().begin_write()?;
-        {
-            let mut table = txn.open_table(ANALYTICS)?;
-            let key = (domain, hour_of(at), path);
-            let (views, helpful, not_helpful) =
-                table.get(key)?.map(|v| v.value()).unwrap_or((0, 0, 0));
-            let (more_views, more_helpful, more_not_helpful) = event.increments();
-            table.insert(
-                key,
-                (
-                    views + more_views,
-                    helpful + more_helpful,
-                    not_helpful + more_not_helpful,
-                ),
-            )?;
-        }
-        txn.commit()?;
-        Ok(())
+        blocking(|| {
+            let txn = self.db().begin_write()?;
+            {
+                let mut table = txn.open_table(ANALYTICS)?;
+                let key = (domain, hour_of(at), path);
+                let (views, helpful, not_helpful) =
+                    table.get(key)?.map(|v| v.value()).unwrap_or((0, 0, 0));
+                let (more_views, more_helpful, more_not_helpful) = event.increments();
+                table.insert(
+                    key,
+                    (
+                        views + more_views,
+                        helpful + more_helpful,
+                        not_helpful + more_not_helpful,
+                    ),
+                )?;
+            }
+            txn.commit()?;
+            Ok(())
+        })
     }
 
     async fn page_counts(
@@ -44,25 +46,27 @@ impl AnalyticsStore for RedbStore {
         from: OffsetDateTime,
         to: OffsetDateTime,
     ) -> Result<Vec<PageCounts>, StoreError> {
-        let txn = self.db().begin_read()?;
-        let table = txn.open_table(ANALYTICS)?;
-        let mut pages: std::collections::HashMap<String, PageCounts> = Default::default();
-        let hours = hours_overlapping(from, to);
-        for row in table.range((domain, hours.start, "")..(domain, hours.end, ""))? {
-            let (key, value) = row?;
-            let (_, _, path) = key.value();
-            let (views, helpful, not_helpful) = value.value();
-            let entry = pages.entry(path.to_string()).or_insert_with(|| PageCounts {
-                path: path.to_string(),
-                ..Default::default()
-            });
-            entry.views += views;
-            entry.helpful += helpful;
-            entry.not_helpful += not_helpful;
-        }
-        let mut pages: Vec<_> = pages.into_values().collect();
-        pages.sort_by(|a, b| b.views.cmp(&a.views).then(a.path.cmp(&b.path)));
-        Ok(pages)
+        blocking(|| {
+            let txn = self.db().begin_read()?;
+            let table = txn.open_table(ANALYTICS)?;
+            let mut pages: std::collections::HashMap<String, PageCounts> = Default::default();
+            let hours = hours_overlapping(from, to);
+            for row in table.range((domain, hours.start, "")..(domain, hours.end, ""))? {
+                let (key, value) = row?;
+                let (_, _, path) = key.value();
+                let (views, helpful, not_helpful) = value.value();
+                let entry = pages.entry(path.to_string()).or_insert_with(|| PageCounts {
+                    path: path.to_string(),
+                    ..Default::default()
+                });
+                entry.views += views;
+                entry.helpful += helpful;
+                entry.not_helpful += not_helpful;
+            }
+            let mut pages: Vec<_> = pages.into_values().collect();
+            pages.sort_by(|a, b| b.views.cmp(&a.views).then(a.path.cmp(&b.path)));
+            Ok(pages)
+        })
     }
 }
 

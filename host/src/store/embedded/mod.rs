@@ -1,6 +1,9 @@
 //! The embedded store: one redb file, `{data-dir}/quire.redb`, that one process opens. Every
 //! change is one write transaction; nothing else holds job state. Rate-limit counts stay in
 //! this process's memory, which is all of the server there is.
+//!
+//! redb is a blocking API (reads from the file, a commit waits for `fsync`), so every method
+//! runs its transaction through [`blocking`], off the async worker it was called on.
 
 mod analytics;
 mod dump;
@@ -114,26 +117,43 @@ impl RedbStore {
 #[async_trait]
 impl SettingStore for RedbStore {
     async fn setting_or_init(&self, name: &str, initial: Vec<u8>) -> Result<Vec<u8>, StoreError> {
-        let txn = self.db.begin_write()?;
-        let value = {
-            let mut table = txn.open_table(SETTINGS)?;
-            let existing = table.get(name)?.map(|v| v.value().to_vec());
-            match existing {
-                Some(v) => v,
-                None => {
-                    table.insert(name, initial.as_slice())?;
-                    initial
+        blocking(|| {
+            let txn = self.db.begin_write()?;
+            let value = {
+                let mut table = txn.open_table(SETTINGS)?;
+                let existing = table.get(name)?.map(|v| v.value().to_vec());
+                match existing {
+                    Some(v) => v,
+                    None => {
+                        table.insert(name, initial.as_slice())?;
+                        initial
+                    }
                 }
-            }
-        };
-        txn.commit()?;
-        Ok(value)
+            };
+            txn.commit()?;
+            Ok(value)
+        })
     }
 }
 
 impl Store for RedbStore {
     fn backend(&self) -> &'static str {
         "redb"
+    }
+}
+
+/// Runs `work` (a redb transaction) without stalling the async tasks of the thread it is called
+/// on. On the server's multi-threaded runtime the worker hands its other tasks to another
+/// thread while `work` blocks (`block_in_place`, which unlike `spawn_blocking` lets `work`
+/// borrow its arguments and costs no thread hand-off); on a current-thread runtime (a test's)
+/// or outside any runtime, there are no other workers to keep free and `work` runs here.
+pub(crate) fn blocking<R>(work: impl FnOnce() -> R) -> R {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(work)
+        }
+        _ => work(),
     }
 }
 
@@ -163,4 +183,41 @@ pub(crate) fn scan<T: DeserializeOwned>(
         out.push((k.value().to_string(), decode(table, v.value())?));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::*;
+
+    /// A transaction that waits (here, for another writer's lock) on a worker thread leaves the
+    /// runtime's other tasks running, even with a single worker.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+    async fn a_waiting_transaction_does_not_stall_other_tasks() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = RedbStore::open(dir.path()).unwrap();
+        let held = store.db().begin_write().unwrap();
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(400));
+            held.commit().unwrap();
+        });
+        // Both tasks run on the one worker: the other one first, which waits on a timer.
+        let other = tokio::spawn(async {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            Instant::now()
+        });
+        let transaction = tokio::spawn(async move {
+            let value = store.setting_or_init("waited", b"v".to_vec()).await;
+            (value, Instant::now())
+        });
+        let (value, transaction_done) = transaction.await.unwrap();
+        assert_eq!(value.unwrap(), b"v");
+        let other_done = other.await.unwrap();
+        assert!(
+            other_done < transaction_done,
+            "the other task waited for the transaction to finish"
+        );
+        release.join().unwrap();
+    }
 }

@@ -1,7 +1,7 @@
 //! A throwaway PostgreSQL server on loopback (Debian's packages, installed by `scripts/setup
 //! --test`), started for a test and stopped when dropped, and fresh databases on it.
 //!
-//! When `QUIRE_TEST_POSTGRES` names a server (`scripts/test` starts one for the API suite's
+//! When `QUIRE_TEST_POSTGRES` names a server (`scripts/with-postgres` starts one to run the API suite
 //! second pass, on PostgreSQL), instances take their databases from it instead.
 
 use std::path::PathBuf;
