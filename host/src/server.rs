@@ -78,7 +78,7 @@ pub fn load_plugins(config: &Config, data_dir: &Path) -> Result<Plugins, PluginE
         renderer: Arc::new(renderer),
         retriever: Arc::new(retriever),
         packagers: Arc::new(packagers),
-        render_threads: crate::plugins::render_threads(config.plugins.render_threads),
+        render_threads: crate::rendering::render_threads(config.plugins.render_threads),
     })
 }
 
@@ -105,89 +105,11 @@ fn generator(config: &AssistantConfig) -> Result<Arc<dyn Generator>, ServeError>
     }
 }
 
-/// Runs the API server until a shutdown signal.
+/// Runs the API server on `config.server.listen` until SIGTERM or Ctrl-C: [`Server::start`],
+/// then [`run`] on the bound socket, then [`Server::stop`].
 pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
-    let store = crate::store::open(config.database.url.as_deref(), data_dir).await?;
-    tracing::info!(backend = store.backend(), "store open");
-    let operator = storage::operator(&config.storage, data_dir)?;
-    let plugins = load_plugins(&config, data_dir)?;
-    for slot in plugins.slots() {
-        let plugin = slot.current();
-        tracing::info!(
-            role = slot.role().name(),
-            plugin = %plugin.name,
-            path = %plugin.path.display(),
-            sha256 = %plugin.sha256,
-            memory_limit_mib = plugin.limits.memory_bytes >> 20,
-            cpu_time_limit_ms = plugin.limits.cpu_time.as_millis() as u64,
-            "plugin loaded"
-        );
-    }
-    tracing::info!(
-        deployment = %config.deployment.kind,
-        formats = %plugins.packagers.formats().join(", "),
-        "plugins ready"
-    );
-    config.deployment.features().log();
-
-    let secret = store
-        .setting_or_init(
-            "download-link-secret",
-            rand::rng().random::<[u8; 32]>().to_vec(),
-        )
-        .await?;
-    let signer = LinkSigner::new(secret, config.server.public_url());
-    let (requeued, failed) = store
-        .recover_interrupted_jobs(config.jobs.max_attempts)
-        .await?;
-    if requeued + failed > 0 {
-        tracing::warn!(
-            requeued,
-            failed,
-            "recovered jobs interrupted by the last stop"
-        );
-    }
-
-    let search = Arc::new(SearchService::new(
-        store.clone(),
-        operator.clone(),
-        plugins.clone(),
-        config.search.instances_per_site,
-    ));
-    let assistant = Arc::new(Assistant::new(
-        store.clone(),
-        search.clone(),
-        generator(&config.assistant)?,
-    ));
-    let shutdown = CancellationToken::new();
-    if config.plugins.watch_interval_ms > 0 {
-        tokio::spawn(watch_plugin_files(
-            plugins.clone(),
-            std::time::Duration::from_millis(config.plugins.watch_interval_ms),
-            shutdown.clone(),
-        ));
-    }
-    let exports = Arc::new(ExportContext {
-        store: store.clone(),
-        server_id: server_id(),
-        operator: operator.clone(),
-        plugins,
-        config: config.jobs.clone(),
-        queued: Notify::new(),
-    });
-    let workers = spawn_workers(exports.clone(), shutdown.clone());
-    let listen = config.server.listen;
-    let limits = RateLimiter::new(&config.limits, store.clone());
-    let state = Arc::new(AppState {
-        store,
-        operator,
-        signer,
-        config,
-        exports,
-        search,
-        assistant,
-        limits,
-    });
+    let server = Server::start(config, data_dir).await?;
+    let listen = server.state.config.server.listen;
     let listener = TcpListener::bind(listen)
         .await
         .map_err(|source| ServeError::Listen {
@@ -195,6 +117,141 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
             source,
         })?;
     tracing::info!("listening on http://{}", listener.local_addr()?);
+    run(
+        listener,
+        shutdown_signal(server.stop.clone()),
+        server.state.clone(),
+    )
+    .await?;
+    server.stop().await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+/// A started API server, not yet listening: its state (store, storage, plugins, search, the
+/// assistant) and its export workers.
+pub struct Server {
+    /// What every request handler is given.
+    pub state: Arc<AppState>,
+    workers: Vec<tokio::task::JoinHandle<()>>,
+    /// Cancelled to stop the workers and the plugin watcher.
+    stop: CancellationToken,
+}
+
+impl Server {
+    /// Opens the store and storage, loads the plugins, recovers interrupted jobs and starts the
+    /// export workers (and the plugin watcher, if configured).
+    pub async fn start(config: Config, data_dir: &Path) -> Result<Self, ServeError> {
+        let store = crate::store::open(config.database.url.as_deref(), data_dir).await?;
+        tracing::info!(backend = store.backend(), "store open");
+        let operator = storage::operator(&config.storage, data_dir)?;
+        let plugins = load_plugins(&config, data_dir)?;
+        for slot in plugins.slots() {
+            let plugin = slot.current();
+            tracing::info!(
+                role = slot.role().name(),
+                plugin = %plugin.name,
+                path = %plugin.path.display(),
+                sha256 = %plugin.sha256,
+                memory_limit_mib = plugin.limits.memory_bytes >> 20,
+                cpu_time_limit_ms = plugin.limits.cpu_time.as_millis() as u64,
+                "plugin loaded"
+            );
+        }
+        tracing::info!(
+            deployment = %config.deployment.kind,
+            formats = %plugins.packagers.formats().join(", "),
+            "plugins ready"
+        );
+        config.deployment.features().log();
+
+        let secret = store
+            .setting_or_init(
+                "download-link-secret",
+                rand::rng().random::<[u8; 32]>().to_vec(),
+            )
+            .await?;
+        let signer = LinkSigner::new(secret, config.server.public_url());
+        let (requeued, failed) = store
+            .recover_interrupted_jobs(config.jobs.max_attempts)
+            .await?;
+        if requeued + failed > 0 {
+            tracing::warn!(
+                requeued,
+                failed,
+                "recovered jobs interrupted by the last stop"
+            );
+        }
+
+        let search = Arc::new(SearchService::new(
+            store.clone(),
+            operator.clone(),
+            plugins.clone(),
+            config.search.instances_per_site,
+        ));
+        let assistant = Arc::new(Assistant::new(
+            store.clone(),
+            search.clone(),
+            generator(&config.assistant)?,
+        ));
+        let stop = CancellationToken::new();
+        if config.plugins.watch_interval_ms > 0 {
+            tokio::spawn(watch_plugin_files(
+                plugins.clone(),
+                std::time::Duration::from_millis(config.plugins.watch_interval_ms),
+                stop.clone(),
+            ));
+        }
+        let exports = Arc::new(ExportContext {
+            store: store.clone(),
+            server_id: server_id(),
+            operator: operator.clone(),
+            plugins,
+            config: config.jobs.clone(),
+            queued: Notify::new(),
+        });
+        let workers = spawn_workers(exports.clone(), stop.clone());
+        let limits = RateLimiter::new(&config.limits, store.clone());
+        let state = Arc::new(AppState {
+            store,
+            operator,
+            signer,
+            config,
+            exports,
+            search,
+            assistant,
+            limits,
+        });
+        Ok(Self {
+            state,
+            workers,
+            stop,
+        })
+    }
+
+    /// The API as a service, for requests made in-process (`tower::ServiceExt::oneshot`) as
+    /// well as over a socket by [`run`].
+    pub fn router(&self) -> axum::Router {
+        api::router(self.state.clone())
+    }
+
+    /// Stops the export workers (a running job goes back to the queue) and waits for them.
+    pub async fn stop(self) {
+        self.stop.cancel();
+        for worker in self.workers {
+            let _ = worker.await;
+        }
+    }
+}
+
+/// Serves the API for `state` on `listener` until `shutdown` resolves, then finishes the
+/// requests under way. The caller binds the socket (a test binds port 0 and reads the address
+/// back), as mini-redis's `server::run` does.
+pub async fn run(
+    listener: TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    state: Arc<AppState>,
+) -> std::io::Result<()> {
     let app = api::router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
     // Streams end with a small final part; without TCP_NODELAY, Nagle's algorithm holds it back
     // until the client's delayed ACK (about 40 ms).
@@ -204,14 +261,8 @@ pub async fn serve(config: Config, data_dir: &Path) -> Result<(), ServeError> {
         }
     });
     axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal(shutdown.clone()))
-        .await?;
-    shutdown.cancel();
-    for worker in workers {
-        let _ = worker.await;
-    }
-    tracing::info!("stopped");
-    Ok(())
+        .with_graceful_shutdown(shutdown)
+        .await
 }
 
 /// This process among the servers sharing a store: host name, process id and a random part

@@ -1,5 +1,6 @@
-//! The v1 assistant endpoint over a real socket: validation (every rule of SPEC 2.1-2.4 gives a
-//! 400 naming the field), key kinds, thread rules, and the stream itself.
+//! The v1 assistant endpoint: validation (every rule of the request's fields gives a 400 naming
+//! the field), sent in-process; key kinds, thread rules and the stream itself, over a real
+//! socket.
 
 use crate::common;
 
@@ -20,6 +21,29 @@ fn world() -> World {
 }
 
 fn world_with(config: &str) -> World {
+    let (instance, keys) = accounts(config);
+    let server = instance.start();
+    World {
+        _instance: instance,
+        server,
+        key: keys.key,
+        admin: keys.admin,
+        revoked: keys.revoked,
+        rival: keys.rival,
+    }
+}
+
+/// The keys of [`accounts`].
+struct Keys {
+    key: String,
+    admin: String,
+    revoked: String,
+    rival: String,
+}
+
+/// Two organizations with the example site each, and keys of every kind: an assistant key and
+/// an admin key of `acme`, a revoked assistant key, and `rival`'s assistant key.
+fn accounts(config: &str) -> (Instance, Keys) {
     let instance = Instance::new(config);
     let admin = instance.organization("acme", "pro");
     let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
@@ -31,15 +55,22 @@ fn world_with(config: &str) -> World {
     let site = site.to_str().unwrap();
     instance.publish_folder("docs.acme.test", site, "acme", None);
     instance.publish_folder("docs.rival.test", site, "rival", None);
-    let server = instance.start();
-    World {
-        _instance: instance,
-        server,
+    let keys = Keys {
         key,
         admin,
         revoked,
         rival,
-    }
+    };
+    (instance, keys)
+}
+
+/// A request to the v1 endpoint of `domain`, sent in-process.
+fn message_request(key: &str, domain: &str, body: String) -> axum::http::Request<axum::body::Body> {
+    axum::http::Request::post(format!("/discovery/v1/assistant/{domain}/message"))
+        .header("authorization", format!("Bearer {key}"))
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(body))
+        .expect("request")
 }
 
 fn user(text: &str) -> Value {
@@ -80,7 +111,8 @@ fn parts(stream: &str) -> Vec<(char, Value)> {
 
 #[tokio::test]
 async fn every_validation_rule_answers_400_naming_the_field() {
-    let w = world();
+    let (instance, keys) = accounts("");
+    let api = instance.in_process().await;
     let text_part = |p: Value| json!({"fp": "a", "messages": [{"id": "1", "role": "assistant", "content": "", "parts": [p]}, user("q")]});
     let cases = vec![
         (json!([1, 2]), "the request body must be an object"),
@@ -285,32 +317,25 @@ async fn every_validation_rule_answers_400_naming_the_field() {
             "currentPath must be at most 200 characters",
         ),
     ];
+    let ask = |body: String| api.send(message_request(&keys.key, "docs.acme.test", body));
     for (body, needle) in cases {
-        let (status, _, text) = ask(&w.server.base, Some(&w.key), "docs.acme.test", &body).await;
-        assert_eq!(status, 400, "{body}: {text}");
-        let error: Value = serde_json::from_str(&text).expect("JSON error body");
-        let message = error["error"].as_str().unwrap();
+        let (status, error) = ask(body.to_string()).await;
+        assert_eq!(status, 400, "{body}: {error}");
+        let message = error["error"].as_str().expect("JSON error body");
         assert!(
             message.contains(needle),
             "{body}: {message:?} should contain {needle:?}"
         );
     }
-    let (status, _, text) = ask(&w.server.base, Some(&w.key), "docs.acme.test", &json!({"fp": "a", "messages": [user("q")], "currentPath": "/".repeat(200), "id": "chat", "data": {"x": 1}})).await;
+    let allowed = json!({"fp": "a", "messages": [user("q")], "currentPath": "/".repeat(200), "id": "chat", "data": {"x": 1}});
+    let (status, _) = ask(allowed.to_string()).await;
     assert_eq!(
         status, 200,
-        "200 characters is allowed, unknown fields ignored: {text}"
+        "200 characters is allowed, unknown fields ignored"
     );
-    let raw = reqwest::Client::new()
-        .post(format!(
-            "{}/discovery/v1/assistant/docs.acme.test/message",
-            w.server.base
-        ))
-        .bearer_auth(&w.key)
-        .body("{not json")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(raw.status(), 400);
+    let (status, error) = ask("{not json".to_string()).await;
+    assert_eq!(status, 400, "{error}");
+    api.stop().await;
 }
 
 #[tokio::test]

@@ -31,3 +31,4 @@ mod retrieval_quality;
 mod s3_storage;
 mod search;
 mod site_shapes;
+mod store_conformance;

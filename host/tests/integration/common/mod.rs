@@ -191,6 +191,24 @@ impl Instance {
 }
 
 impl Instance {
+    /// The API of this instance, started in this process (store, storage, plugins, export
+    /// workers) and answered without a socket: for tables of requests where a socket adds
+    /// nothing but time. End-to-end paths use [`Instance::start`].
+    pub async fn in_process(&self) -> InProcess {
+        let mut config =
+            quire::config::Config::load(Some(&self.dir.path().join("quire.toml"))).expect("config");
+        if self.shared_plugin_cache {
+            config.plugins.cache_dir = Some(SHARED_PLUGIN_CACHE.into());
+        }
+        let server = quire::server::Server::start(config, &self.data_dir())
+            .await
+            .expect("start the API in-process");
+        InProcess {
+            router: server.router(),
+            server: Some(server),
+        }
+    }
+
     /// Starts `quire dev SITE` on a free port and waits until its first build is served.
     pub fn dev(&self, site: &Path) -> Server {
         let port = free_port();
@@ -241,6 +259,41 @@ pub fn docs_server(data_dir: &Path, args: &[&str]) -> Server {
     };
     server.wait_ready();
     server
+}
+
+/// The API started in-process; its workers stop with [`InProcess::stop`].
+pub struct InProcess {
+    router: axum::Router,
+    server: Option<quire::server::Server>,
+}
+
+impl InProcess {
+    /// Sends `request` through the API and returns the status and the body as JSON (`Null` when
+    /// it is not JSON).
+    pub async fn send(&self, request: axum::http::Request<axum::body::Body>) -> (u16, Value) {
+        use tower::ServiceExt;
+        let response = self
+            .router
+            .clone()
+            .oneshot(request)
+            .await
+            .expect("infallible");
+        let status = response.status().as_u16();
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .expect("body");
+        (
+            status,
+            serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        )
+    }
+
+    /// Stops the export workers and waits for them.
+    pub async fn stop(mut self) {
+        if let Some(server) = self.server.take() {
+            server.stop().await;
+        }
+    }
 }
 
 /// A running `quire` server process; killed when dropped.
