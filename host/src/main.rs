@@ -21,7 +21,7 @@ struct Cli {
     /// Folder holding the database, local storage and compiled plugins.
     #[arg(long, global = true, env = "QUIRE_DATA_DIR", default_value = "./data")]
     data_dir: PathBuf,
-    /// TOML configuration file (see the README for its keys).
+    /// TOML configuration file (see docs/operating.md for its keys).
     #[arg(long, global = true, env = "QUIRE_CONFIG")]
     config: Option<PathBuf>,
     /// Log format on stderr: `text` for people, `json` (one object per line, with the request
@@ -114,7 +114,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Migrate(args) => migrate::run(args, &data_dir, &runtime)?,
         Command::Site { command } => site::run(command, &config, &data_dir, &runtime)?,
         Command::Plugins { command } => return plugins::run(command, &config, &data_dir),
-        Command::Build(args) => return build::run(args, &config, &data_dir, &runtime),
+        Command::Build(args) => return build::run(args, &config, &data_dir),
         Command::Dev(args) => return dev::run(args, &config, &data_dir, &runtime),
     }
     Ok(ExitCode::SUCCESS)

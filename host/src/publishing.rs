@@ -33,9 +33,6 @@ pub struct PublishRequest<'a> {
     /// Refuse a site with warnings (a navigation entry naming a missing page, ...) instead of
     /// publishing it without what they name.
     pub strict: bool,
-    /// Build the assistant's search index (every page rendered once more). `quire build` and
-    /// `quire dev` leave it out: a bundle's offline search is built at export.
-    pub index: bool,
 }
 
 /// Why publishing failed.
@@ -86,13 +83,10 @@ pub async fn publish(
     let manifest = tokio::task::spawn_blocking(move || load_site(&root, limits))
         .await
         .map_err(|e| PublishError::InvalidInput(format!("reading the site failed: {e}")))??;
-    if request.strict && !manifest.warnings.is_empty() {
-        let listed: Vec<String> = manifest.warnings.iter().map(|w| w.to_string()).collect();
-        return Err(PublishError::InvalidInput(format!(
-            "the site has {} warning(s) and strict publishing refuses it: {}",
-            listed.len(),
-            listed.join("; ")
-        )));
+    if request.strict {
+        manifest
+            .refuse_warnings()
+            .map_err(PublishError::InvalidInput)?;
     }
 
     let domain = request.domain;
@@ -124,13 +118,9 @@ pub async fn publish(
     for warning in &manifest.warnings {
         tracing::warn!(domain, version = %label, "{warning}");
     }
-    let index = match request.index {
-        true => Some(index_version(&request, &manifest, &label).await),
-        false => None,
-    };
-    let (indexed_sections, index_problems) = match index {
-        None => (0, Vec::new()),
-        Some(Ok(built)) => {
+    let (indexed_sections, index_problems) = match index_version(&request, &manifest, &label).await
+    {
+        Ok(built) => {
             operator
                 .write(&paths::search_index(domain, &label), built.bytes)
                 .await?;
@@ -147,7 +137,7 @@ pub async fn publish(
                 .collect();
             (built.sections, problems)
         }
-        Some(Err(problem)) => (0, vec![problem]),
+        Err(problem) => (0, vec![problem]),
     };
     for problem in &index_problems {
         tracing::warn!(domain, version = %label, "search index: {problem}");

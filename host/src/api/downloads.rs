@@ -34,7 +34,7 @@ pub async fn download(
     Path(file): Path<String>,
     Query(query): Query<LinkQuery>,
 ) -> Result<Response, ApiError> {
-    let path = format!("bundles/{file}");
+    let path = crate::storage::paths::bundle_named(&file);
     state
         .signer
         .verify(&path, query.expires.as_deref(), query.signature.as_deref())?;

@@ -49,10 +49,7 @@ pub async fn publish_version(
             "the request body must be a .tar.gz of the site folder",
         ));
     }
-    let limits = SiteLimits {
-        max_files: state.config.publish.max_files,
-        max_bytes: state.config.publish.max_site_mib << 20,
-    };
+    let limits = SiteLimits::of(&state.config.publish);
     let workdir = tempfile::tempdir().map_err(ApiError::internal)?;
     let dest = workdir.path().to_path_buf();
     let root = tokio::task::spawn_blocking(move || extract_site_archive(&body, &dest, limits))
@@ -69,7 +66,6 @@ pub async fn publish_version(
             limits,
             plugins: &state.exports.plugins,
             strict: query.strict,
-            index: true,
         },
     )
     .await?;

@@ -1,32 +1,23 @@
-//! `quire build`: a site folder to a bundle on disk with no server, organization or key. It
-//! runs the server's own pipeline (publish, then the export job, with the configured renderer,
-//! retriever and packager components) against a store and storage in a throwaway folder, and
-//! writes the bundle as a folder or an archive, its feature file set for a deployment type.
+//! `quire build`: a site folder to a bundle on disk, with no server, store, organization or
+//! key. The folder is read as publishing reads it (`sites::load_site`, with the same limits),
+//! then exported as the server exports a version (`crate::export`, with the configured
+//! renderer and packager components), its pages read straight from the folder, and written as
+//! a folder or an archive with its feature file set for a deployment type. `quire dev` keeps a
+//! [`Builder`] for every rebuild.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use tokio::runtime::Handle;
-use tokio_util::sync::CancellationToken;
-
 use crate::config::Config;
 use crate::deployment_type::{DeploymentType, FeatureRequests, Features};
-use crate::jobs::{ExportContext, ExportError};
-use crate::plugins::{PluginError, Plugins};
-use crate::publishing::{PublishError, PublishRequest, publish};
-use crate::sites::SiteLimits;
-use crate::store::{
-    BundleRecord, Job, JobStatus, JobWarning, Plan, RedbStore, SharedStore, StoreError,
-};
+use crate::export::{ArchiveOutput, Export, ExportError, ExportProgress};
+use crate::plugins::{PluginError, Plugins, Warning};
+use crate::rendering::{SiteRender, Sources};
+use crate::sites::{SiteError, SiteLimits, SiteManifest, load_site, validate_domain};
+use crate::store::JobWarning;
 
-/// The organization and domain the throwaway store holds the site under.
-const ORGANIZATION: &str = "local";
-/// The one worker of a build: its export job is leased to it from the start.
-const BUILD_WORKER: &str = "build";
-/// Sites up to this size are copied into memory for a build rather than into a scratch folder.
-const IN_MEMORY_SITE_BYTES: u64 = 64 << 20;
 /// How often the progress callback hears of the export.
-const PROGRESS_POLL: Duration = Duration::from_millis(100);
+const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
 
 /// What the bundle is written as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -73,15 +64,13 @@ pub enum BuildError {
     #[error("{0}")]
     Output(String),
     #[error("the site cannot be published: {0}")]
-    Publish(#[from] PublishError),
+    Site(#[from] SiteError),
+    #[error("the site cannot be published: {0}")]
+    Refused(String),
     #[error(transparent)]
     Export(#[from] ExportError),
     #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error(transparent)]
     Plugin(#[from] PluginError),
-    #[error("storage error: {0}")]
-    Storage(#[from] opendal::Error),
     #[error("cannot write {path}: {source}")]
     Write {
         path: PathBuf,
@@ -89,76 +78,48 @@ pub enum BuildError {
     },
 }
 
-/// A store, storage and plugins for building one site again and again: `quire build` uses one
+/// Where a build's files go.
+#[derive(Debug, Clone, Copy)]
+pub enum Destination<'a> {
+    /// Into this folder (new or empty), as the archive would unpack.
+    Folder(&'a Path),
+    /// Into an archive file of this format.
+    Archive {
+        path: &'a Path,
+        format: OutputFormat,
+    },
+}
+
+/// A site folder read for a build: its manifest and the version label its bundle names.
+pub struct LoadedSite {
+    pub manifest: SiteManifest,
+    pub label: String,
+}
+
+/// The plugins and settings for building one site again and again: `quire build` uses one
 /// for a single build, `quire dev` keeps one for every rebuild.
-pub struct Builder<'r> {
-    /// Kept alive: holds the store and storage.
+pub struct Builder {
+    /// A folder of the builder's own (the preview's builds live in it).
     scratch: tempfile::TempDir,
-    store: SharedStore,
-    context: ExportContext,
-    runtime: &'r Handle,
+    plugins: Plugins,
     limits: SiteLimits,
     domain: String,
     builds: u32,
 }
 
-/// One export of a published version.
-pub struct Export {
-    /// The bundle's archive.
-    pub archive: Vec<u8>,
-    /// The finished job: pages, warnings.
-    pub job: Job,
-}
-
-impl<'r> Builder<'r> {
-    /// A builder for the site folder `site`, served at `domain`, with `plugins` loaded by the
-    /// caller (their compiled code is cached in its data folder).
-    pub fn new(
-        config: &Config,
-        plugins: Plugins,
-        runtime: &'r Handle,
-        site: &Path,
-        domain: &str,
-    ) -> Result<Self, BuildError> {
+impl Builder {
+    /// A builder for sites served at `domain`, with `plugins` loaded by the caller (their
+    /// compiled code is cached in its data folder).
+    pub fn new(config: &Config, plugins: Plugins, domain: &str) -> Result<Self, BuildError> {
+        validate_domain(domain).map_err(BuildError::Refused)?;
         let scratch = tempfile::tempdir().map_err(|e| BuildError::Output(e.to_string()))?;
-        let store: SharedStore = std::sync::Arc::new(RedbStore::open(scratch.path())?);
-        // Scratch storage, whatever the configuration names for the server. It holds a copy of
-        // the site's files: in memory for a site of up to `IN_MEMORY_SITE_BYTES`, where
-        // thousands of files created and removed on disk cost more than rendering the pages,
-        // and in the scratch folder for a larger one, which memory would not hold cheaply.
-        let in_memory = folder_bytes(site) <= IN_MEMORY_SITE_BYTES;
-        let operator = if in_memory {
-            opendal::Operator::new(opendal::services::Memory::default())
-                .map_err(|e| BuildError::Output(format!("cannot open scratch storage: {e}")))?
-        } else {
-            crate::storage::operator(&Default::default(), scratch.path())
-                .map_err(|e| BuildError::Output(format!("cannot open scratch storage: {e}")))?
-        };
-        runtime.block_on(store.create_organization(ORGANIZATION, Plan::Enterprise))?;
         Ok(Self {
             scratch,
-            store: store.clone(),
-            context: ExportContext {
-                store,
-                server_id: BUILD_WORKER.into(),
-                operator,
-                plugins,
-                config: config.jobs.clone(),
-                queued: tokio::sync::Notify::new(),
-            },
-            runtime,
-            limits: SiteLimits {
-                max_files: config.publish.max_files,
-                max_bytes: config.publish.max_site_mib << 20,
-            },
+            plugins,
+            limits: SiteLimits::of(&config.publish),
             domain: domain.to_string(),
             builds: 0,
         })
-    }
-
-    /// The limits on a site folder's files, from the configuration.
-    pub fn site_limits(&self) -> SiteLimits {
-        self.limits
     }
 
     /// A folder of the builder's own, which lives as long as it does.
@@ -166,149 +127,165 @@ impl<'r> Builder<'r> {
         self.scratch.path()
     }
 
-    /// Publishes the folder `site` as a new version (no assistant index: the bundle's search
-    /// is built at export) and returns its label.
-    pub fn publish(&mut self, site: &Path, strict: bool) -> Result<String, BuildError> {
+    /// Reads the site folder `site` as publishing reads it; with `strict`, a site with
+    /// warnings is refused. Each load is a new version label (`build-1`, `build-2`, ...).
+    pub fn load(&mut self, site: &Path, strict: bool) -> Result<LoadedSite, BuildError> {
+        let manifest = load_site(site, self.limits)?;
+        if strict {
+            manifest.refuse_warnings().map_err(BuildError::Refused)?;
+        }
+        for warning in &manifest.warnings {
+            tracing::debug!("{warning}");
+        }
         self.builds += 1;
-        let label = format!("build-{}", self.builds);
-        let published = self.runtime.block_on(publish(
-            self.store.as_ref(),
-            &self.context.operator,
-            PublishRequest {
-                organization: ORGANIZATION,
-                domain: &self.domain,
-                label: Some(&label),
-                root: site,
-                limits: self.limits,
-                plugins: &self.context.plugins,
-                strict,
-                index: false,
-            },
-        ))?;
-        Ok(published.label)
+        Ok(LoadedSite {
+            manifest,
+            label: format!("build-{}", self.builds),
+        })
     }
 
-    /// Exports `version` (only `paths`, when given) as an archive of `format`, with `features`
-    /// as its feature file; `on_progress(done, total)` hears of it as it goes.
+    /// Exports `loaded`, read from the folder `site` (only `paths`, when given), to
+    /// `destination` with `features` as its feature file; `on_progress(done, total)` hears of
+    /// it as it goes. Returns the report (its `bytes`: the archive's size, or the bytes
+    /// written into the folder).
     pub fn export(
         &self,
-        version: &str,
-        paths: Option<Vec<String>>,
-        format: OutputFormat,
+        site: &Path,
+        loaded: &LoadedSite,
+        paths: Option<&[String]>,
+        destination: Destination<'_>,
         features: &Features,
         on_progress: &dyn Fn(u64, u64),
-    ) -> Result<Export, BuildError> {
-        let (job, bundle) = self.run_job(
-            version,
-            paths,
-            format,
-            features,
-            on_progress,
-            |job, cancel| crate::jobs::export_now(&self.context, job, self.runtime, cancel),
-        )?;
-        let archive = self
-            .runtime
-            .block_on(self.context.operator.read(&bundle.path))?
-            .to_vec();
-        Ok(Export { archive, job })
-    }
-
-    /// Exports `version` (only `paths`, when given) into `folder`, new or empty, as the
-    /// archive would unpack; returns the finished job and the bytes written.
-    pub fn export_to_folder(
-        &self,
-        version: &str,
-        paths: Option<Vec<String>>,
-        features: &Features,
-        on_progress: &dyn Fn(u64, u64),
-        folder: &Path,
-    ) -> Result<(Job, u64), BuildError> {
-        let (job, bundle) = self.run_job(
-            version,
-            paths,
-            OutputFormat::Dir,
-            features,
-            on_progress,
-            |job, cancel| {
-                let bytes = crate::jobs::export_to_folder(
-                    &self.context,
-                    job,
-                    self.runtime,
-                    cancel,
-                    folder,
-                )?;
-                // The throwaway store records where the files went, as it would an archive.
-                Ok(BundleRecord {
-                    path: folder.display().to_string(),
-                    size_bytes: bytes,
-                    media_type: "inode/directory".into(),
-                })
+    ) -> Result<BuildReport, BuildError> {
+        let started = Instant::now();
+        let manifest = &loaded.manifest;
+        let pages = manifest
+            .pages
+            .iter()
+            .filter(|p| paths.is_none_or(|paths| paths.contains(&p.path)))
+            .collect();
+        let work = format!("build {}", loaded.label);
+        let features = crate::docs_server::feature_file(features, None);
+        let export = Export {
+            render: SiteRender {
+                manifest,
+                version: &loaded.label,
+                pages,
+                sources: Sources::Folder(site),
+                cancel: None,
+                work: &work,
             },
-        )?;
-        Ok((job, bundle.size_bytes))
-    }
-
-    /// Runs one export job through `export`, reporting its progress, and records its end.
-    fn run_job(
-        &self,
-        version: &str,
-        paths: Option<Vec<String>>,
-        format: OutputFormat,
-        features: &Features,
-        on_progress: &dyn Fn(u64, u64),
-        export: impl FnOnce(&Job, &CancellationToken) -> Result<BundleRecord, ExportError> + Send,
-    ) -> Result<(Job, BundleRecord), BuildError> {
-        let now = time::OffsetDateTime::now_utc();
-        let job = Job {
-            id: format!("export-{version}"),
-            organization: ORGANIZATION.into(),
-            domain: self.domain.clone(),
-            version: version.into(),
-            paths,
-            format: match format {
-                OutputFormat::Zip => Some("zip".into()),
-                OutputFormat::Dir | OutputFormat::TarGz => None,
-            },
-            status: JobStatus::Running,
-            page_count: 0,
-            total_pages: 0,
-            created_at: now,
-            updated_at: now,
-            attempts: 1,
-            error: None,
-            warnings: Vec::new(),
-            warning_count: 0,
-            bundle: None,
-            features: Some(crate::docs_server::feature_file(features, None)),
-            lease_owner: Some(BUILD_WORKER.into()),
+            domain: &self.domain,
+            features: Some(&features),
         };
-        self.runtime.block_on(self.store.insert_job(&job))?;
-        let cancel = CancellationToken::new();
-        let bundle = std::thread::scope(|scope| {
-            let export = scope.spawn(|| export(&job, &cancel));
-            while !export.is_finished() {
-                if let Ok(Some(now)) = self
-                    .runtime
-                    .block_on(self.store.job_of(ORGANIZATION, &job.id))
-                {
-                    on_progress(now.page_count, now.total_pages);
-                }
-                std::thread::sleep(PROGRESS_POLL);
+        let mut progress = Progress {
+            on_progress,
+            last: None,
+            warnings: Vec::new(),
+            done: 0,
+        };
+        let names = (self.domain.as_str(), loaded.label.as_str());
+        let bytes = match destination {
+            Destination::Folder(folder) => {
+                crate::export::run(&export, &self.plugins, &mut progress, |files, aborted| {
+                    crate::export::write_folder(names, folder, files, aborted)
+                })?
             }
-            export
-                .join()
-                .unwrap_or_else(|_| Err(ExportError::PipelineClosed))
+            Destination::Archive { path, format } => {
+                let format = match format {
+                    OutputFormat::Zip => Some("zip"),
+                    OutputFormat::Dir | OutputFormat::TarGz => None,
+                };
+                crate::export::run(&export, &self.plugins, &mut progress, |files, aborted| {
+                    crate::export::pack(&self.plugins, format, names, files, aborted, &work, |_| {
+                        ArchiveFile::create(path)
+                    })
+                })?
+                .size_bytes
+            }
+        };
+        Ok(BuildReport {
+            pages: progress.done,
+            warning_count: progress.warnings.len() as u64,
+            warnings: progress.warnings,
+            bytes,
+            elapsed: started.elapsed(),
+        })
+    }
+}
+
+/// A build's progress: the callback, at most every interval, and every warning.
+struct Progress<'a> {
+    on_progress: &'a dyn Fn(u64, u64),
+    last: Option<Instant>,
+    warnings: Vec<JobWarning>,
+    done: u64,
+}
+
+impl ExportProgress for Progress<'_> {
+    fn update(
+        &mut self,
+        done: u64,
+        total: u64,
+        warnings: Vec<Warning>,
+        finished: bool,
+    ) -> Result<(), ExportError> {
+        self.done = done;
+        self.warnings
+            .extend(warnings.into_iter().map(|w| JobWarning {
+                file: w.file,
+                line: w.line,
+                message: w.message,
+            }));
+        if finished
+            || self
+                .last
+                .is_none_or(|last| last.elapsed() >= PROGRESS_INTERVAL)
+        {
+            self.last = Some(Instant::now());
+            (self.on_progress)(done, total);
+        }
+        Ok(())
+    }
+}
+
+/// An archive written to a file on disk, removed if the build fails part-way.
+struct ArchiveFile {
+    path: PathBuf,
+    file: std::io::BufWriter<std::fs::File>,
+}
+
+impl ArchiveFile {
+    fn create(path: &Path) -> Result<Self, ExportError> {
+        let file = std::fs::File::create(path).map_err(|source| ExportError::Write {
+            path: path.to_path_buf(),
+            source,
         })?;
-        let mut finished = self.runtime.block_on(self.store.complete_job(
-            &job.id,
-            BUILD_WORKER,
-            bundle.clone(),
-        ))?;
-        finished.warnings = self
-            .runtime
-            .block_on(crate::jobs::all_warnings(&self.context.operator, &finished));
-        on_progress(finished.total_pages, finished.total_pages);
-        Ok((finished, bundle))
+        Ok(Self {
+            path: path.to_path_buf(),
+            file: std::io::BufWriter::new(file),
+        })
+    }
+
+    fn error(&self, source: std::io::Error) -> ExportError {
+        ExportError::Write {
+            path: self.path.clone(),
+            source,
+        }
+    }
+}
+
+impl ArchiveOutput for ArchiveFile {
+    fn write(&mut self, chunk: Vec<u8>) -> Result<(), ExportError> {
+        std::io::Write::write_all(&mut self.file, &chunk).map_err(|e| self.error(e))
+    }
+
+    fn close(&mut self) -> Result<(), ExportError> {
+        std::io::Write::flush(&mut self.file).map_err(|e| self.error(e))
+    }
+
+    fn abort(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
     }
 }
 
@@ -319,46 +296,42 @@ pub fn build(
     request: &BuildRequest<'_>,
     config: &Config,
     plugins: Plugins,
-    runtime: &Handle,
     on_progress: &dyn Fn(u64, u64),
 ) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     check_output(request)?;
-    let mut builder = Builder::new(config, plugins, runtime, request.site, request.domain)?;
-    let version = builder.publish(request.site, request.strict)?;
-    let published = started.elapsed();
+    let mut builder = Builder::new(config, plugins, request.domain)?;
+    let loaded = builder.load(request.site, request.strict)?;
+    let read = started.elapsed();
     let features = Features::resolve(request.deployment, FeatureRequests::default());
-    let (job, bytes) = match request.format {
+    let destination = match request.format {
         OutputFormat::Dir => {
             std::fs::create_dir_all(request.out).map_err(|source| BuildError::Write {
                 path: request.out.to_path_buf(),
                 source,
             })?;
-            builder.export_to_folder(&version, None, &features, on_progress, request.out)?
+            Destination::Folder(request.out)
         }
-        OutputFormat::TarGz | OutputFormat::Zip => {
-            let export = builder.export(&version, None, request.format, &features, on_progress)?;
-            std::fs::write(request.out, &export.archive).map_err(|source| BuildError::Write {
-                path: request.out.to_path_buf(),
-                source,
-            })?;
-            (export.job, export.archive.len() as u64)
-        }
+        format @ (OutputFormat::TarGz | OutputFormat::Zip) => Destination::Archive {
+            path: request.out,
+            format,
+        },
     };
-    let exported = started.elapsed();
+    let mut report = builder.export(
+        request.site,
+        &loaded,
+        None,
+        destination,
+        &features,
+        on_progress,
+    )?;
     tracing::info!(
-        publish_ms = published.as_millis() as u64,
-        export_ms = (exported - published).as_millis() as u64,
-        write_ms = (started.elapsed() - exported).as_millis() as u64,
+        read_ms = read.as_millis() as u64,
+        export_ms = (started.elapsed() - read).as_millis() as u64,
         "built"
     );
-    Ok(BuildReport {
-        pages: job.page_count,
-        warnings: job.warnings,
-        warning_count: job.warning_count,
-        bytes,
-        elapsed: started.elapsed(),
-    })
+    report.elapsed = started.elapsed();
+    Ok(report)
 }
 
 /// A folder output must be new or empty; an archive output must not be a folder. Checked
@@ -391,15 +364,4 @@ fn check_output(request: &BuildRequest<'_>) -> Result<(), BuildError> {
         }
     }
     Ok(())
-}
-
-/// The bytes of the files under `folder` (what a publish copies, and a little more).
-fn folder_bytes(folder: &Path) -> u64 {
-    walkdir::WalkDir::new(folder)
-        .into_iter()
-        .flatten()
-        .filter_map(|entry| entry.metadata().ok())
-        .filter(|meta| meta.is_file())
-        .map(|meta| meta.len())
-        .sum()
 }

@@ -39,12 +39,7 @@ pub struct BuildArgs {
 }
 
 /// Runs the build; exits non-zero only when the site cannot be built.
-pub fn run(
-    args: BuildArgs,
-    config: &Config,
-    data_dir: &Path,
-    runtime: &tokio::runtime::Runtime,
-) -> Result<ExitCode> {
+pub fn run(args: BuildArgs, config: &Config, data_dir: &Path) -> Result<ExitCode> {
     let plugins = quire::server::load_plugins(config, data_dir)?;
     let bar = indicatif::ProgressBar::new(0).with_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} pages {elapsed}")
@@ -58,16 +53,10 @@ pub fn run(
         domain: &args.domain,
         strict: args.strict,
     };
-    let report = build(
-        &request,
-        config,
-        plugins,
-        runtime.handle(),
-        &|done, total| {
-            bar.set_length(total);
-            bar.set_position(done);
-        },
-    );
+    let report = build(&request, config, plugins, &|done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    });
     bar.finish_and_clear();
     let report = report?;
     if let Some(path) = &args.warnings_json {

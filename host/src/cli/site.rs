@@ -44,10 +44,7 @@ pub fn run(
     } = command;
     let store = runtime.block_on(quire::store::open(config.database.url.as_deref(), data_dir))?;
     let operator = quire::storage::operator(&config.storage, data_dir)?;
-    let limits = SiteLimits {
-        max_files: config.publish.max_files,
-        max_bytes: config.publish.max_site_mib << 20,
-    };
+    let limits = SiteLimits::of(&config.publish);
     if !path.is_dir() {
         bail!("{} is not a folder", path.display());
     }
@@ -63,7 +60,6 @@ pub fn run(
             limits,
             plugins: &plugins,
             strict,
-            index: true,
         },
     ))?;
     eprintln!(

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use notify::Watcher;
 use tokio::sync::broadcast;
 
-use crate::build::{BuildError, Builder};
+use crate::build::{BuildError, BuildReport, Builder, Destination};
 use crate::config::Config;
 use crate::deployment_type::{DeploymentType, FeatureRequests, Features};
 use crate::plugins::Plugins;
@@ -62,7 +62,7 @@ pub fn run(
             request.site.display()
         )));
     }
-    let mut builder = Builder::new(config, plugins, runtime, request.site, "localhost")?;
+    let mut builder = Builder::new(config, plugins, "localhost")?;
     let features = Features::resolve(DeploymentType::Cloud, FeatureRequests::default());
     let mut preview = Preview {
         site: request.site.to_path_buf(),
@@ -183,19 +183,29 @@ impl Preview {
             .collect()
     }
 
-    /// Publishes and exports the whole site into a new folder and serves it.
-    fn full(&mut self, builder: &mut Builder<'_>, report: &dyn Fn(&str)) -> Result<(), DevError> {
+    /// Builds the whole site into a new folder and serves it.
+    fn full(&mut self, builder: &mut Builder, report: &dyn Fn(&str)) -> Result<(), DevError> {
         let started = Instant::now();
-        let version = builder.publish(&self.site, false)?;
+        let loaded = builder.load(&self.site, false)?;
         self.generation += 1;
         let folder = self.output.join(self.generation.to_string());
         std::fs::create_dir_all(&folder).map_err(|e| DevError::Files(e.to_string()))?;
-        let (job, _) =
-            builder.export_to_folder(&version, None, &self.features, &|_, _| {}, &folder)?;
-        let manifest = crate::sites::load_site(&self.site, builder.site_limits())
-            .map_err(|e| DevError::Files(e.to_string()))?;
-        self.known = manifest.files.iter().map(|f| f.path.clone()).collect();
-        self.pages = manifest
+        let built = builder.export(
+            &self.site,
+            &loaded,
+            None,
+            Destination::Folder(&folder),
+            &self.features,
+            &|_, _| {},
+        )?;
+        self.known = loaded
+            .manifest
+            .files
+            .iter()
+            .map(|f| f.path.clone())
+            .collect();
+        self.pages = loaded
+            .manifest
             .pages
             .into_iter()
             .filter(|p| p.generated.is_none())
@@ -208,28 +218,29 @@ impl Preview {
         if !previous.as_os_str().is_empty() {
             let _ = std::fs::remove_dir_all(previous);
         }
-        report_build(report, "built", &job, started);
+        report_build(report, "built", &built, started);
         Ok(())
     }
 
     /// Renders `pages` again and puts their files in the served folder.
     fn pages_only(
         &mut self,
-        builder: &mut Builder<'_>,
+        builder: &mut Builder,
         pages: &[String],
         report: &dyn Fn(&str),
     ) -> Result<(), DevError> {
         let started = Instant::now();
-        let version = builder.publish(&self.site, false)?;
+        let loaded = builder.load(&self.site, false)?;
         let staging = self.output.join("staging");
         let _ = std::fs::remove_dir_all(&staging);
         std::fs::create_dir_all(&staging).map_err(|e| DevError::Files(e.to_string()))?;
-        let (job, _) = builder.export_to_folder(
-            &version,
-            Some(pages.to_vec()),
+        let built = builder.export(
+            &self.site,
+            &loaded,
+            Some(pages),
+            Destination::Folder(&staging),
             &self.features,
             &|_, _| {},
-            &staging,
         )?;
         let served = self
             .served
@@ -257,15 +268,15 @@ impl Preview {
         report_build(
             report,
             &format!("rebuilt {}", pages.join(", ")),
-            &job,
+            &built,
             started,
         );
         Ok(())
     }
 }
 
-fn report_build(report: &dyn Fn(&str), what: &str, job: &crate::store::Job, started: Instant) {
-    for warning in &job.warnings {
+fn report_build(report: &dyn Fn(&str), what: &str, built: &BuildReport, started: Instant) {
+    for warning in &built.warnings {
         let line = warning.line.map(|l| format!(":{l}")).unwrap_or_default();
         report(&format!(
             "warning: {}{line}: {}",
@@ -275,8 +286,8 @@ fn report_build(report: &dyn Fn(&str), what: &str, job: &crate::store::Job, star
     let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     report(&format!(
         "{what}: {}, {}, {} ms",
-        plural(job.page_count, "page"),
-        plural(job.warning_count, "warning"),
+        plural(built.pages, "page"),
+        plural(built.warning_count, "warning"),
         started.elapsed().as_millis()
     ));
 }

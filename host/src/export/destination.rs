@@ -1,90 +1,107 @@
-//! Where an export's files go: through the packager component into one archive in object
-//! storage (every export job), or straight into a folder on disk (`quire build --format dir`
-//! and `quire dev`, which would only unpack the archive again). Either runs on a thread of its
-//! own, fed by the render side; a file at a path already written is left out, so the result is
-//! unambiguous.
+//! Where an export's files go: through the packager component into one archive (an export
+//! job's goes to object storage, `quire build`'s to a file), or straight into a folder on disk
+//! (`quire build --format dir` and `quire dev`, which would only unpack the archive again).
+//! Either runs on a thread of its own, fed by the render side; a file at a path already
+//! written is left out, so the result is unambiguous. Both end with the bundle's manifest.
 
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 
-use tokio::runtime::Handle;
-
-use super::{ExportContext, ExportError};
+use super::ExportError;
 use crate::bundle::ManifestBuilder;
-use crate::plugins::{ArchiveSession, OutputFile};
-use crate::storage::paths;
-use crate::store::{BundleRecord, Job};
+use crate::plugins::{ArchiveSession, OutputFile, Plugins};
 
-/// The packager side: files in, archive chunks out to storage.
-pub(super) fn pack(
-    context: &ExportContext,
-    job: &Job,
-    runtime: &Handle,
+/// Where an archive's bytes go as the packager gives them.
+pub trait ArchiveOutput {
+    /// Appends a chunk of the archive.
+    fn write(&mut self, chunk: Vec<u8>) -> Result<(), ExportError>;
+    /// The archive is complete.
+    fn close(&mut self) -> Result<(), ExportError>;
+    /// The export stopped: what was written is of no use.
+    fn abort(&mut self);
+}
+
+/// An archive written.
+pub struct Packed<O> {
+    pub output: O,
+    pub size_bytes: u64,
+    /// The archive's file name extension (`tar.gz`) and media type, as the packager says.
+    pub extension: String,
+    pub media_type: String,
+}
+
+/// The packager side: files in, archive chunks out to the output `open` gives for the
+/// packager's file name extension. `format` chooses the packager (`None`: the default);
+/// `domain` and `version` are written into the bundle's manifest.
+#[allow(clippy::too_many_arguments)]
+pub fn pack<O: ArchiveOutput>(
+    plugins: &Plugins,
+    format: Option<&str>,
+    (domain, version): (&str, &str),
     receiver: Receiver<Vec<OutputFile>>,
     aborted: &AtomicBool,
     work: &str,
-) -> Result<BundleRecord, ExportError> {
-    let plugins = &context.plugins;
+    open: impl FnOnce(&str) -> Result<O, ExportError>,
+) -> Result<Packed<O>, ExportError> {
     let packager = plugins
         .packagers
-        .choose(job.format.as_deref())
+        .choose(format)
         .map_err(|e| ExportError::Format(e.to_string()))?
         .current();
     let mut archive = ArchiveSession::start(&plugins.runtime, &packager, work)?;
-    let path = paths::bundle(&job.id, &archive.extension);
-    let media_type = archive.media_type.clone();
-    let mut writer = runtime.block_on(context.operator.writer(&path))?;
+    let (extension, media_type) = (archive.extension.clone(), archive.media_type.clone());
+    let mut output = open(&extension)?;
     let mut size = 0u64;
     let mut manifest = ManifestBuilder::default();
     // Each path goes in once: a later file at a path already written (a plugin naming two
     // files alike, a site file where a page is) is left out, so the archive stays unambiguous.
-    let mut written = std::collections::HashSet::new();
+    let mut written = HashSet::new();
     let result = (|| -> Result<(), ExportError> {
         for batch in receiver {
             for file in batch {
                 if !written.insert(file.path.clone()) {
-                    tracing::warn!(job = %job.id, path = %file.path, "a second file at this path is left out");
+                    tracing::warn!(work, path = %file.path, "a second file at this path is left out");
                     continue;
                 }
                 manifest.add(&file.path, &file.contents);
                 let chunk = archive.add_file(&file.path, &file.contents)?;
                 if !chunk.is_empty() {
                     size += chunk.len() as u64;
-                    runtime.block_on(writer.write(chunk))?;
+                    output.write(chunk)?;
                 }
             }
         }
-        Ok(())
+        if aborted.load(Ordering::SeqCst) {
+            return Err(ExportError::PipelineClosed);
+        }
+        let listing = manifest.finish(domain, version, time::OffsetDateTime::now_utc());
+        let chunk = archive.add_file(&listing.path, &listing.contents)?;
+        size += chunk.len() as u64;
+        output.write(chunk)?;
+        let last = archive.finish()?;
+        size += last.len() as u64;
+        output.write(last)?;
+        output.close()
     })();
-    if let Err(e) = result {
-        let _ = runtime.block_on(writer.abort());
-        return Err(e);
+    if let Err(e) = &result {
+        tracing::debug!(work, "archive abandoned: {e}");
+        output.abort();
     }
-    if aborted.load(Ordering::SeqCst) {
-        let _ = runtime.block_on(writer.abort());
-        return Err(ExportError::PipelineClosed);
-    }
-    let listing = manifest.finish(&job.domain, &job.version, time::OffsetDateTime::now_utc());
-    let chunk = archive.add_file(&listing.path, &listing.contents)?;
-    size += chunk.len() as u64;
-    runtime.block_on(writer.write(chunk))?;
-    let last = archive.finish()?;
-    size += last.len() as u64;
-    runtime.block_on(writer.write(last))?;
-    runtime.block_on(writer.close())?;
-    Ok(BundleRecord {
-        path,
+    result?;
+    Ok(Packed {
+        output,
         size_bytes: size,
+        extension,
         media_type,
     })
 }
 
 /// The folder side: files in, written under `folder` with the bundle's manifest, as unpacking
 /// the archive would give them. Returns the bytes written.
-pub(super) fn write_folder(
-    job: &Job,
+pub fn write_folder(
+    (domain, version): (&str, &str),
     folder: &Path,
     receiver: Receiver<Vec<OutputFile>>,
     aborted: &AtomicBool,
@@ -104,11 +121,11 @@ pub(super) fn write_folder(
             // A plugin's path is checked as the docs server checks an archive's: relative,
             // with no `..`, so nothing lands outside the folder.
             let Some(relative) = crate::sites::safe_relative(Path::new(&file.path)) else {
-                tracing::warn!(job = %job.id, path = %file.path, "a file outside the bundle is left out");
+                tracing::warn!(path = %file.path, "a file outside the bundle is left out");
                 continue;
             };
             if relative.as_os_str().is_empty() || !written.insert(file.path.clone()) {
-                tracing::warn!(job = %job.id, path = %file.path, "a second file at this path is left out");
+                tracing::warn!(path = %file.path, "a second file at this path is left out");
                 continue;
             }
             manifest.add(&file.path, &file.contents);
@@ -119,9 +136,9 @@ pub(super) fn write_folder(
     if aborted.load(Ordering::SeqCst) {
         return Err(ExportError::PipelineClosed);
     }
-    let listing = manifest.finish(&job.domain, &job.version, time::OffsetDateTime::now_utc());
+    let listing = manifest.finish(domain, version, time::OffsetDateTime::now_utc());
     write(Path::new(&listing.path), &listing.contents)?;
-    tracing::info!(job = %job.id, files = written.len(), "folder written");
+    tracing::info!(folder = %folder.display(), files = written.len(), "folder written");
     Ok(size + listing.contents.len() as u64)
 }
 

@@ -2,6 +2,7 @@
 //! export), storage or the store failed, or the server is stopping.
 
 use crate::plugins::PluginError;
+use crate::rendering::RenderError;
 
 /// Why an export failed.
 #[derive(Debug, thiserror::Error)]
@@ -28,4 +29,18 @@ pub enum ExportError {
     /// One side of the render-to-pack pipeline stopped; the other side's error is the cause.
     #[error("the export pipeline stopped")]
     PipelineClosed,
+    /// A page's source could not be read from the content version.
+    #[error("{0}")]
+    Sources(RenderError),
+}
+
+impl From<RenderError> for ExportError {
+    fn from(e: RenderError) -> Self {
+        match e {
+            RenderError::Plugin(e) => ExportError::Plugin(e),
+            RenderError::Storage(e) => ExportError::Storage(e),
+            RenderError::Cancelled => ExportError::Cancelled,
+            other => ExportError::Sources(other),
+        }
+    }
 }

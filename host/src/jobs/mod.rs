@@ -4,8 +4,6 @@
 //! recovery requeues it; with a shared database, another server takes it over once its lease
 //! expires, and the worker that lost a lease stops and records nothing.
 
-mod destination;
-mod error;
 mod export;
 mod start;
 
@@ -18,7 +16,7 @@ use tokio::sync::Notify;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-pub use error::ExportError;
+pub use crate::export::ExportError;
 pub use start::{ExportRequest, StartError, start_export};
 
 use crate::config::JobsConfig;
@@ -94,30 +92,6 @@ async fn worker(number: usize, context: Arc<ExportContext>, shutdown: Cancellati
             }
         }
     }
-}
-
-/// Runs the export of `job` on the calling thread (which must not be an async task's) and
-/// returns its bundle; the caller records the outcome. `quire build` runs its one job so.
-pub fn export_now(
-    context: &ExportContext,
-    job: &Job,
-    runtime: &tokio::runtime::Handle,
-    cancel: &CancellationToken,
-) -> Result<crate::store::BundleRecord, ExportError> {
-    export::run_export(context, job, runtime, cancel)
-}
-
-/// Runs `job` now on the calling thread, writing its files into `folder` (new or empty)
-/// instead of an archive; returns the bytes written. For `quire build --format dir` and
-/// `quire dev`.
-pub fn export_to_folder(
-    context: &ExportContext,
-    job: &Job,
-    runtime: &tokio::runtime::Handle,
-    cancel: &CancellationToken,
-    folder: &std::path::Path,
-) -> Result<u64, ExportError> {
-    export::export_to_folder(context, job, runtime, cancel, folder)
 }
 
 async fn run(

@@ -6,14 +6,12 @@
 
 pub mod contract;
 mod packagers;
-mod render_pool;
 mod selection;
 mod slot;
 mod watch;
 
 pub use packagers::{PackagerChoiceError, Packagers};
 pub use quire_runtime::*;
-pub use render_pool::{render_in_order, render_threads};
 pub use selection::{RoleFiles, resolve_files};
 pub use slot::{PluginSlot, Refresh};
 pub use watch::watch_plugin_files;

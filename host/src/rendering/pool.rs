@@ -8,7 +8,10 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, Sender, channel, sync_channel};
 
-use super::{LoadedPlugin, PageInput, PluginError, PluginRuntime, RenderedPage, SiteInfo};
+use super::RenderError;
+use crate::plugins::{
+    LoadedPlugin, PageInput, PluginError, PluginRuntime, RenderedPage, RendererSession, SiteInfo,
+};
 
 /// Pages handed out ahead of the first one not yet taken back, per thread: enough to keep every
 /// thread busy while one renders a slow page, few enough that the results waiting for it stay
@@ -35,7 +38,7 @@ pub fn render_threads(configured: usize) -> usize {
 /// `pages` is pulled on the calling thread as the threads need work; its first error stops
 /// the run and is returned, as is `on_page`'s first error. A session that cannot be opened
 /// (the component does not instantiate, or its `open` fails) stops the run with that error.
-pub fn render_in_order<T, E>(
+pub(super) fn render_in_order<T, E>(
     runtime: &PluginRuntime,
     plugin: &LoadedPlugin,
     site: &SiteInfo,
@@ -46,7 +49,7 @@ pub fn render_in_order<T, E>(
 ) -> Result<(), E>
 where
     T: Send,
-    E: From<PluginError>,
+    E: From<RenderError>,
 {
     let threads = threads.max(1);
     let ahead = threads * AHEAD_PER_THREAD;
@@ -79,7 +82,7 @@ fn collect<T, E>(
     on_page: &mut impl FnMut(T, PageInput, Result<RenderedPage, PluginError>) -> Result<(), E>,
 ) -> Result<(), E>
 where
-    E: From<PluginError>,
+    E: From<RenderError>,
 {
     let mut pages = pages.into_iter();
     let (mut handed_out, mut next_due) = (0usize, 0usize);
@@ -102,9 +105,12 @@ where
             return Ok(());
         }
         let (index, tag, input, rendered) = match done.recv() {
-            Ok(finished) => finished?,
+            Ok(finished) => finished.map_err(RenderError::Plugin)?,
             Err(_) => {
-                return Err(PluginError::Engine("every rendering thread stopped".into()).into());
+                return Err(RenderError::Plugin(PluginError::Engine(
+                    "every rendering thread stopped".into(),
+                ))
+                .into());
             }
         };
         waiting.insert(index, (tag, input, rendered));
@@ -124,7 +130,7 @@ fn render_thread<T>(
     tasks: &Mutex<Receiver<Task<T>>>,
     done: Sender<Done<T>>,
 ) {
-    let open = || super::RendererSession::open(runtime, plugin, site, work);
+    let open = || RendererSession::open(runtime, plugin, site, work);
     let mut session = match open() {
         Ok(session) => session,
         Err(e) => {

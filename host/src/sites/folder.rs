@@ -21,6 +21,14 @@ pub struct SiteLimits {
 }
 
 impl SiteLimits {
+    /// The limits the configuration sets (`publish.max_files`, `publish.max_site_mib`).
+    pub fn of(config: &crate::config::PublishConfig) -> Self {
+        Self {
+            max_files: config.max_files,
+            max_bytes: config.max_site_mib << 20,
+        }
+    }
+
     /// Checks a running count of files and bytes against the limits.
     pub fn check(&self, files: usize, bytes: u64) -> Result<(), SiteError> {
         if files > self.max_files {
@@ -81,7 +89,7 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
     let (mut snippets, snippet_warnings) =
         SnippetFiles::new(&config, config_file, files.iter().map(|f| f.path.as_str()));
     // Titles in frontmatter may hold docs.json `variables` too ("About {{product}}").
-    let variables = quire_sdk::variables::Variables::from_config(&config);
+    let variables = quire_core::variables::Variables::from_config(&config);
     for (path, file) in &page_files {
         let source = read_text(root, file)?;
         snippets.read_imports(file, &source);

@@ -68,7 +68,7 @@ impl LinkSigner {
         }
         let expires = expires_at.unix_timestamp();
         let signature = self.signature(path, expires);
-        let file = path.strip_prefix("bundles/").unwrap_or(path);
+        let file = super::paths::bundle_file_name(path);
         Ok(SignedLink {
             url: format!(
                 "{}{DOWNLOAD_ROUTE}/{file}?expires={expires}&signature={signature}",

@@ -84,9 +84,22 @@ pub mod paths {
         format!("{}files/{file}", version_dir(domain, label))
     }
 
+    /// Where archives live; a download link names an archive by what follows.
+    const BUNDLES: &str = "bundles/";
+
     /// A job's archive.
     pub fn bundle(job_id: &str, extension: &str) -> String {
-        format!("bundles/{job_id}.{extension}")
+        bundle_named(&format!("{job_id}.{extension}"))
+    }
+
+    /// The archive a download link names by its file name (`{job}.tar.gz`).
+    pub fn bundle_named(file: &str) -> String {
+        format!("{BUNDLES}{file}")
+    }
+
+    /// The file name a download link names an archive by: its path without the folder.
+    pub fn bundle_file_name(path: &str) -> &str {
+        path.strip_prefix(BUNDLES).unwrap_or(path)
     }
 
     /// Every warning of a finished export job, as a JSON list: the job record keeps the first

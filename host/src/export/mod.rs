@@ -1,0 +1,228 @@
+//! The static export, as a use case: a site version's pages from the render pipeline, the
+//! renderer's shared assets, the feature file, the site's own files and the site-wide files
+//! (`bundle`), streamed to a destination (`destination`: the packager into an archive, or a
+//! folder) on a thread of its own, so rendering and compression overlap. The export job
+//! (`jobs`) runs it on a content version in storage and keeps its progress in the store;
+//! `quire build` and `quire dev` run it on a site folder. Nothing here knows of jobs or stores.
+
+mod destination;
+mod error;
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::time::{Duration, Instant};
+
+use crate::bundle::{FEATURES_FILE, SiteFiles};
+use crate::plugins::{OutputFile, Plugins, Warning};
+use crate::rendering::SiteRender;
+use crate::sites::{SiteManifest, is_static_asset};
+use quire_core::redirects::Redirects;
+use quire_core::variables::Variables;
+
+pub use destination::{ArchiveOutput, Packed, pack, write_folder};
+pub use error::ExportError;
+
+/// Batches of files in flight between the renderer and the destination.
+const PIPELINE_DEPTH: usize = 64;
+
+/// One export: which pages of which site, and what the bundle says of where it is served.
+pub struct Export<'a> {
+    pub render: SiteRender<'a>,
+    /// The domain the sitemap's and `robots.txt`'s URLs name.
+    pub domain: &'a str,
+    /// The feature file the bundle carries instead of the renderer's default, if any.
+    pub features: Option<&'a str>,
+}
+
+/// Hears of an export as it goes. Each warning comes once, however many pages give it (a
+/// problem in a snippet comes back from every page that uses it).
+pub trait ExportProgress {
+    /// `done` of `total` pages are in the bundle; `warnings` are the ones given since the last
+    /// call. `finished` is true once, after the last page and the site-wide files.
+    fn update(
+        &mut self,
+        done: u64,
+        total: u64,
+        warnings: Vec<Warning>,
+        finished: bool,
+    ) -> Result<(), ExportError>;
+}
+
+/// Runs `export` and hands every file to `write`, which runs on a thread of its own and says
+/// where the files went. A page the renderer fails on is a plain page and a warning; what stops
+/// the export is the site as a whole (the renderer cannot be set up), the sources, the
+/// destination, `progress`, or cancellation.
+pub fn run<R: Send>(
+    export: &Export<'_>,
+    plugins: &Plugins,
+    progress: &mut dyn ExportProgress,
+    write: impl FnOnce(Receiver<Vec<OutputFile>>, &AtomicBool) -> Result<R, ExportError> + Send,
+) -> Result<R, ExportError> {
+    let render = &export.render;
+    let manifest = render.manifest;
+    let total = render.pages.len() as u64;
+    let prepared = render.prepare(plugins);
+    // The shared assets come from a session of their own; the pages from one per thread.
+    let assets_started = Instant::now();
+    let mut assets = prepared.assets()?;
+    let assets_time = assets_started.elapsed();
+    if let Some(features) = export.features {
+        assets.retain(|file| file.path != FEATURES_FILE);
+        assets.push(OutputFile {
+            path: FEATURES_FILE.to_string(),
+            contents: features.as_bytes().to_vec(),
+        });
+    }
+
+    let aborted = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (sender, receiver) = sync_channel::<Vec<OutputFile>>(PIPELINE_DEPTH);
+        let writer = scope.spawn(|| write(receiver, &aborted));
+
+        let rendered = (|| -> Result<(), ExportError> {
+            send(&sender, std::mem::take(&mut assets))?;
+            let (mut site_files, redirect_warnings) = site_wide_files(manifest, export.domain);
+            let mut warnings = Warnings::default();
+            warnings.extend(redirect_warnings);
+            // What publishing found wrong (a missing navigation page, ...) is the export's too.
+            warnings.extend(manifest.warnings.iter().map(|w| Warning {
+                file: w.file.clone(),
+                line: None,
+                message: w.message.clone(),
+            }));
+            let mut timings = StageTimings::default();
+            let render_started = Instant::now();
+            let mut done = 0u64;
+            prepared.pages(|rendered| {
+                let (page, mut output) = (rendered.page, rendered.output);
+                if let Some(failure) = &rendered.failure {
+                    tracing::warn!(work = render.work, page = %page.file, "{failure}");
+                    crate::metrics::get().export_page_failures.inc();
+                }
+                let beside = site_files.add_page(
+                    &page.path,
+                    rendered.source,
+                    &mut output,
+                    page.version.as_deref(),
+                    page.language.as_deref(),
+                );
+                output.files.extend(beside);
+                warnings.extend(output.warnings);
+                let started = Instant::now();
+                send(&sender, output.files)?;
+                timings.waiting_for_writer += started.elapsed();
+                let started = Instant::now();
+                crate::metrics::get().export_pages.inc();
+                done += 1;
+                progress.update(done, total, warnings.take_new(), false)?;
+                timings.progress += started.elapsed();
+                Ok::<_, ExportError>(())
+            })?;
+            timings.render = render_started.elapsed();
+            tracing::info!(
+                work = render.work,
+                assets_ms = assets_time.as_millis() as u64,
+                render_ms = timings.render.as_millis() as u64,
+                writer_wait_ms = timings.waiting_for_writer.as_millis() as u64,
+                progress_ms = timings.progress.as_millis() as u64,
+                "pages rendered"
+            );
+            for file in manifest.files.iter().filter(|f| is_static_asset(&f.path)) {
+                if render.cancel.is_some_and(|c| c.is_cancelled()) {
+                    return Err(ExportError::Cancelled);
+                }
+                let contents = render.sources.read(&file.path)?;
+                send(
+                    &sender,
+                    vec![OutputFile {
+                        path: file.path.clone(),
+                        contents,
+                    }],
+                )?;
+            }
+            let started = Instant::now();
+            send(&sender, site_files.finish())?;
+            tracing::info!(
+                work = render.work,
+                site_files_ms = started.elapsed().as_millis() as u64,
+                "site files made"
+            );
+            progress.update(total, total, warnings.take_new(), true)
+        })();
+        if rendered.is_err() {
+            aborted.store(true, Ordering::SeqCst);
+        }
+        drop(sender);
+        let written = writer.join().unwrap_or(Err(ExportError::PipelineClosed));
+        match (rendered, written) {
+            (Ok(()), written) => written,
+            // The writer failed first and the render side's send failed because of it.
+            (Err(ExportError::PipelineClosed), Err(writer_error)) => Err(writer_error),
+            // Otherwise the render side's error is the cause; the writer only stopped after it.
+            (Err(e), _) => Err(e),
+        }
+    })
+}
+
+fn send(sender: &SyncSender<Vec<OutputFile>>, files: Vec<OutputFile>) -> Result<(), ExportError> {
+    sender.send(files).map_err(|_| ExportError::PipelineClosed)
+}
+
+/// The site-wide files' collector for `manifest` served at `domain` (redirects settled
+/// against the pages, variables, the description), and the warnings about its redirects.
+fn site_wide_files(manifest: &SiteManifest, domain: &str) -> (SiteFiles, Vec<Warning>) {
+    let config_value: serde_json::Value =
+        serde_json::from_str(&manifest.config_json).unwrap_or_default();
+    let page_paths: HashSet<&str> = manifest.pages.iter().map(|p| p.path.as_str()).collect();
+    let (redirects, mut redirect_warnings) =
+        Redirects::from_config(&config_value, &|p| page_paths.contains(p));
+    let in_order: Vec<&str> = manifest.pages.iter().map(|p| p.path.as_str()).collect();
+    let (redirects, unsettled) = crate::bundle::redirects::settle(&redirects, &in_order);
+    redirect_warnings.extend(unsettled);
+    let site_files = SiteFiles::new(domain, &manifest.name)
+        .with_redirects(redirects)
+        .with_variables(Variables::from_config(&config_value))
+        .with_description(config_value.get("description").and_then(|d| d.as_str()));
+    let warnings = redirect_warnings
+        .into_iter()
+        .map(|message| Warning {
+            file: manifest.config_file.clone(),
+            line: None,
+            message,
+        })
+        .collect();
+    (site_files, warnings)
+}
+
+/// The export's warnings, each (file, line, message) once.
+#[derive(Default)]
+struct Warnings {
+    new: Vec<Warning>,
+    given: HashSet<(String, Option<u32>, String)>,
+}
+
+impl Warnings {
+    fn extend(&mut self, warnings: impl IntoIterator<Item = Warning>) {
+        for warning in warnings {
+            let key = (warning.file.clone(), warning.line, warning.message.clone());
+            if self.given.insert(key) {
+                self.new.push(warning);
+            }
+        }
+    }
+
+    fn take_new(&mut self) -> Vec<Warning> {
+        std::mem::take(&mut self.new)
+    }
+}
+
+/// Where the render side of an export spent its time, for the log.
+#[derive(Default)]
+struct StageTimings {
+    /// From the first page handed to the rendering threads to the last one back, reads and
+    /// waits included.
+    render: Duration,
+    waiting_for_writer: Duration,
+    progress: Duration,
+}

@@ -1,0 +1,179 @@
+//! The one render pipeline: the pages of a site version through the renderer component, each
+//! once, on the render pool (`pool`), in the manifest's order, with their sources read from a
+//! folder or from object storage (`sources`). Publishing's search index, the export's files
+//! and `quire build` all take their pages from here, so a page is read, rendered and, when the
+//! renderer fails on it, replaced by the same fallback whatever it is rendered for. It knows
+//! nothing of jobs, stores or archives: its caller decides what a rendered page becomes.
+
+mod pool;
+mod sources;
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+
+use crate::bundle::fallback_page;
+use crate::plugins::{
+    LoadedPlugin, OutputFile, PageInput, PluginError, Plugins, RenderedPage, RendererSession,
+    SiteInfo, Warning,
+};
+use crate::sites::{PageEntry, SiteManifest};
+
+pub use pool::render_threads;
+pub use sources::Sources;
+
+/// Why a render run stopped. One page never stops it: a page the renderer fails on comes back
+/// as a fallback page.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// The renderer could not be set up for the site (it does not instantiate, or refuses the
+    /// site's settings).
+    #[error(transparent)]
+    Plugin(#[from] PluginError),
+    #[error("cannot read {file}: {message}")]
+    Read { file: String, message: String },
+    #[error("storage error: {0}")]
+    Storage(#[from] opendal::Error),
+    #[error("the page sources ended before the pages did")]
+    SourcesEnded,
+    #[error("the run was cancelled")]
+    Cancelled,
+}
+
+/// One run: which pages of which site version, read from where.
+pub struct SiteRender<'a> {
+    pub manifest: &'a SiteManifest,
+    /// The content version's label, as renderers are told it.
+    pub version: &'a str,
+    /// The pages to render, in the order they come back.
+    pub pages: Vec<&'a PageEntry>,
+    pub sources: Sources<'a>,
+    /// Stops the run before the next page is read, once cancelled.
+    pub cancel: Option<&'a CancellationToken>,
+    /// Names the run in logs and plugin errors (`job 123`, `indexing version v1`).
+    pub work: &'a str,
+}
+
+/// One page, rendered.
+pub struct PageRendered<'a> {
+    pub page: &'a PageEntry,
+    /// The page's source, as read.
+    pub source: String,
+    /// What the renderer made of the page; where it failed, a plain page showing the source
+    /// (`bundle::fallback_page`) with a warning that says so.
+    pub output: RenderedPage,
+    /// Why the renderer failed on the page, when `output` is the fallback.
+    pub failure: Option<PluginError>,
+}
+
+/// A run ready to render: the site as the renderer sees it, and the renderer component, taken
+/// once (one replaced while the run goes on serves the runs after it).
+pub struct Prepared<'a> {
+    render: &'a SiteRender<'a>,
+    plugins: &'a Plugins,
+    renderer: Arc<LoadedPlugin>,
+    site: SiteInfo,
+}
+
+impl<'a> SiteRender<'a> {
+    /// Reads what the renderer is given of the whole site (snippets, API documents, the
+    /// navigation) and takes the current renderer component.
+    pub fn prepare(&'a self, plugins: &'a Plugins) -> Prepared<'a> {
+        let site = self
+            .manifest
+            .site_info(self.version, |file| self.sources.read_text(file));
+        Prepared {
+            render: self,
+            plugins,
+            renderer: plugins.renderer.current(),
+            site,
+        }
+    }
+}
+
+impl Prepared<'_> {
+    /// The files every page shares (stylesheets, scripts), from a renderer session of their
+    /// own.
+    pub fn assets(&self) -> Result<Vec<OutputFile>, RenderError> {
+        let runtime = &self.plugins.runtime;
+        let mut session =
+            RendererSession::open(runtime, &self.renderer, &self.site, self.render.work)?;
+        Ok(session.assets()?)
+    }
+
+    /// Renders every page of the run on `plugins.render_threads` threads and gives each to
+    /// `on_page` on the calling thread, in the run's order, so what `on_page` builds is the
+    /// same whatever the number of threads. A file a page brings for other pages too (a
+    /// diagram script, given by each renderer instance) is kept from the first page only.
+    /// `on_page`'s first error stops the run and is returned.
+    pub fn pages<E>(
+        &self,
+        mut on_page: impl FnMut(PageRendered<'_>) -> Result<(), E>,
+    ) -> Result<(), E>
+    where
+        E: From<RenderError>,
+    {
+        let render = self.render;
+        let stored: Vec<String> = render
+            .pages
+            .iter()
+            .filter(|page| page.generated.is_none())
+            .map(|page| page.file.clone())
+            .collect();
+        let mut reads = render.sources.read_in_order(stored);
+        let inputs = render.pages.iter().map(|page| {
+            if render.cancel.is_some_and(CancellationToken::is_cancelled) {
+                return Err(RenderError::Cancelled.into());
+            }
+            // Pages the navigation generates (API operations) carry their source.
+            let bytes = match &page.generated {
+                Some(source) => source.clone().into_bytes(),
+                None => reads.next_file()?,
+            };
+            let input = PageInput {
+                path: page.path.clone(),
+                file: page.file.clone(),
+                source: String::from_utf8_lossy(&bytes).into_owned(),
+                modified: page.modified,
+            };
+            Ok::<_, E>((*page, input))
+        });
+        let mut shared_files = HashSet::new();
+        pool::render_in_order(
+            &self.plugins.runtime,
+            &self.renderer,
+            &self.site,
+            render.work,
+            self.plugins.render_threads,
+            inputs,
+            |page, input, rendered| {
+                let (mut output, failure) = match rendered {
+                    Ok(output) => (output, None),
+                    Err(failure) => (fallback(page, &input.source, &failure), Some(failure)),
+                };
+                let own_html = format!("{}.html", page.path);
+                output
+                    .files
+                    .retain(|file| file.path == own_html || shared_files.insert(file.path.clone()));
+                on_page(PageRendered {
+                    page,
+                    source: input.source,
+                    output,
+                    failure,
+                })
+            },
+        )
+    }
+}
+
+/// The plain page that stands in for one the renderer failed on, with a warning saying so.
+fn fallback(page: &PageEntry, source: &str, failure: &PluginError) -> RenderedPage {
+    let mut fallback = fallback_page(&page.path, &page.title, source, &failure.to_string());
+    fallback.warnings.push(Warning {
+        file: page.file.clone(),
+        line: None,
+        message: format!("the page could not be rendered and is exported as plain text: {failure}"),
+    });
+    fallback
+}
