@@ -232,11 +232,7 @@ impl ExportProgress for Progress<'_> {
     ) -> Result<(), ExportError> {
         self.done = done;
         self.warnings
-            .extend(warnings.into_iter().map(|w| JobWarning {
-                file: w.file,
-                line: w.line,
-                message: w.message,
-            }));
+            .extend(warnings.into_iter().map(JobWarning::from));
         if finished
             || self
                 .last

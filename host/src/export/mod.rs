@@ -17,6 +17,7 @@ use crate::bundle::{FEATURES_FILE, SiteFiles};
 use crate::plugins::{OutputFile, Plugins, Warning};
 use crate::rendering::SiteRender;
 use crate::sites::{SiteManifest, is_static_asset};
+use crate::store::JobWarning;
 use quire_core::redirects::Redirects;
 use quire_core::variables::Variables;
 
@@ -193,6 +194,17 @@ fn site_wide_files(manifest: &SiteManifest, domain: &str) -> (SiteFiles, Vec<War
         })
         .collect();
     (site_files, warnings)
+}
+
+/// A warning as a job and a build report it.
+impl From<Warning> for JobWarning {
+    fn from(warning: Warning) -> Self {
+        JobWarning {
+            file: warning.file,
+            line: warning.line,
+            message: warning.message,
+        }
+    }
 }
 
 /// The export's warnings, each (file, line, message) once.

@@ -171,11 +171,7 @@ impl ExportProgress for Progress<'_> {
         finished: bool,
     ) -> Result<(), ExportError> {
         self.warnings
-            .extend(warnings.into_iter().map(|w| JobWarning {
-                file: w.file,
-                line: w.line,
-                message: w.message,
-            }));
+            .extend(warnings.into_iter().map(JobWarning::from));
         if !finished && self.last.elapsed() < PROGRESS_INTERVAL {
             return Ok(());
         }

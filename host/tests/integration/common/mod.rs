@@ -268,10 +268,15 @@ pub struct InProcess {
 }
 
 impl InProcess {
-    /// Sends `request` through the API and returns the status and the body as JSON (`Null` when
-    /// it is not JSON).
-    pub async fn send(&self, request: axum::http::Request<axum::body::Body>) -> (u16, Value) {
+    /// Sends `request` through the API, as from a client on 127.0.0.1, and returns the status
+    /// and the body as JSON (`Null` when it is not JSON).
+    pub async fn send(&self, mut request: axum::http::Request<axum::body::Body>) -> (u16, Value) {
         use tower::ServiceExt;
+        // What a socket gives every request: the peer's address (rate limits count by it).
+        let peer = std::net::SocketAddr::from(([127, 0, 0, 1], 40_000));
+        request
+            .extensions_mut()
+            .insert(axum::extract::ConnectInfo(peer));
         let response = self
             .router
             .clone()
