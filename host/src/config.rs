@@ -96,7 +96,7 @@ impl Default for AssistantConfig {
     }
 }
 
-/// Rate limits of the discovery endpoints (SPEC 8).
+/// Rate limits of the discovery endpoints: per organization per hour and per client IP per hour.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct LimitsConfig {

@@ -1,4 +1,4 @@
-//! Rate limits on the discovery endpoints (SPEC 8): requests per organization per hour and per
+//! Rate limits on the discovery endpoints: requests per organization per hour and per
 //! client IP per day, in fixed windows. The counts live in the store: in the embedded store's
 //! memory for one server, in PostgreSQL for replicas, which then share every limit.
 //!
@@ -60,7 +60,8 @@ impl Window {
     }
 }
 
-/// The two limits of SPEC 8.
+/// The two limits every discovery request is under: its organization's per hour, and its
+/// client IP's per hour.
 pub struct RateLimiter {
     store: SharedStore,
     per_organization: Window,

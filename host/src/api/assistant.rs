@@ -1,4 +1,4 @@
-//! The assistant endpoints: `POST /discovery/v1/assistant/{domain}/message` (SPEC 4.1) streams
+//! The assistant endpoints: `POST /discovery/v1/assistant/{domain}/message` streams
 //! the chat SDK's generation-4 data stream protocol, and `/discovery/v2/...` the generation-5
 //! UI message stream. Everything that can be refused is refused with a status before the stream
 //! starts; what fails later is an error part and a clean end.
@@ -26,7 +26,7 @@ const EVENT_BUFFER: usize = 64;
 #[utoipa::path(
     post, path = "/discovery/v1/assistant/{domain}/message", tag = "discovery",
     params(("domain" = String, Path, description = "The site's domain")),
-    request_body(content = Object, description = "SPEC 2.1: fp, messages, threadId, retrievalPageSize, filter, context, currentPath. Limits: the body at most 256 KiB; at most 100 messages; a user message at most 4,000 characters, any other at most 32,000; at most 20 context items of at most 8,000 characters; currentPath at most 200 characters. The search query the stream echoes is cut at 500 characters."),
+    request_body(content = Object, description = "The assistant request: fp, messages, threadId, retrievalPageSize, filter, context, currentPath. Limits: the body at most 256 KiB; at most 100 messages; a user message at most 4,000 characters, any other at most 32,000; at most 20 context items of at most 8,000 characters; currentPath at most 200 characters. The search query the stream echoes is cut at 500 characters."),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Data stream parts, one `CODE:JSON` per line, ending with `d:` (which carries threadId)", content_type = "text/plain"),

@@ -1,6 +1,6 @@
 //! Who is calling, as extractors: a handler names the key it needs as an argument, and runs
 //! only for a live key of that kind. [`DiscoveryCaller`] also counts the request against the
-//! rate limits (SPEC 8), which every replica sharing the store shares.
+//! rate limits (per organization per hour and per client IP per hour), which every replica sharing the store shares.
 
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::StatusCode;

@@ -1,4 +1,4 @@
-//! The static export API (SPEC 4.2-4.4): start a job, poll it, generate its bundle link.
+//! The static export API: start a job, poll it, generate its bundle link (enterprise plans, admin keys).
 
 use axum::Json;
 use axum::extract::{Path, Query, State};

@@ -1,11 +1,11 @@
-//! The v1 assistant request (SPEC 2.1-2.4), checked field by field so that a 400 names the
+//! The v1 assistant request (fp, messages, threadId, retrievalPageSize, filter, context, currentPath), checked field by field so that a 400 names the
 //! exact place at fault (`messages[0].parts[1].toolInvocation.state`). Unknown top-level fields
 //! (`id`, `data`, which `useChat` adds) are ignored. The top-level rules are shared with v2
 //! (`request_v2`), which differs in its messages.
 
 use serde_json::{Map, Value};
 
-/// `currentPath` may be at most this many characters (SPEC 8).
+/// `currentPath` may be at most this many characters.
 pub const MAX_CURRENT_PATH: usize = 200;
 /// A user message (a question) may be at most this many characters. The public assistant key
 /// is in every reader's browser: without a bound, anyone could make the server search and echo
@@ -18,7 +18,7 @@ pub const MAX_MESSAGES: usize = 100;
 /// `context` may hold at most this many items, each at most `MAX_CONTEXT_CHARS` characters.
 pub const MAX_CONTEXT_ITEMS: usize = 20;
 pub const MAX_CONTEXT_CHARS: usize = 8_000;
-/// `retrievalPageSize` default (SPEC 2.1) and bounds.
+/// `retrievalPageSize`: its default when the request gives none, and its bounds.
 pub const DEFAULT_RETRIEVAL_PAGE_SIZE: u32 = 5;
 pub const MAX_RETRIEVAL_PAGE_SIZE: u32 = 50;
 

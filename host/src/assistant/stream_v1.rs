@@ -69,7 +69,7 @@ pub fn source(id: &str, url: &str, title: &str) -> String {
     )
 }
 
-/// `d:` the end of the message: always the last part. It carries `threadId` (SPEC 6.1).
+/// `d:` the end of the message: always the last part. It carries `threadId`, which continues the thread.
 pub fn finish_message(reason: &str, usage: Usage, thread_id: &str) -> String {
     part(
         'd',

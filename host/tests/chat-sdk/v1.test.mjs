@@ -91,7 +91,7 @@ test('every line parses, the finish part is last and carries threadId', async ()
   const lines = raw.split('\n').filter((l) => l.length > 0);
   const parsed = lines.map((line) => parseDataStreamPart(line));
   assert.equal(parsed.at(-1).type, 'finish_message');
-  assert.match(JSON.parse(lines.at(-1).slice(2)).threadId, /^th_/, 'd: carries threadId (SPEC 6.1)');
+  assert.match(JSON.parse(lines.at(-1).slice(2)).threadId, /^th_/, 'd: carries threadId');
   assert.deepEqual(parsed.slice(0, 4).map((p) => p.type), ['start_step', 'tool_call', 'tool_result', 'finish_step']);
   assert.equal(parsed.filter((p) => p.type === 'tool_result')[0].value.result.length, 2);
 
