@@ -25,7 +25,7 @@ use wasmtime::component::{HasSelf, InstancePre, Linker};
 use wasmtime::{Config, Engine};
 
 pub use bindings::renderer::exports::quire::plugins::render::{
-    Heading, NavEntry, NavKind, PageInput, RenderedPage, Section, SiteFile, SiteInfo,
+    Heading, NavEntry, NavKind, PageInput, RenderedPage, Section, SiteFile, SiteInfo, SiteOutput,
 };
 pub use bindings::retriever::exports::quire::plugins::retrieve::{
     Filter as SearchFilter, Hit as SearchHit, Query as SearchQuery, Section as IndexSection,

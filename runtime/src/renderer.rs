@@ -8,6 +8,7 @@ use super::error::fault_message;
 use super::session::Session;
 use super::{
     LoadedPlugin, OutputFile, PageInput, PluginError, PluginRuntime, RenderedPage, SiteInfo,
+    SiteOutput,
 };
 
 /// An open `site-renderer` in its own store.
@@ -62,6 +63,25 @@ impl RendererSession {
         let size = files.iter().map(|f| f.contents.len()).sum();
         self.session.check_output(task, size)?;
         Ok(files)
+    }
+
+    /// What belongs to the whole site: the files the pages' `needs` name, and the problems in
+    /// the site's settings.
+    pub fn site_output(&mut self, needs: &[String]) -> Result<SiteOutput, PluginError> {
+        let task = "writing the site-wide files";
+        let (bindings, site) = (&self.bindings, self.site);
+        let output = self
+            .session
+            .call(task, |store| {
+                bindings
+                    .quire_plugins_render()
+                    .site_renderer()
+                    .call_site_output(store, site, needs)
+            })?
+            .map_err(|fault| self.session.reported(task, fault_message(fault)))?;
+        let size = output.files.iter().map(|f| f.contents.len()).sum();
+        self.session.check_output(task, size)?;
+        Ok(output)
     }
 
     /// Renders one page.

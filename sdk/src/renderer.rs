@@ -1,6 +1,7 @@
 //! Writing a renderer: implement [`Renderer`] and export it with
 //! [`export_renderer!`](crate::export_renderer). The host opens one renderer per export (with
-//! the site's navigation and settings), asks it once for the shared assets, then for each page.
+//! the site's navigation and settings), asks it once for the shared assets, then for each page,
+//! then once for what belongs to the whole site (`site_output`).
 
 use crate::navigation::Navigation;
 use crate::sections::{Heading, Section};
@@ -74,6 +75,18 @@ pub struct RenderedPage {
     pub headings: Vec<Heading>,
     pub sections: Vec<Section>,
     pub warnings: Vec<Warning>,
+    /// Site-wide files this page needs, by names of your choosing (`diagrams`): the host
+    /// gathers them over every page and asks [`Renderer::site_output`] for them once.
+    pub needs: Vec<String>,
+}
+
+/// What belongs to the whole site rather than to any page.
+#[derive(Debug, Clone, Default)]
+pub struct SiteOutput {
+    /// The site-wide files the pages' `needs` named.
+    pub files: Vec<OutputFile>,
+    /// Problems in the site's settings, each reported once.
+    pub warnings: Vec<Warning>,
 }
 
 /// A renderer prepared for one site.
@@ -86,6 +99,13 @@ pub trait Renderer: Sized + 'static {
     }
     /// Renders one page. A problem in the page's markup is a warning, not an error.
     fn render_page(&self, page: Page) -> Result<RenderedPage>;
+    /// What belongs to the whole site: the files named by the pages' `needs` (each name once)
+    /// and the problems in the site's settings. Asked once per site after its pages, possibly
+    /// of another instance than the one that rendered them. Nothing by default.
+    fn site_output(&self, needs: &[String]) -> Result<SiteOutput> {
+        let _ = needs;
+        Ok(SiteOutput::default())
+    }
 }
 
 /// Exports a [`Renderer`] as the component's `renderer` world:
@@ -190,16 +210,25 @@ pub mod adapter {
                         text: s.text,
                     })
                     .collect(),
-                warnings: out
-                    .warnings
-                    .into_iter()
-                    .map(|w| wit_types::Warning {
-                        file: w.file,
-                        line: w.line,
-                        message: w.message,
-                    })
-                    .collect(),
+                warnings: out.warnings.into_iter().map(warning).collect(),
+                needs: out.needs,
             })
+        }
+
+        fn site_output(&self, needs: Vec<String>) -> Result<wit::SiteOutput, wit_types::Error> {
+            let out = self.0.site_output(&needs)?;
+            Ok(wit::SiteOutput {
+                files: out.files.into_iter().map(output_file).collect(),
+                warnings: out.warnings.into_iter().map(warning).collect(),
+            })
+        }
+    }
+
+    fn warning(w: crate::warnings::Warning) -> wit_types::Warning {
+        wit_types::Warning {
+            file: w.file,
+            line: w.line,
+            message: w.message,
         }
     }
 

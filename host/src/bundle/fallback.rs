@@ -40,6 +40,7 @@ pub fn fallback_page(path: &str, title: &str, source: &str, reason: &str) -> Ren
             text: body.to_string(),
         }],
         warnings: Vec::new(),
+        needs: Vec::new(),
     }
 }
 

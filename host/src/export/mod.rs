@@ -8,7 +8,7 @@
 mod destination;
 mod error;
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
@@ -95,8 +95,11 @@ pub fn run<R: Send>(
             let mut timings = StageTimings::default();
             let render_started = Instant::now();
             let mut done = 0u64;
+            // What the pages need once for the whole site (a diagram script), by name.
+            let mut needs = BTreeSet::new();
             prepared.pages(|rendered| {
                 let (page, mut output) = (rendered.page, rendered.output);
+                needs.extend(std::mem::take(&mut output.needs));
                 if let Some(failure) = &rendered.failure {
                     tracing::warn!(work = render.work, page = %page.file, "{failure}");
                     crate::metrics::get().export_page_failures.inc();
@@ -129,6 +132,9 @@ pub fn run<R: Send>(
                 progress_ms = timings.progress.as_millis() as u64,
                 "pages rendered"
             );
+            let site_output = prepared.site_output(&needs)?;
+            warnings.extend(site_output.warnings);
+            send(&sender, site_output.files)?;
             for file in manifest.files.iter().filter(|f| is_static_asset(&f.path)) {
                 if render.cancel.is_some_and(|c| c.is_cancelled()) {
                     return Err(ExportError::Cancelled);

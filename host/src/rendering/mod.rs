@@ -8,15 +8,15 @@
 mod pool;
 mod sources;
 
-use std::collections::HashSet;
-use std::sync::Arc;
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
 
 use tokio_util::sync::CancellationToken;
 
 use crate::bundle::fallback_page;
 use crate::plugins::{
     LoadedPlugin, OutputFile, PageInput, PluginError, Plugins, RenderedPage, RendererSession,
-    SiteInfo, Warning,
+    SiteInfo, SiteOutput, Warning,
 };
 use crate::sites::{PageEntry, SiteManifest};
 
@@ -68,12 +68,15 @@ pub struct PageRendered<'a> {
 }
 
 /// A run ready to render: the site as the renderer sees it, and the renderer component, taken
-/// once (one replaced while the run goes on serves the runs after it).
+/// once (one replaced while the run goes on serves the runs after it). The site-wide calls
+/// share one session; the pages have one per thread.
 pub struct Prepared<'a> {
     render: &'a SiteRender<'a>,
     plugins: &'a Plugins,
     renderer: Arc<LoadedPlugin>,
     site: SiteInfo,
+    /// The session of the site-wide calls (assets, site output), apart from the pages'.
+    site_session: Mutex<Option<RendererSession>>,
 }
 
 impl<'a> SiteRender<'a> {
@@ -88,25 +91,52 @@ impl<'a> SiteRender<'a> {
             plugins,
             renderer: plugins.renderer.current(),
             site,
+            site_session: Mutex::new(None),
         }
     }
 }
 
 impl Prepared<'_> {
-    /// The files every page shares (stylesheets, scripts), from a renderer session of their
-    /// own.
+    /// The files every page shares (stylesheets, scripts), from the site-wide session.
     pub fn assets(&self) -> Result<Vec<OutputFile>, RenderError> {
-        let runtime = &self.plugins.runtime;
-        let mut session =
-            RendererSession::open(runtime, &self.renderer, &self.site, self.render.work)?;
-        Ok(session.assets()?)
+        self.with_site_session(|session| session.assets())
+    }
+
+    /// What belongs to the whole site, asked once after the pages on the site-wide session: the
+    /// files the pages' `needs` named, and the problems in the site's settings.
+    pub fn site_output(&self, needs: &BTreeSet<String>) -> Result<SiteOutput, RenderError> {
+        let needs: Vec<String> = needs.iter().cloned().collect();
+        self.with_site_session(|session| session.site_output(&needs))
+    }
+
+    /// Runs `call` on the site-wide session, opened on first use. A call that fails leaves no
+    /// session behind (its instance may be broken), so the next one opens a fresh one.
+    fn with_site_session<T>(
+        &self,
+        call: impl FnOnce(&mut RendererSession) -> Result<T, PluginError>,
+    ) -> Result<T, RenderError> {
+        let mut held = self
+            .site_session
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut session = match held.take() {
+            Some(session) => session,
+            None => RendererSession::open(
+                &self.plugins.runtime,
+                &self.renderer,
+                &self.site,
+                self.render.work,
+            )?,
+        };
+        let result = call(&mut session)?;
+        *held = Some(session);
+        Ok(result)
     }
 
     /// Renders every page of the run on `plugins.render_threads` threads and gives each to
     /// `on_page` on the calling thread, in the run's order, so what `on_page` builds is the
-    /// same whatever the number of threads. A file a page brings for other pages too (a
-    /// diagram script, given by each renderer instance) is kept from the first page only.
-    /// `on_page`'s first error stops the run and is returned.
+    /// same whatever the number of threads. `on_page`'s first error stops the run and is
+    /// returned.
     pub fn pages<E>(
         &self,
         mut on_page: impl FnMut(PageRendered<'_>) -> Result<(), E>,
@@ -139,7 +169,6 @@ impl Prepared<'_> {
             };
             Ok::<_, E>((*page, input))
         });
-        let mut shared_files = HashSet::new();
         pool::render_in_order(
             &self.plugins.runtime,
             &self.renderer,
@@ -148,14 +177,10 @@ impl Prepared<'_> {
             self.plugins.render_threads,
             inputs,
             |page, input, rendered| {
-                let (mut output, failure) = match rendered {
+                let (output, failure) = match rendered {
                     Ok(output) => (output, None),
                     Err(failure) => (fallback(page, &input.source, &failure), Some(failure)),
                 };
-                let own_html = format!("{}.html", page.path);
-                output
-                    .files
-                    .retain(|file| file.path == own_html || shared_files.insert(file.path.clone()));
                 on_page(PageRendered {
                     page,
                     source: input.source,

@@ -41,4 +41,4 @@ pub use page::{PageOutput, PageSource, render, render_page};
 pub use plugin::DefaultRenderer;
 pub use settings::Settings;
 pub use site::Site;
-pub use site_files::assets;
+pub use site_files::{DIAGRAMS, assets, site_output};

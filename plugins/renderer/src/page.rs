@@ -19,9 +19,9 @@ pub struct PageOutput {
     pub headings: Vec<Heading>,
     pub sections: Vec<Section>,
     pub warnings: Vec<PageWarning>,
-    /// Files besides the page that it needs in the bundle (the Mermaid script), as (path,
-    /// contents); each is given with the first page of the site that needs it.
-    pub files: Vec<(String, Vec<u8>)>,
+    /// The site-wide files the page needs (`site_files::DIAGRAMS`), given once for the whole
+    /// site by `site_files::site_output`.
+    pub needs: Vec<String>,
 }
 
 /// One page's source, as the host gives it.
@@ -155,27 +155,11 @@ pub fn render(site: &Site, page: &PageSource<'_>) -> PageOutput {
     warnings.append(&mut markup.warnings);
     let has_diagram = markup.has_diagram;
     let sections = markup.into_sections();
-    // Problems in the site's settings travel with the first page, against the settings file.
-    if !site.settings_reported.replace(true) {
-        warnings.extend(
-            site.settings
-                .external
-                .problems
-                .iter()
-                .map(|message| PageWarning {
-                    file: Some(site.settings.config_file.to_string()),
-                    line: None,
-                    message: message.clone(),
-                }),
-        );
-    }
-    let mut files = Vec::new();
-    if has_diagram && !site.mermaid_given.replace(true) {
-        files.push((
-            crate::diagrams::MERMAID_PATH.to_string(),
-            crate::diagrams::MERMAID_SCRIPT.to_vec(),
-        ));
-    }
+    let needs = if has_diagram {
+        vec![crate::site_files::DIAGRAMS.to_string()]
+    } else {
+        Vec::new()
+    };
 
     let html = layout::page(
         site,
@@ -198,7 +182,7 @@ pub fn render(site: &Site, page: &PageSource<'_>) -> PageOutput {
         headings,
         sections,
         warnings,
-        files,
+        needs,
     }
 }
 
@@ -625,7 +609,7 @@ mod tests {
     }
 
     #[test]
-    fn asyncapi_pages_document_their_channel_and_settings_problems_come_once() {
+    fn asyncapi_pages_document_their_channel_and_settings_problems_are_the_sites() {
         let yaml = "asyncapi: 2.6.0\ninfo: {title: T, version: '1'}\nchannels:\n  user/signedup:\n    subscribe:\n      message: {name: Signed up, payload: {type: object, properties: {email: {type: string}}}}\n";
         let config = r#"{"integrations": {"intercom": {"appId": "x"}}}"#;
         let site = Site::new("Acme".into(), "v1".into(), vec![], config, vec![])
@@ -640,8 +624,12 @@ mod tests {
         assert_eq!(out.title, "user/signedup");
         assert!(out.html.contains("Subscribe"), "{}", out.html);
         assert!(out.html.contains("<code class=\"field-name\">email</code>"));
-        assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
-        assert_eq!(out.warnings[0].file.as_deref(), Some("docs.json"));
+        // The settings problem (an analytics integration) comes with the site's output, not
+        // with any page.
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let site_wide = crate::site_output(&site, &[]);
+        assert_eq!(site_wide.problems.len(), 1, "{:?}", site_wide.problems);
+        assert_eq!(site_wide.settings_file, "docs.json");
         let again = render_page(&site, "b", "b.mdx", "---\nasyncapi: nowhere\n---\n");
         assert_eq!(again.warnings.len(), 1, "{:?}", again.warnings);
         assert!(again.warnings[0].message.contains("no such channel"));

@@ -5,7 +5,7 @@ use quire_sdk::renderer::{self as sdk, Page, RenderedPage};
 use quire_sdk::warnings::Warning;
 use quire_sdk::{OutputFile, Result};
 
-use crate::{PageSource, Site, assets, render};
+use crate::{PageSource, Site, assets, render, site_output};
 
 /// The prepared site, shared by every page of one export.
 pub struct DefaultRenderer {
@@ -54,15 +54,12 @@ impl sdk::Renderer for DefaultRenderer {
             path: format!("{}.html", page.path),
             contents: out.html.into_bytes(),
         };
-        let files = out
-            .files
-            .into_iter()
-            .map(|(path, contents)| OutputFile { path, contents });
         Ok(RenderedPage {
             title: out.title,
             description: out.description,
             indexable: out.indexable,
-            files: std::iter::once(html).chain(files).collect(),
+            files: vec![html],
+            needs: out.needs,
             headings: out.headings,
             sections: out.sections,
             warnings: out
@@ -73,6 +70,26 @@ impl sdk::Renderer for DefaultRenderer {
                     file: w.file.unwrap_or_else(|| page.file.clone()),
                     line: w.line,
                     message: w.message,
+                })
+                .collect(),
+        })
+    }
+
+    fn site_output(&self, needs: &[String]) -> Result<sdk::SiteOutput> {
+        let output = site_output(&self.site, needs);
+        Ok(sdk::SiteOutput {
+            files: output
+                .files
+                .into_iter()
+                .map(|(path, contents)| OutputFile { path, contents })
+                .collect(),
+            warnings: output
+                .problems
+                .into_iter()
+                .map(|message| Warning {
+                    file: output.settings_file.to_string(),
+                    line: None,
+                    message,
                 })
                 .collect(),
         })

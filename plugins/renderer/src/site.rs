@@ -38,10 +38,6 @@ pub struct Site {
     pub links: crate::links::Targets,
     /// docs.json `variables`, replaced in every page's and snippet's source.
     pub variables: quire_sdk::variables::Variables,
-    /// Whether a page has already carried the Mermaid script into the bundle.
-    pub mermaid_given: std::cell::Cell<bool>,
-    /// Whether a page has already carried the warnings about the site's settings.
-    pub settings_reported: std::cell::Cell<bool>,
     /// The site's own `.css` files, linked on every page after the theme's.
     pub own_stylesheets: Vec<String>,
     /// The site's own `.js` files, which quire.js runs on every page where the deployment
@@ -132,8 +128,6 @@ impl Site {
             api_problems: Vec::new(),
             theme,
             links,
-            mermaid_given: std::cell::Cell::new(false),
-            settings_reported: std::cell::Cell::new(false),
             own_stylesheets: Vec::new(),
             own_scripts: Vec::new(),
         }

@@ -109,6 +109,7 @@ impl Renderer for MinimalRenderer {
             headings,
             sections,
             warnings: warnings.into_vec(),
+            needs: Vec::new(),
         })
     }
 }
