@@ -34,12 +34,7 @@ impl Sources<'_> {
     /// The bytes of `file` (a path relative to the site root).
     pub fn read(&self, file: &str) -> Result<Vec<u8>, RenderError> {
         match self {
-            Sources::Folder(root) => {
-                std::fs::read(root.join(file)).map_err(|e| RenderError::Read {
-                    file: file.to_string(),
-                    message: e.to_string(),
-                })
-            }
+            Sources::Folder(root) => read_from_folder(root, file),
             Sources::Version {
                 operator,
                 runtime,
@@ -111,10 +106,7 @@ impl InOrder {
         match self {
             InOrder::Folder { root, files } => {
                 let file = files.next().ok_or(RenderError::SourcesEnded)?;
-                std::fs::read(root.join(&file)).map_err(|e| RenderError::Read {
-                    file,
-                    message: e.to_string(),
-                })
+                read_from_folder(root, &file)
             }
             InOrder::Storage(receiver) => receiver
                 .blocking_recv()
@@ -122,4 +114,12 @@ impl InOrder {
                 .map_err(RenderError::Storage),
         }
     }
+}
+
+/// The bytes of `file` under the site folder `root`.
+fn read_from_folder(root: &Path, file: &str) -> Result<Vec<u8>, RenderError> {
+    std::fs::read(root.join(file)).map_err(|e| RenderError::Read {
+        file: file.to_string(),
+        message: e.to_string(),
+    })
 }
