@@ -1,7 +1,7 @@
 //! The navigation's API pages: operation entries, and documents named with no pages listed,
 //! which stand for every operation (OpenAPI) or channel (AsyncAPI) in them.
 
-use super::Walker;
+use super::walker::{Inherited, Walker};
 use crate::sites::NavKind;
 use crate::sites::api_extensions::PageExtensions;
 use crate::sites::api_pages::{self, ApiSpec};
@@ -9,8 +9,8 @@ use crate::sites::api_pages::{self, ApiSpec};
 impl Walker<'_> {
     /// A page generated for the API operation `entry`, labelled with its summary (or its
     /// `x-mint` title), hidden when the operation says `x-hidden`.
-    pub(super) fn operation(&mut self, entry: &str, depth: u32, at: &str) {
-        let operation = match self.spec.clone() {
+    pub(super) fn operation(&mut self, entry: &str, depth: u32, at: &str, inherited: &Inherited) {
+        let operation = match inherited.spec.clone() {
             Some(spec) => self
                 .document(&spec, at)
                 .and_then(|d| api_pages::operation(d, entry)),
@@ -23,21 +23,34 @@ impl Walker<'_> {
             .unwrap_or(entry)
             .to_string();
         let page =
-            api_pages::operation_page(entry, self.spec.as_ref(), &extensions, &mut self.taken);
-        let node = self.push(NavKind::Page, depth, &label, Some(page.path.clone()), None);
+            api_pages::operation_page(entry, inherited.spec.as_ref(), &extensions, &mut self.taken);
+        let node = self.push(
+            NavKind::Page,
+            depth,
+            &label,
+            Some(page.path.clone()),
+            None,
+            inherited,
+        );
         node.hidden |= extensions.hidden;
         self.generated.push(page);
     }
 
     /// Pages for every operation of `spec`, in a group per tag.
-    pub(super) fn all_operations(&mut self, spec: &ApiSpec, depth: u32, at: &str) {
+    pub(super) fn all_operations(
+        &mut self,
+        spec: &ApiSpec,
+        depth: u32,
+        at: &str,
+        inherited: &Inherited,
+    ) {
         let Some(groups) = self.document(spec, at).map(api_pages::all_operations) else {
             return;
         };
         for (tag, entries) in groups {
-            self.push(NavKind::Group, depth, &tag, None, None);
+            self.push(NavKind::Group, depth, &tag, None, None, inherited);
             for entry in entries {
-                self.operation(&entry, depth + 1, at);
+                self.operation(&entry, depth + 1, at, inherited);
             }
         }
     }
@@ -55,13 +68,20 @@ impl Walker<'_> {
     }
 
     /// Pages for every channel of the AsyncAPI document `spec` names.
-    pub(super) fn all_channels(&mut self, spec: &ApiSpec, depth: u32, at: &str) {
+    pub(super) fn all_channels(
+        &mut self,
+        spec: &ApiSpec,
+        depth: u32,
+        at: &str,
+        inherited: &Inherited,
+    ) {
         let Some(channels) = self.document(spec, at).map(api_pages::all_channels) else {
             return;
         };
         for (id, label) in channels {
             let page = api_pages::channel_page(&id, spec, &mut self.taken);
-            self.push(NavKind::Page, depth, &label, Some(page.path.clone()), None);
+            let path = Some(page.path.clone());
+            self.push(NavKind::Page, depth, &label, path, None, inherited);
             self.generated.push(page);
         }
     }

@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use super::Walker;
+use super::walker::{Inherited, Walker};
 use crate::sites::{NavKind, SiteError};
 
 /// A mint.json tab or anchor.
@@ -128,9 +128,12 @@ impl Walker<'_> {
                 })
                 .collect();
             let mut depth = 0;
+            let inherited = Inherited {
+                version: version.map(String::from),
+                ..Inherited::default()
+            };
             if let Some(v) = version {
-                self.version = Some(v.to_string());
-                self.push_container(NavKind::Version, v, 0);
+                self.push(NavKind::Version, 0, v, None, None, &inherited);
                 depth = 1;
             }
             if sorting.is_empty() {
@@ -139,6 +142,7 @@ impl Walker<'_> {
                         std::slice::from_ref(*group),
                         depth,
                         &format!("navigation[{i}]"),
+                        &inherited,
                     )?;
                 }
             } else {
@@ -152,23 +156,24 @@ impl Walker<'_> {
                     if members.is_empty() {
                         continue;
                     }
-                    self.push(kind, depth, name, None, icon);
+                    self.push(kind, depth, name, None, icon, &inherited);
                     for (i, group) in members {
                         self.pages(
                             std::slice::from_ref(*group),
                             depth + 1,
                             &format!("navigation[{i}]"),
+                            &inherited,
                         )?;
                     }
                 }
             }
             for tab in &tabs {
                 if let Place::Link(url) = &tab.place {
-                    self.push(NavKind::Tab, depth, tab.name, None, tab.icon);
-                    self.push(NavKind::Link, depth + 1, tab.name, Some(url.clone()), None);
+                    self.push(NavKind::Tab, depth, tab.name, None, tab.icon, &inherited);
+                    let link = Some(url.clone());
+                    self.push(NavKind::Link, depth + 1, tab.name, link, None, &inherited);
                 }
             }
-            self.version = None;
         }
         if !anchors_sort {
             self.anchor_links(&anchors, groups);
@@ -206,8 +211,23 @@ impl Walker<'_> {
                     }
                 }
             };
-            self.push(NavKind::Anchor, 0, anchor.name, None, anchor.icon);
-            self.push(NavKind::Link, 1, anchor.name, Some(target), anchor.icon);
+            let site_wide = Inherited::default();
+            self.push(
+                NavKind::Anchor,
+                0,
+                anchor.name,
+                None,
+                anchor.icon,
+                &site_wide,
+            );
+            self.push(
+                NavKind::Link,
+                1,
+                anchor.name,
+                Some(target),
+                anchor.icon,
+                &site_wide,
+            );
         }
     }
 }
