@@ -7,6 +7,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
+use crate::config::SiteConfig;
+
 /// Rules followed one after another at most this often; a longer chain is taken for a loop.
 const MAX_CHAIN: usize = 16;
 
@@ -53,12 +55,12 @@ pub struct Redirects {
 }
 
 impl Redirects {
-    /// The rules of the navigation file `config` (its `redirects` list; a `$ref` there is
-    /// resolved when the site is published), less those whose source is a page of the site
-    /// (`pages` says, for a path without extension), and what was wrong with them.
-    pub fn from_config(config: &Value, pages: &dyn Fn(&str) -> bool) -> (Self, Vec<String>) {
+    /// The rules of the site's settings (its `redirects` list; a `$ref` there is resolved
+    /// when the site is published), less those whose source is a page of the site (`pages`
+    /// says, for a path without extension), and what was wrong with them.
+    pub fn of(config: &SiteConfig, pages: &dyn Fn(&str) -> bool) -> (Self, Vec<String>) {
         let mut warnings = Vec::new();
-        let Some(listed) = config.get("redirects") else {
+        let Some(listed) = &config.redirects else {
             return (Self::default(), warnings);
         };
         let Value::Array(listed) = listed else {
@@ -324,7 +326,7 @@ mod tests {
     fn redirects(rules: Value, pages: &[&str]) -> (Redirects, Vec<String>) {
         let config = serde_json::json!({ "redirects": rules });
         let pages: Vec<String> = pages.iter().map(|p| p.to_string()).collect();
-        Redirects::from_config(&config, &|p| pages.iter().any(|q| q == p))
+        Redirects::of(&SiteConfig::of(&config), &|p| pages.iter().any(|q| q == p))
     }
 
     #[test]

@@ -9,31 +9,29 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use crate::config::SiteConfig;
+
 /// A site's variables by name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Variables(HashMap<String, String>);
 
 impl Variables {
-    /// The `variables` of a docs.json document (strings, and numbers or booleans as written;
-    /// other values are not variables).
-    pub fn from_config(config: &Value) -> Self {
+    /// The site's `variables` (strings, and numbers or booleans as written; other values are
+    /// not variables).
+    pub fn of(config: &SiteConfig) -> Self {
         let map = config
-            .get("variables")
-            .and_then(Value::as_object)
-            .map(|vars| {
-                vars.iter()
-                    .filter_map(|(name, value)| {
-                        let text = match value {
-                            Value::String(s) => s.clone(),
-                            Value::Number(n) => n.to_string(),
-                            Value::Bool(b) => b.to_string(),
-                            _ => return None,
-                        };
-                        Some((name.clone(), text))
-                    })
-                    .collect()
+            .variables
+            .iter()
+            .filter_map(|(name, value)| {
+                let text = match value {
+                    Value::String(s) => s.clone(),
+                    Value::Number(n) => n.to_string(),
+                    Value::Bool(b) => b.to_string(),
+                    _ => return None,
+                };
+                Some((name.clone(), text))
             })
-            .unwrap_or_default();
+            .collect();
         Self(map)
     }
 
@@ -77,9 +75,9 @@ mod tests {
     use super::*;
 
     fn variables() -> Variables {
-        Variables::from_config(&serde_json::json!({"variables": {
+        Variables::of(&SiteConfig::of(&serde_json::json!({"variables": {
             "product": "Acme", "version": "2.4.0", "seats": 5, "nested": {"a": "b"}
-        }}))
+        }})))
     }
 
     #[test]

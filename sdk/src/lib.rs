@@ -27,11 +27,12 @@ pub mod retriever;
 pub mod warnings;
 
 pub use error::{Error, Result};
-/// The model of a docs site that the host reads the same way (frontmatter, navigation entries,
-/// paths and links, redirects, variables, sections, escaping), from `quire-core`.
+/// The model of a docs site that the host reads the same way (docs.json settings, frontmatter,
+/// navigation entries, paths and links, redirects, variables, sections, escaping), from
+/// `quire-core`.
 pub use quire_core::{
-    escape, features, frontmatter, imports, links, navigation, paths, redirects, sections,
-    variables,
+    config, escape, features, frontmatter, imports, links, navigation, paths, redirects, sections,
+    tokens, variables,
 };
 
 /// The version of the `quire:plugins` contract this SDK builds plugins against. The host

@@ -44,9 +44,10 @@ pub struct Site {
 }
 
 impl Site {
-    /// A setting from the navigation file by JSON pointer (`/colors/primary`).
-    pub fn setting(&self, pointer: &str) -> Option<&str> {
-        self.config.pointer(pointer).and_then(|v| v.as_str())
+    /// The navigation file's settings, typed (`settings().colors.primary`). What does not fit
+    /// docs.json's model is left out; the host has warned about it when the site was published.
+    pub fn settings(&self) -> crate::config::SiteConfig {
+        crate::config::SiteConfig::of(&self.config)
     }
 }
 

@@ -1,10 +1,24 @@
-//! Tokens for documentation search: lower-cased words stemmed in the page's language (Snowball,
+//! Search tokens, in one place for every search Quire runs. [`Tokenizer`] is the rule of
+//! server-side search (the default retriever's index and queries); [`browser`] is the smaller
+//! rule an exported bundle's search script repeats in JavaScript; [`stem_english`] is the stem
+//! answers compare words by.
+//!
+//! [`Tokenizer`]: lower-cased words stemmed in the page's language (Snowball,
 //! English when the language is not given or has no stemmer), code identifiers kept whole as
 //! well as split into their parts (`retrievalPageSize` is found by `retrievalpagesize`, by
 //! `page size`, and by `pages`), and overlapping character pairs for scripts written without
 //! spaces (Chinese, Japanese, Thai, ...), where a word cannot be told from its neighbours.
 
+pub mod browser;
+
 use rust_stemmers::{Algorithm, Stemmer};
+
+/// A word's English stem (Snowball), as server-side search stems English pages.
+pub fn stem_english(word: &str) -> String {
+    static STEMMER: std::sync::LazyLock<Stemmer> =
+        std::sync::LazyLock::new(|| Stemmer::create(Algorithm::English));
+    STEMMER.stem(word).into_owned()
+}
 
 /// English words too common to tell sections apart.
 const STOPWORDS: &[&str] = &[

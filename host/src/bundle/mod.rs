@@ -16,7 +16,8 @@ pub use manifest::ManifestBuilder;
 
 /// The feature file every bundle carries, which a docs server replaces.
 pub use quire_core::features::{FILE as FEATURES_FILE, script as features_script};
-pub use search_index::{SearchDocument, SearchIndexBuilder, shard_of, tokens};
+pub use quire_core::tokens::browser::tokens;
+pub use search_index::{SearchDocument, SearchIndexBuilder, shard_of};
 
 use crate::plugins::{OutputFile, RenderedPage};
 

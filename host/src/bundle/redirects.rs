@@ -145,7 +145,8 @@ mod tests {
             {"source": "/guides/old#part", "destination": "/guides/other"},
             {"source": "/guides/old/", "destination": "/guides/other"},
         ]});
-        let (redirects, _) = Redirects::from_config(&config, &|_| false);
+        let (redirects, _) =
+            Redirects::of(&quire_core::config::SiteConfig::of(&config), &|_| false);
         let written = files(&redirects);
         let page = written
             .iter()
@@ -176,7 +177,8 @@ mod tests {
             {"source": "/c", "destination": "/nowhere"},
             {"source": "/d/:x", "destination": "/nowhere/:x"},
         ]});
-        let (redirects, _) = Redirects::from_config(&config, &|_| false);
+        let (redirects, _) =
+            Redirects::of(&quire_core::config::SiteConfig::of(&config), &|_| false);
         let (settled, warnings) = settle(&redirects, &["guides/intro", "guides/setup"]);
         assert_eq!(settled.resolve("/a"), Some(("/guides/intro".into(), true)));
         assert_eq!(settled.resolve("/b"), Some(("/guides/setup".into(), true)));

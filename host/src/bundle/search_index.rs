@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
+use quire_core::tokens::browser::tokens;
 use serde_json::json;
 
 /// BM25 parameters (the common defaults).
@@ -273,33 +274,6 @@ pub fn shard_of(term: &str, shards: usize) -> usize {
         hash = hash.wrapping_mul(0x0100_0193);
     }
     (hash as usize) % shards.max(1)
-}
-
-/// Words of `text`, lower-cased, with plural endings removed (Harman's "S" stemmer, which the
-/// search script repeats exactly).
-pub fn tokens(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(|w| stem(&w.to_lowercase()))
-}
-
-fn stem(word: &str) -> String {
-    let chars = word.chars().count();
-    if chars <= 3 {
-        return word.to_string();
-    }
-    if word.ends_with("ies") && !word.ends_with("eies") && !word.ends_with("aies") {
-        return format!("{}y", &word[..word.len() - 3]);
-    }
-    if word.ends_with("es")
-        && !(word.ends_with("aes") || word.ends_with("ees") || word.ends_with("oes"))
-    {
-        return word[..word.len() - 1].to_string();
-    }
-    if word.ends_with('s') && !(word.ends_with("us") || word.ends_with("ss")) {
-        return word[..word.len() - 1].to_string();
-    }
-    word.to_string()
 }
 
 #[cfg(test)]

@@ -179,18 +179,16 @@ fn send(sender: &SyncSender<Vec<OutputFile>>, files: Vec<OutputFile>) -> Result<
 /// The site-wide files' collector for `manifest` served at `domain` (redirects settled
 /// against the pages, variables, the description), and the warnings about its redirects.
 fn site_wide_files(manifest: &SiteManifest, domain: &str) -> (SiteFiles, Vec<Warning>) {
-    let config_value: serde_json::Value =
-        serde_json::from_str(&manifest.config_json).unwrap_or_default();
+    let config = manifest.settings();
     let page_paths: HashSet<&str> = manifest.pages.iter().map(|p| p.path.as_str()).collect();
-    let (redirects, mut redirect_warnings) =
-        Redirects::from_config(&config_value, &|p| page_paths.contains(p));
+    let (redirects, mut redirect_warnings) = Redirects::of(&config, &|p| page_paths.contains(p));
     let in_order: Vec<&str> = manifest.pages.iter().map(|p| p.path.as_str()).collect();
     let (redirects, unsettled) = crate::bundle::redirects::settle(&redirects, &in_order);
     redirect_warnings.extend(unsettled);
     let site_files = SiteFiles::new(domain, &manifest.name)
         .with_redirects(redirects)
-        .with_variables(Variables::from_config(&config_value))
-        .with_description(config_value.get("description").and_then(|d| d.as_str()));
+        .with_variables(Variables::of(&config))
+        .with_description(config.description.as_deref());
     let warnings = redirect_warnings
         .into_iter()
         .map(|message| Warning {

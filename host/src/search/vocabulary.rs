@@ -90,12 +90,9 @@ pub fn words(text: &str) -> HashSet<String> {
         .collect()
 }
 
-/// A word's English stem.
+/// A word's English stem, as server-side search stems English pages.
 pub fn stem(word: &str) -> String {
-    static STEMMER: std::sync::LazyLock<rust_stemmers::Stemmer> = std::sync::LazyLock::new(|| {
-        rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English)
-    });
-    STEMMER.stem(word).into_owned()
+    quire_core::tokens::stem_english(word)
 }
 
 /// The words of `text` for comparing sentences: lower case, letters and digits only, except

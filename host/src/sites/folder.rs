@@ -4,6 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path};
 
+use quire_core::config::{ConfigWarning, SiteConfig};
 use serde_json::Value;
 use walkdir::WalkDir;
 
@@ -62,9 +63,10 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
     if config_file == "mint.json" {
         super::mint_settings::upgrade(&mut config);
     }
-    let name = config
-        .get("name")
-        .and_then(Value::as_str)
+    let (settings, settings_warnings) = SiteConfig::read(&config);
+    let name = settings
+        .name
+        .as_deref()
         .filter(|n| !n.trim().is_empty())
         .ok_or_else(|| SiteError::Invalid {
             file: config_file.to_string(),
@@ -86,10 +88,13 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
     }
     let mut metas = HashMap::new();
     let mut api_documents = super::api_references(&config.to_string());
-    let (mut snippets, snippet_warnings) =
-        SnippetFiles::new(&config, config_file, files.iter().map(|f| f.path.as_str()));
+    let (mut snippets, snippet_warnings) = SnippetFiles::new(
+        &settings,
+        config_file,
+        files.iter().map(|f| f.path.as_str()),
+    );
     // Titles in frontmatter may hold docs.json `variables` too ("About {{product}}").
-    let variables = quire_core::variables::Variables::from_config(&config);
+    let variables = quire_core::variables::Variables::of(&settings);
     for (path, file) in &page_files {
         let source = read_text(root, file)?;
         snippets.read_imports(file, &source);
@@ -136,7 +141,7 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
         .iter()
         .filter_map(|f| Some((f.path.as_str(), f.modified?)))
         .collect();
-    let searchable = Searchable::new(&config, &navigation.nodes, &metas);
+    let searchable = Searchable::new(&settings, &navigation.nodes, &metas);
     let mut pages = Vec::new();
     let mut seen = HashSet::new();
     // Pages in navigation order (group root pages included), hidden ones too: they are
@@ -198,6 +203,7 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
         files,
         warnings: ignore_warnings
             .into_iter()
+            .chain(config_warnings(config_file, settings_warnings))
             .chain(snippet_warnings)
             .chain(navigation.warnings)
             .collect(),
@@ -208,6 +214,20 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
             .filter(|file| !super::snippet_files::in_snippets_folder(file))
             .collect(),
     })
+}
+
+/// The settings that did not fit docs.json's model, as the site's warnings. A mint.json file
+/// keeps its own keys beside the docs.json ones it was given, so only values of the wrong shape
+/// are reported for it.
+fn config_warnings(config_file: &str, warnings: Vec<ConfigWarning>) -> Vec<super::SiteWarning> {
+    warnings
+        .into_iter()
+        .filter(|w| config_file == "docs.json" || !w.unknown_key)
+        .map(|w| super::SiteWarning {
+            file: config_file.to_string(),
+            message: w.to_string(),
+        })
+        .collect()
 }
 
 /// Every regular file under `root` that the site publishes (hidden entries, `node_modules` and

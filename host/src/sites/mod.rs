@@ -176,6 +176,13 @@ impl SiteManifest {
         })
     }
 
+    /// The site's settings, read from its navigation file as published (what did not fit
+    /// docs.json's model was reported then, and is left out).
+    pub fn settings(&self) -> quire_core::config::SiteConfig {
+        let document = quire_core::config::document(&self.config_json).unwrap_or_default();
+        quire_core::config::SiteConfig::of(&document)
+    }
+
     /// The site as a renderer plugin sees it, for content version `version`. `read` returns a
     /// file's text (snippets and OpenAPI documents); a file it cannot read is left out, and the
     /// pages that use it get a warning from the renderer.

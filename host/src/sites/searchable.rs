@@ -7,7 +7,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::Value;
+use quire_core::config::SiteConfig;
 
 use super::navigation::PageMeta;
 use super::{NavEntry, NavKind};
@@ -22,7 +22,7 @@ pub struct Searchable<'a> {
 impl<'a> Searchable<'a> {
     /// Reads `seo.indexing` from the site's `config` and what its `navigation` lists.
     pub fn new(
-        config: &Value,
+        config: &SiteConfig,
         navigation: &'a [NavEntry],
         metas: &'a HashMap<String, PageMeta>,
     ) -> Self {
@@ -33,7 +33,7 @@ impl<'a> Searchable<'a> {
             .filter_map(|n| n.target.as_deref())
             .collect();
         Self {
-            every_page: config.pointer("/seo/indexing").and_then(Value::as_str) == Some("all"),
+            every_page: config.seo.indexing.as_deref() == Some("all"),
             listed,
             metas,
         }
@@ -86,7 +86,7 @@ mod tests {
             node("quiet", false, false),
         ];
         let metas = metas(&["quiet"]);
-        let searchable = Searchable::new(&json!({}), &nav, &metas);
+        let searchable = Searchable::new(&SiteConfig::default(), &nav, &metas);
         assert!(searchable.page("shown"));
         assert!(!searchable.page("hidden"));
         assert!(searchable.page("hidden-but-searchable"));
@@ -99,7 +99,7 @@ mod tests {
         let nav = [node("hidden", true, false)];
         let metas = metas(&["quiet"]);
         let config = json!({"seo": {"indexing": "all"}});
-        let searchable = Searchable::new(&config, &nav, &metas);
+        let searchable = Searchable::new(&SiteConfig::of(&config), &nav, &metas);
         assert!(searchable.page("hidden"));
         assert!(searchable.page("not-in-navigation"));
         assert!(!searchable.page("quiet"));

@@ -8,6 +8,7 @@
 use std::collections::{BTreeSet, HashSet};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use quire_core::config::SiteConfig;
 use quire_core::imports::{SNIPPET_EXTENSIONS, import_statements, snippet_file};
 use serde_json::Value;
 
@@ -29,15 +30,15 @@ impl SnippetFiles {
     /// and those its `snippets` patterns name. A pattern that cannot be read is a warning
     /// naming it.
     pub fn new<'a>(
-        config: &Value,
+        config: &SiteConfig,
         config_file: &str,
         files: impl IntoIterator<Item = &'a str>,
     ) -> (Self, Vec<SiteWarning>) {
         let mut warnings = Vec::new();
         let mut builder = GlobSetBuilder::new();
-        let patterns = match config.get("snippets") {
+        let patterns = match &config.snippets {
             Some(Value::Array(patterns)) => patterns.iter().collect(),
-            Some(Value::String(_)) => vec![&config["snippets"]],
+            Some(one @ Value::String(_)) => vec![one],
             Some(other) if !other.is_null() => {
                 warnings.push(SiteWarning {
                     file: config_file.to_string(),
@@ -150,7 +151,8 @@ mod tests {
     #[test]
     fn the_folder_patterns_and_imports_make_the_snippets() {
         let config = json!({"snippets": ["components/**"]});
-        let (mut snippets, warnings) = SnippetFiles::new(&config, "docs.json", files());
+        let (mut snippets, warnings) =
+            SnippetFiles::new(&SiteConfig::of(&config), "docs.json", files());
         assert!(warnings.is_empty());
         snippets.read_imports(
             "guides/setup.mdx",
@@ -181,11 +183,15 @@ mod tests {
     #[test]
     fn patterns_that_cannot_be_read_are_warnings() {
         let config = json!({"snippets": ["a/[", 3]});
-        let (_, warnings) = SnippetFiles::new(&config, "docs.json", files());
+        let (_, warnings) = SnippetFiles::new(&SiteConfig::of(&config), "docs.json", files());
         assert_eq!(warnings.len(), 2);
         assert!(warnings[0].message.starts_with("snippets[0]: "));
         assert!(warnings[1].message.contains("snippets[1]: not a string"));
-        let (_, warnings) = SnippetFiles::new(&json!({"snippets": 3}), "docs.json", files());
+        let (_, warnings) = SnippetFiles::new(
+            &SiteConfig::of(&json!({"snippets": 3})),
+            "docs.json",
+            files(),
+        );
         assert!(warnings[0].message.contains("a list of glob patterns"));
     }
 }

@@ -516,6 +516,7 @@ fn kind(message: &str) -> &'static str {
         ("names the page", "missing page"),
         ("unknown icon", "icon"),
         ("unknown component", "component"),
+        ("unknown setting", "unknown setting"),
         ("needs a JavaScript runtime", "needs JavaScript"),
         ("run no code of their own", "script element"),
         ("math ", "math"),

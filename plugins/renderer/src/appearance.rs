@@ -4,9 +4,9 @@
 //! Markdown, ask an assistant about it: the last only where the deployment lets pages reach
 //! other sites, decided by quire.js from the bundle's feature file).
 
-use serde_json::Value;
+use quire_sdk::config::{ContextualOption, Image, OptionHref, SiteConfig};
 
-use crate::config_values::{is_hex_color, text_at};
+use crate::config_values::{is_hex_color, trimmed};
 
 /// The options of the contextual menu this renderer offers, in docs.json's spelling.
 const CONTEXTUAL: &[&str] = &["copy", "view", "chatgpt", "claude", "perplexity"];
@@ -28,45 +28,36 @@ pub enum MenuOption {
 }
 
 impl MenuOption {
-    fn from_json(option: &Value) -> Option<Self> {
-        if let Some(name) = option.as_str() {
-            return CONTEXTUAL
-                .contains(&name)
-                .then(|| Self::Builtin(name.to_string()));
-        }
-        let title = option.get("title")?.as_str()?.to_string();
-        let description = option
-            .get("description")
-            .and_then(Value::as_str)
-            .map(String::from);
-        let (base, query) = match option.get("href")? {
-            Value::String(href) => (href.clone(), Vec::new()),
-            Value::Object(href) => {
-                let base = href.get("base")?.as_str()?.to_string();
-                let query = href
-                    .get("query")
-                    .and_then(Value::as_array)
-                    .map(|pairs| {
-                        pairs
-                            .iter()
-                            .filter_map(|pair| {
-                                Some((
-                                    pair.get("key")?.as_str()?.to_string(),
-                                    pair.get("value")?.as_str()?.to_string(),
-                                ))
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                (base, query)
+    fn from_config(option: &ContextualOption) -> Option<Self> {
+        Some(match option {
+            ContextualOption::Builtin(name) => {
+                return CONTEXTUAL
+                    .contains(&name.as_str())
+                    .then(|| Self::Builtin(name.clone()));
             }
-            _ => return None,
-        };
-        Some(Self::Custom {
-            title,
-            description,
-            base,
-            query,
+            ContextualOption::Custom {
+                title,
+                description,
+                href,
+                ..
+            } => {
+                let (base, query) = match href {
+                    OptionHref::Url(url) => (url.clone(), Vec::new()),
+                    OptionHref::Built { base, query } => (
+                        base.clone(),
+                        query
+                            .iter()
+                            .map(|pair| (pair.key.clone(), pair.value.clone()))
+                            .collect(),
+                    ),
+                };
+                Self::Custom {
+                    title: title.clone(),
+                    description: description.clone(),
+                    base,
+                    query,
+                }
+            }
         })
     }
 }
@@ -112,54 +103,49 @@ pub struct Appearance {
 }
 
 impl Appearance {
-    pub fn from_config(config: &Value) -> Self {
-        let text = |pointer: &str| text_at(config, pointer);
-        let color = |pointer: &str| text(pointer).filter(|c| is_hex_color(c));
-        let contextual = config
-            .pointer("/contextual/options")
-            .and_then(Value::as_array)
-            .map(|options| options.iter().filter_map(MenuOption::from_json).collect())
-            .unwrap_or_default();
-        let image = |pointer: &str| {
-            text(pointer)
-                .filter(|path| !crate::external::is_remote(path))
-                .map(|path| css_path(&path))
+    /// Reads the appearance settings of the site's settings.
+    pub fn from_config(config: &SiteConfig) -> Self {
+        let color = |c: Option<&Option<String>>| c.and_then(trimmed).filter(|c| is_hex_color(c));
+        let background_color = config.background.color.as_ref();
+        let image = |path: Option<&String>| {
+            path.map(String::as_str)
+                .map(str::trim)
+                .filter(|p| !p.is_empty() && !crate::external::is_remote(p))
+                .map(css_path)
         };
-        let (image_light, image_dark) = match config.pointer("/background/image") {
-            Some(Value::String(_)) => {
-                let one = image("/background/image");
+        let (image_light, image_dark) = match &config.background.image {
+            Some(Image::Path(one)) => {
+                let one = image(Some(one));
                 (one.clone(), one)
             }
-            _ => (
-                image("/background/image/light"),
-                image("/background/image/dark"),
-            ),
+            Some(Image::Modes(modes)) => (image(modes.light.as_ref()), image(modes.dark.as_ref())),
+            None => (None, None),
         };
+        let not_found = &config.errors.not_found;
         Self {
             background_image_light: image_light.clone(),
             background_image_dark: image_dark.or(image_light),
-            strict: config
-                .pointer("/appearance/strict")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
-            background_light: color("/background/color/light"),
-            background_dark: color("/background/color/dark"),
-            decoration: text("/background/decoration")
+            strict: config.appearance.strict.unwrap_or(false),
+            background_light: color(background_color.map(|c| &c.light)),
+            background_dark: color(background_color.map(|c| &c.dark)),
+            decoration: trimmed(&config.background.decoration)
                 .filter(|d| matches!(d.as_str(), "gradient" | "grid" | "windows")),
-            section_eyebrow: text("/styling/eyebrows").as_deref() == Some("section"),
-            latex: config.pointer("/styling/latex").and_then(Value::as_bool),
-            search_prompt: text("/search/prompt"),
-            not_found_title: text("/errors/404/title"),
-            not_found_description: text("/errors/404/description"),
-            not_found_shown: config.pointer("/errors/404/redirect") == Some(&Value::Bool(false)),
-            contextual,
-            contextual_in_toc: text("/contextual/display").as_deref() == Some("toc"),
-            drilldown: config.pointer("/interaction/drilldown") == Some(&Value::Bool(true)),
-            dark_code_blocks: text("/styling/codeblocks").as_deref() == Some("dark"),
-            timestamps: config
-                .pointer("/metadata/timestamp")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
+            section_eyebrow: trimmed(&config.styling.eyebrows).as_deref() == Some("section"),
+            latex: config.styling.latex,
+            search_prompt: trimmed(&config.search.prompt),
+            not_found_title: trimmed(&not_found.title),
+            not_found_description: trimmed(&not_found.description),
+            not_found_shown: not_found.redirect == Some(false),
+            contextual: config
+                .contextual
+                .options
+                .iter()
+                .filter_map(MenuOption::from_config)
+                .collect(),
+            contextual_in_toc: trimmed(&config.contextual.display).as_deref() == Some("toc"),
+            drilldown: config.interaction.drilldown == Some(true),
+            dark_code_blocks: config.styling.dark_code_blocks(),
+            timestamps: config.metadata.timestamp.unwrap_or(false),
         }
     }
 
@@ -303,6 +289,7 @@ fn encode(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     #[test]
     fn settings_are_read_and_checked() {
@@ -313,7 +300,7 @@ mod tests {
                 "contextual":{"options":["copy","view","chatgpt","mcp"]}}"##,
         )
         .unwrap();
-        let a = Appearance::from_config(&config);
+        let a = Appearance::from_config(&SiteConfig::of(&config));
         assert_eq!(a.background_light.as_deref(), Some("#fafafa"));
         assert_eq!(a.background_dark, None, "not a colour");
         assert_eq!(a.body_classes(), " background-grid");
@@ -328,7 +315,10 @@ mod tests {
         let menu = a.contextual_menu("guides/a.md", "../");
         assert!(menu.contains("href=\"guides/a.md\"") && menu.contains("Open in ChatGPT"));
         assert!(a.css().contains("--quire-background: #fafafa"));
-        assert_eq!(Appearance::from_config(&Value::Null), Appearance::default());
+        assert_eq!(
+            Appearance::from_config(&SiteConfig::of(&Value::Null)),
+            Appearance::default()
+        );
     }
 
     #[test]
@@ -342,7 +332,7 @@ mod tests {
                 {"title":"No link"}]}}"#,
         )
         .unwrap();
-        let a = Appearance::from_config(&config);
+        let a = Appearance::from_config(&SiteConfig::of(&config));
         assert_eq!(a.contextual.len(), 5, "{:?}", a.contextual);
         let menu = a.contextual_menu("p.md", "../");
         assert!(menu.contains(
@@ -362,7 +352,7 @@ mod tests {
             r#"{"background":{"image":"/images/bg\".png"},"appearance":{"strict":true}}"#,
         )
         .unwrap();
-        let a = Appearance::from_config(&one);
+        let a = Appearance::from_config(&SiteConfig::of(&one));
         assert!(a.strict);
         let css = a.css();
         assert!(
@@ -377,7 +367,7 @@ mod tests {
             r#"{"background":{"image":{"light":"light.png","dark":"https://cdn.example/dark.png"}}}"#,
         )
         .unwrap();
-        let a = Appearance::from_config(&pair);
+        let a = Appearance::from_config(&SiteConfig::of(&pair));
         assert_eq!(a.background_image_light.as_deref(), Some("light.png"));
         assert_eq!(
             a.background_image_dark.as_deref(),

@@ -4,9 +4,9 @@
 //! `type` (`info`, `warning`, `critical`) sets its colours, and `color` (one, or one per mode)
 //! its background.
 
-use serde_json::Value;
+use quire_sdk::config::{Banner, ModeColor};
 
-use crate::config_values::is_hex_color;
+use crate::config_values::{is_hex_color, trimmed};
 use quire_sdk::escape;
 
 /// How the banner looks: docs.json `banner.type` and `banner.color`.
@@ -19,32 +19,25 @@ pub struct Look {
 }
 
 impl Look {
-    /// Reads `banner` of the navigation file (or of a language entry).
-    pub fn from_config(banner: Option<&Value>) -> Self {
+    /// Reads `banner` of the site's settings (or of a language entry).
+    pub fn from_config(banner: Option<&Banner>) -> Self {
         let Some(banner) = banner else {
             return Self::default();
         };
-        let kind = match banner.get("type").and_then(Value::as_str) {
+        let kind = match banner.kind.as_deref() {
             Some("warning") => Some("warning"),
             Some("critical") => Some("critical"),
             _ => None,
         };
-        let colour = |v: Option<&Value>| {
-            v.and_then(Value::as_str)
-                .map(str::trim)
-                .filter(|c| is_hex_color(c))
-                .map(String::from)
-        };
-        let color = match banner.get("color") {
-            Some(Value::String(_)) => colour(banner.get("color")).map(|c| (c.clone(), c)),
-            Some(Value::Object(modes)) => {
-                match (colour(modes.get("light")), colour(modes.get("dark"))) {
-                    (Some(light), Some(dark)) => Some((light, dark)),
-                    (Some(one), None) | (None, Some(one)) => Some((one.clone(), one)),
-                    (None, None) => None,
-                }
-            }
-            _ => None,
+        let colour = |c: &Option<String>| trimmed(c).filter(|c| is_hex_color(c));
+        let color = match &banner.color {
+            Some(ModeColor::One(one)) => colour(&Some(one.clone())).map(|c| (c.clone(), c)),
+            Some(ModeColor::Modes(modes)) => match (colour(&modes.light), colour(&modes.dark)) {
+                (Some(light), Some(dark)) => Some((light, dark)),
+                (Some(one), None) | (None, Some(one)) => Some((one.clone(), one)),
+                (None, None) => None,
+            },
+            None => None,
         };
         Self { kind, color }
     }
@@ -127,7 +120,11 @@ mod tests {
 
     #[test]
     fn its_type_and_colour_set_its_look() {
-        let look = |banner: serde_json::Value| Look::from_config(Some(&banner));
+        let look = |banner: serde_json::Value| {
+            let config =
+                quire_sdk::config::SiteConfig::of(&serde_json::json!({ "banner": banner }));
+            Look::from_config(config.banner.as_ref())
+        };
         let critical = look(
             serde_json::json!({"type": "critical", "color": {"light": "#7C3AED", "dark": "#5B21B6"}}),
         );

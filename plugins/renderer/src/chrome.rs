@@ -3,9 +3,9 @@
 //! logo's link and the font families. Only what a static bundle can honour without requests
 //! off the bundle: a font is named for the browser to use, never fetched.
 
-use serde_json::Value;
+use quire_sdk::config::{Fonts, Link, SiteConfig};
 
-use crate::config_values::text_at;
+use crate::config_values::trimmed;
 
 /// The frame settings of a site.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -38,68 +38,27 @@ pub struct Chrome {
 }
 
 impl Chrome {
-    /// Reads the frame settings of the navigation file `config`.
-    pub fn from_config(config: &Value) -> Self {
-        let text = |pointer: &str| text_at(config, pointer);
-        let primary_button = config.pointer("/navbar/primary").and_then(|primary| {
-            let href = primary.get("href")?.as_str()?.to_string();
-            let label = match primary.get("type").and_then(Value::as_str) {
-                Some("github") => "GitHub".to_string(),
-                _ => primary.get("label")?.as_str()?.to_string(),
-            };
-            Some((label, href))
-        });
-        let socials = config
-            .pointer("/footer/socials")
-            .and_then(Value::as_object)
-            .map(|socials| {
-                socials
-                    .iter()
-                    .filter_map(|(name, url)| Some((name.clone(), url.as_str()?.to_string())))
-                    .collect()
-            })
-            .unwrap_or_default();
+    /// Reads the frame settings of the site's settings.
+    pub fn from_config(config: &SiteConfig) -> Self {
         let footer_columns = config
-            .pointer("/footer/links")
-            .and_then(Value::as_array)
-            .map(|columns| {
-                columns
-                    .iter()
-                    .map(|column| {
-                        let header = column
-                            .get("header")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default()
-                            .to_string();
-                        let items = column
-                            .get("items")
-                            .and_then(Value::as_array)
-                            .map(|items| items.iter().filter_map(labelled_link).collect())
-                            .unwrap_or_default();
-                        (header, items)
-                    })
-                    .filter(|(_, items): &(String, Vec<_>)| !items.is_empty())
-                    .collect()
-            })
-            .unwrap_or_default();
-        let metatags = config
-            .pointer("/seo/metatags")
-            .and_then(Value::as_object)
-            .map(|tags| {
-                tags.iter()
-                    .filter_map(|(name, content)| {
-                        Some((name.clone(), content.as_str()?.to_string()))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let font = |pointers: &[&str]| pointers.iter().find_map(|p| text(p));
-        let local_fonts = ["/fonts", "/fonts/heading", "/fonts/body"]
+            .footer
+            .links
             .iter()
-            .filter_map(|pointer| {
-                let font = config.pointer(pointer)?;
-                let source = font.get("source")?.as_str()?;
-                if crate::external::is_remote(source) {
+            .map(|column| {
+                let header = column.header.clone().unwrap_or_default();
+                let items: Vec<_> = column.items.iter().filter_map(labelled_link).collect();
+                (header, items)
+            })
+            .filter(|(_, items)| !items.is_empty())
+            .collect();
+        let fonts = config.fonts.as_ref();
+        let local_fonts = fonts
+            .map(Fonts::each)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|(_, font)| {
+                let source = font.source?;
+                if crate::external::is_remote(&source) {
                     return None;
                 }
                 let path: String = source
@@ -108,28 +67,30 @@ impl Chrome {
                     .filter(|c| !matches!(c, '"' | '\\' | '(' | ')' | '\n'))
                     .collect();
                 Some((
-                    crate::external::font_family(font.get("family")?.as_str()?),
+                    crate::external::font_family(&font.family?),
                     path,
-                    font.get("format").and_then(Value::as_str).map(String::from),
-                    font.get("weight").and_then(Value::as_u64),
+                    font.format,
+                    font.weight,
                 ))
             })
             .collect();
+        let banner = config.banner.as_ref();
         Self {
-            primary_button,
-            socials,
+            primary_button: config.navbar.primary_button(),
+            socials: config.footer.social_links(),
             footer_columns,
-            banner: text("/banner/content"),
-            banner_dismissible: config
-                .pointer("/banner/dismissible")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
-            banner_look: crate::banner::Look::from_config(config.get("banner")),
-            metatags,
-            noindex: text("/seo/indexing").as_deref() == Some("none"),
-            logo_href: text("/logo/href"),
-            body_font: font(&["/fonts/family", "/fonts/body/family"]),
-            heading_font: font(&["/fonts/heading/family"]),
+            banner: banner.and_then(|b| trimmed(&b.content)),
+            banner_dismissible: banner.and_then(|b| b.dismissible).unwrap_or(false),
+            banner_look: crate::banner::Look::from_config(banner),
+            metatags: config.seo.tags(),
+            noindex: trimmed(&config.seo.indexing).as_deref() == Some("none"),
+            logo_href: config
+                .logo
+                .as_ref()
+                .and_then(|l| l.href())
+                .map(String::from),
+            body_font: fonts.and_then(Fonts::body_family).map(String::from),
+            heading_font: fonts.and_then(Fonts::heading_family).map(String::from),
             local_fonts,
         }
     }
@@ -170,11 +131,9 @@ impl Chrome {
     }
 }
 
-/// A `{label, href}` link.
-fn labelled_link(item: &Value) -> Option<(String, String)> {
-    let label = item.get("label")?.as_str()?;
-    let href = item.get("href")?.as_str()?;
-    Some((label.to_string(), href.to_string()))
+/// A `{label, href}` link: a footer link has both.
+fn labelled_link(item: &Link) -> Option<(String, String)> {
+    Some((item.label.clone()?, item.href.clone()?))
 }
 
 #[cfg(test)]
@@ -194,7 +153,7 @@ mod tests {
             "logo": {"light": "/l.svg", "href": "https://acme.example"},
             "fonts": {"family": "Inter\"; }", "heading": {"family": "Lora", "source": "/fonts/lora.woff2\")", "format": "woff2"}}
         });
-        let chrome = Chrome::from_config(&config);
+        let chrome = Chrome::from_config(&SiteConfig::of(&config));
         assert_eq!(
             chrome.primary_button,
             Some(("Sign up".into(), "https://app.example".into()))
@@ -218,9 +177,9 @@ mod tests {
             css.contains("src: url(\"../fonts/lora.woff2\") format(\"woff2\")"),
             "{css}"
         );
-        let github = Chrome::from_config(
+        let github = Chrome::from_config(&SiteConfig::of(
             &serde_json::json!({"navbar": {"primary": {"type": "github", "href": "https://github.com/x"}}}),
-        );
+        ));
         assert_eq!(github.primary_button.unwrap().0, "GitHub");
     }
 }

@@ -1,13 +1,9 @@
-//! Reading values from the navigation file (docs.json) safely: strings trimmed and non-empty,
+//! Using values of the navigation file (docs.json) safely: strings trimmed and non-empty,
 //! colours that cannot break out of their place in CSS. Shared by the settings' readers.
 
-use serde_json::Value;
-
-/// The trimmed, non-empty string at `pointer` in the navigation file, if any.
-pub fn text_at(config: &Value, pointer: &str) -> Option<String> {
-    config
-        .pointer(pointer)
-        .and_then(Value::as_str)
+/// A text setting, trimmed, if it is not blank.
+pub fn trimmed(text: &Option<String>) -> Option<String> {
+    text.as_deref()
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(String::from)

@@ -6,6 +6,7 @@
 //! has no deployment, so it stays within itself and uses the fallback fonts. A background image
 //! on another host is only reported: nothing would stand in for it where it cannot load.
 
+use quire_sdk::config::{Fonts, Image, SiteConfig};
 use serde_json::{Map, Value, json};
 
 /// The integrations quire.js can start, with the docs.json fields each needs (the first is
@@ -42,11 +43,18 @@ pub struct External {
 }
 
 impl External {
-    pub fn from_config(config: &Value) -> Self {
+    /// Reads what the site's settings name off the bundle, with a problem for each thing left
+    /// out or used only by some deployments.
+    pub fn from_config(config: &SiteConfig) -> Self {
         let mut problems = Vec::new();
-        let fonts = font_settings(config)
+        let fonts = config
+            .fonts
+            .as_ref()
+            .map(Fonts::each)
+            .unwrap_or_default()
+            .into_iter()
             .filter_map(|(at, font)| {
-                let url = font.get("source")?.as_str()?;
+                let url = font.source.as_deref()?;
                 if !is_remote(url) {
                     return None;
                 }
@@ -58,24 +66,21 @@ impl External {
                     "{at}.source {url:?} is on another host: cloud and client-hosted docs servers load it; air-gapped ones, and the bundle opened from files, show the theme's fallback font"
                 ));
                 Some(RemoteFont {
-                    family: font_family(font.get("family")?.as_str()?),
+                    family: font_family(font.family.as_deref()?),
                     url: url.to_string(),
                     format: font
-                        .get("format")
-                        .and_then(Value::as_str)
-                        .filter(|f| matches!(*f, "woff" | "woff2" | "truetype" | "opentype"))
-                        .map(String::from),
+                        .format
+                        .clone()
+                        .filter(|f| matches!(f.as_str(), "woff" | "woff2" | "truetype" | "opentype")),
                     weight: font
-                        .get("weight")
-                        .and_then(Value::as_u64)
+                        .weight
                         .and_then(|w| u32::try_from(w).ok())
                         .filter(|w| (1..=1000).contains(w)),
                 })
             })
             .collect();
         let mut integrations = Map::new();
-        let configured = config.get("integrations").and_then(Value::as_object);
-        for (name, settings) in configured.into_iter().flatten() {
+        for (name, settings) in &config.integrations {
             let Some((_, fields)) = INTEGRATIONS.iter().find(|(n, _)| n == name) else {
                 // `cookies` configures consent, not a tracker: nothing to start.
                 if name != "cookies" {
@@ -104,15 +109,9 @@ impl External {
         }
         // A background image on another host would be a request off the bundle in every
         // deployment; unlike a font, nothing stands in for it, so it is left out.
-        for at in [
-            "background.image",
-            "background.image.light",
-            "background.image.dark",
-        ] {
-            let pointer = format!("/{}", at.replace('.', "/"));
-            if let Some(url) = config.pointer(&pointer).and_then(Value::as_str)
-                && is_remote(url)
-            {
+        let images = config.background.image.as_ref().map(Image::sources);
+        for (at, url) in images.unwrap_or_default() {
+            if is_remote(url) {
                 problems.push(format!(
                     "{at} {url:?} is on another host, which a bundle does not load from; it is left out (put the image in the site)"
                 ));
@@ -161,18 +160,6 @@ impl External {
     }
 }
 
-/// `fonts`, `fonts.heading` and `fonts.body`: the font objects of docs.json, with their place.
-fn font_settings(config: &Value) -> impl Iterator<Item = (&'static str, &Value)> {
-    let fonts = config.get("fonts");
-    [
-        ("fonts", fonts),
-        ("fonts.heading", fonts.and_then(|f| f.get("heading"))),
-        ("fonts.body", fonts.and_then(|f| f.get("body"))),
-    ]
-    .into_iter()
-    .filter_map(|(at, font)| Some((at, font?)))
-}
-
 /// Whether a font `source` is on another host (not a file of the site).
 pub fn is_remote(source: &str) -> bool {
     source.contains("://") || source.starts_with("//")
@@ -210,7 +197,7 @@ mod tests {
     #[test]
     fn a_background_image_on_another_host_is_reported() {
         let config = json!({"background": {"image": {"light": "bg.png", "dark": "https://cdn.example/d.png"}}});
-        let external = External::from_config(&config);
+        let external = External::from_config(&SiteConfig::of(&config));
         assert_eq!(external.problems.len(), 1, "{:?}", external.problems);
         assert!(external.problems[0].starts_with("background.image.dark"));
     }
@@ -232,7 +219,7 @@ mod tests {
                 "intercom": {"appId": "x"}
             }
         });
-        let external = External::from_config(&config);
+        let external = External::from_config(&SiteConfig::of(&config));
         assert_eq!(external.fonts.len(), 1, "{:?}", external.fonts);
         assert_eq!(external.fonts[0].family, "Inter");
         let names: Vec<&String> = external.integrations.keys().collect();
@@ -244,7 +231,10 @@ mod tests {
             "{script}"
         );
         assert!(!script.contains("</script"), "{script}");
-        assert_eq!(External::from_config(&json!({})).script(), None);
+        assert_eq!(
+            External::from_config(&SiteConfig::of(&json!({}))).script(),
+            None
+        );
         let problems = external.problems.join("\n");
         for expected in [
             "fonts.source \"https://fonts.example.test/inter.woff2\" is on another host",

@@ -365,7 +365,7 @@ mod tests {
             {"source": "/gone", "destination": "/nowhere"},
             {"source": "/away", "destination": "https://x.test/a"},
         ]});
-        let (redirects, _) = Redirects::from_config(&config, &|_| false);
+        let (redirects, _) = Redirects::of(&quire_sdk::config::SiteConfig::of(&config), &|_| false);
         let targets = Targets::new(pages().iter().map(String::as_str), redirects);
         let go = |link: &str| rewrite(link, "guides/auth", &targets);
         assert_eq!(go("/old#step").href, "../quickstart.html#step");

@@ -2,6 +2,7 @@
 //! favicon, appearance and top-bar links. Values that could break out of their place in the
 //! HTML or CSS (a color that is not a color) fall back to the default.
 
+use quire_sdk::config::SiteConfig;
 use serde_json::Value;
 
 use crate::config_values::is_hex_color;
@@ -53,68 +54,36 @@ pub struct Frame {
     pub chrome: crate::chrome::Chrome,
 }
 
-/// The navigation file's JSON text, parsed (`Null` for an empty text).
-pub fn parse_config(config_json: &str) -> Result<Value, String> {
-    if config_json.trim().is_empty() {
-        return Ok(Value::Null);
-    }
-    serde_json::from_str(config_json)
-        .map_err(|e| format!("site configuration is not valid JSON: {e}"))
-}
-
 const DEFAULT_PRIMARY: &str = "#2563eb";
 
 impl Settings {
     /// Reads the settings from the navigation file's JSON text.
     pub fn parse(config_json: &str) -> Result<Self, String> {
-        Ok(Self::from_config(&parse_config(config_json)?))
+        let document = quire_sdk::config::document(config_json).map_err(|e| e.to_string())?;
+        Ok(Self::from_config(&document))
     }
 
-    /// Reads the settings from the parsed navigation file (`Null` for none).
-    pub fn from_config(config: &Value) -> Self {
-        let color = |pointer: &str| {
-            config
-                .pointer(pointer)
-                .and_then(Value::as_str)
-                .filter(|c| is_hex_color(c))
-                .map(String::from)
-        };
-        let primary = color("/colors/primary").unwrap_or_else(|| DEFAULT_PRIMARY.to_string());
-        let light = color("/colors/light").unwrap_or_else(|| primary.clone());
-        let dark = color("/colors/dark").unwrap_or_else(|| primary.clone());
-        let text = |pointer: &str| {
-            config
-                .pointer(pointer)
-                .and_then(Value::as_str)
-                .map(|s| s.trim_start_matches('/').to_string())
-        };
-        let (logo_light, logo_dark) = match config.get("logo") {
-            Some(Value::String(s)) => {
-                let logo = s.trim_start_matches('/').to_string();
-                (Some(logo.clone()), Some(logo))
-            }
-            Some(Value::Object(_)) => {
-                let light = text("/logo/light");
-                let dark = text("/logo/dark").or_else(|| light.clone());
-                (light, dark)
-            }
-            _ => (None, None),
-        };
-        let default_mode = config
-            .pointer("/appearance/default")
-            .and_then(Value::as_str)
-            .filter(|m| matches!(*m, "light" | "dark" | "system"))
-            .unwrap_or("system")
-            .to_string();
-        let links = navbar_links(config);
-        let (api, api_problems) = crate::api::ApiSettings::from_config(config);
+    /// Reads the settings from the parsed navigation file (`Null` for none). What does not fit
+    /// docs.json's model is left out; the host warns about it once, when the site is published.
+    pub fn from_config(document: &Value) -> Self {
+        Self::of(&SiteConfig::of(document))
+    }
+
+    /// Reads the settings from docs.json's model.
+    pub fn of(config: &SiteConfig) -> Self {
+        let color = |c: &Option<String>| c.clone().filter(|c| is_hex_color(c));
+        let primary = color(&config.colors.primary).unwrap_or_else(|| DEFAULT_PRIMARY.to_string());
+        let light = color(&config.colors.light).unwrap_or_else(|| primary.clone());
+        let dark = color(&config.colors.dark).unwrap_or_else(|| primary.clone());
+        let (logo_light, logo_dark) = config.logo.as_ref().map(|l| l.images()).unwrap_or_default();
+        let (api, api_problems) = crate::api::ApiSettings::from_config(&config.api);
         let mut external = crate::external::External::from_config(config);
         external.problems.extend(api_problems);
         Self {
             api,
             description: config
-                .get("description")
-                .and_then(Value::as_str)
+                .description
+                .as_deref()
                 .map(str::trim)
                 .filter(|d| !d.is_empty())
                 .map(String::from),
@@ -123,23 +92,14 @@ impl Settings {
             dark,
             logo_light,
             logo_dark,
-            // A path, or `{light, dark}` (the light one is taken: one icon serves both).
-            favicon: text("/favicon")
-                .or_else(|| text("/favicon/light"))
-                .or_else(|| text("/favicon/dark")),
-            default_mode,
-            navbar_links: links,
+            favicon: config.favicon.as_ref().and_then(|f| f.path()),
+            default_mode: config.appearance.default_mode().to_string(),
+            navbar_links: config.navbar.labelled_links(),
             chrome: crate::chrome::Chrome::from_config(config),
             appearance: crate::appearance::Appearance::from_config(config),
             external,
-            config_file: if config.get("navigation").is_some_and(Value::is_array) {
-                "mint.json"
-            } else {
-                "docs.json"
-            },
-            icon_library: crate::icons::Library::parse(
-                config.pointer("/icons/library").and_then(Value::as_str),
-            ),
+            config_file: config.file_name(),
+            icon_library: crate::icons::Library::parse(config.icons.library.as_deref()),
             language_frames: language_frames(config),
         }
     }
@@ -153,32 +113,9 @@ impl Settings {
     }
 }
 
-/// `navbar.links` as (label, href). mint.json's `topbarLinks` come here in this shape: the host
-/// reads a mint.json file's settings into their docs.json places (`sites/mint_settings.rs`).
-fn navbar_links(config: &Value) -> Vec<(String, String)> {
-    config
-        .pointer("/navbar/links")
-        .and_then(Value::as_array)
-        .map(|links| {
-            links
-                .iter()
-                .filter_map(|l| {
-                    let label = match l.get("label") {
-                        Some(label) => label.as_str()?,
-                        None if l.get("type").and_then(Value::as_str) == Some("github") => "GitHub",
-                        None => return None,
-                    };
-                    let href = l.get("href")?.as_str()?;
-                    Some((label.to_string(), href.to_string()))
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// The frames of the `languages` entries, at any depth of the navigation, that set `navbar`,
 /// `footer` or `banner`: the site's settings with those replaced.
-fn language_frames(config: &Value) -> std::collections::HashMap<String, Frame> {
+fn language_frames(config: &SiteConfig) -> std::collections::HashMap<String, Frame> {
     const OWN: [&str; 3] = ["navbar", "footer", "banner"];
     fn walk<'a>(node: &'a Value, out: &mut Vec<&'a serde_json::Map<String, Value>>) {
         match node {
@@ -193,32 +130,46 @@ fn language_frames(config: &Value) -> std::collections::HashMap<String, Frame> {
         }
     }
     let mut entries = Vec::new();
-    if let Some(navigation) = config.get("navigation") {
+    if let Some(navigation) = &config.navigation {
         walk(navigation, &mut entries);
     }
     let mut frames = std::collections::HashMap::new();
+    if entries.is_empty() {
+        return frames;
+    }
+    // The site's settings without its navigation, which may be large and is not read here.
+    let mut site = config.clone();
+    site.navigation = None;
     for entry in entries {
-        let Some(language) = entry.get("language").and_then(Value::as_str) else {
+        let Some(Value::String(language)) = entry.get("language") else {
             continue;
         };
-        // The site's settings without its navigation, which may be large and is not read here.
-        let mut site: serde_json::Map<String, Value> = config
-            .as_object()
-            .into_iter()
-            .flatten()
-            .filter(|(key, _)| key.as_str() != "navigation")
-            .map(|(key, value)| (key.clone(), value.clone()))
-            .collect();
-        for key in OWN {
-            if let Some(own) = entry.get(key) {
-                site.insert(key.to_string(), own.clone());
-            }
+        if frames.contains_key(language) {
+            continue;
         }
-        let merged = Value::Object(site);
-        frames.entry(language.to_string()).or_insert_with(|| Frame {
-            navbar_links: navbar_links(&merged),
-            chrome: crate::chrome::Chrome::from_config(&merged),
-        });
+        // The language's own parts read as the site's settings would be, in their places.
+        let own: serde_json::Map<String, Value> = OWN
+            .iter()
+            .filter_map(|key| Some((key.to_string(), entry.get(*key)?.clone())))
+            .collect();
+        let own = SiteConfig::of(&Value::Object(own));
+        let mut merged = site.clone();
+        if entry.contains_key("navbar") {
+            merged.navbar = own.navbar;
+        }
+        if entry.contains_key("footer") {
+            merged.footer = own.footer;
+        }
+        if entry.contains_key("banner") {
+            merged.banner = own.banner;
+        }
+        frames.insert(
+            language.clone(),
+            Frame {
+                navbar_links: merged.navbar.labelled_links(),
+                chrome: crate::chrome::Chrome::from_config(&merged),
+            },
+        );
     }
     frames
 }

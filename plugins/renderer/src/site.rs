@@ -55,7 +55,7 @@ impl Site {
         config_json: &str,
         pages: Vec<String>,
     ) -> Result<Self, String> {
-        let config = crate::settings::parse_config(config_json)?;
+        let config = quire_sdk::config::document(config_json).map_err(|e| e.to_string())?;
         Ok(Self::from_config(name, version, items, &config, pages))
     }
 
@@ -67,7 +67,10 @@ impl Site {
         config: &serde_json::Value,
         pages: Vec<String>,
     ) -> Self {
-        let settings = crate::settings::Settings::from_config(config);
+        // Read once for the whole site; what does not fit is the host's to report, once, when
+        // the site is published.
+        let config = quire_sdk::config::SiteConfig::of(config);
+        let settings = crate::settings::Settings::of(&config);
         let contexts = split_contexts(&items);
         let mut context_of = HashMap::new();
         let mut trails = HashMap::new();
@@ -103,8 +106,7 @@ impl Site {
         all.extend(context_of.keys().cloned());
         let theme = crate::theme::ThemeFiles::build(&settings, &contexts);
         // Warnings about the rules are the host's to give, once per export, not per page.
-        let (redirects, _) =
-            quire_sdk::redirects::Redirects::from_config(config, &|p| all.contains(p));
+        let (redirects, _) = quire_sdk::redirects::Redirects::of(&config, &|p| all.contains(p));
         let reading_order = contexts
             .iter()
             .flat_map(|c| c.order.iter().map(|(p, _)| p.as_str()));
@@ -114,7 +116,7 @@ impl Site {
         in_order.extend(rest);
         let links = crate::links::Targets::new(in_order, redirects);
         Self {
-            variables: quire_sdk::variables::Variables::from_config(config),
+            variables: quire_sdk::variables::Variables::of(&config),
             name,
             version,
             settings,

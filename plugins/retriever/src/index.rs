@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use crate::tokenize::Tokenizer;
+use quire_sdk::tokens::Tokenizer;
 
 pub use quire_sdk::retriever::{IndexSection as Section, Query};
 

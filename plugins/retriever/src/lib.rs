@@ -6,7 +6,6 @@
 mod index;
 #[cfg(feature = "component")]
 mod plugin;
-mod tokenize;
 
 pub use index::{Index, IndexBuilder, Query, Ranked, Section};
-pub use tokenize::Tokenizer;
+pub use quire_sdk::tokens::Tokenizer;

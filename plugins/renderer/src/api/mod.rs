@@ -51,11 +51,9 @@ impl PlaygroundDisplay {
     }
 
     /// The site's setting: `api.playground.display`, or mint.json's `api.playground.mode`.
-    pub fn from_config(config: &Value) -> Self {
-        config
-            .pointer("/api/playground/display")
-            .or_else(|| config.pointer("/api/playground/mode"))
-            .and_then(Value::as_str)
+    pub fn from_config(api: &quire_sdk::config::ApiConfig) -> Self {
+        api.playground
+            .setting()
             .and_then(Self::parse)
             .unwrap_or_default()
     }
@@ -145,16 +143,16 @@ mod tests {
     fn playground_display_reads_both_spellings() {
         let config = serde_json::json!({"api": {"playground": {"display": "simple"}}});
         assert_eq!(
-            PlaygroundDisplay::from_config(&config),
+            PlaygroundDisplay::from_config(&quire_sdk::config::SiteConfig::of(&config).api),
             PlaygroundDisplay::Simple
         );
         let mint = serde_json::json!({"api": {"playground": {"mode": "hide"}}});
         assert_eq!(
-            PlaygroundDisplay::from_config(&mint),
+            PlaygroundDisplay::from_config(&quire_sdk::config::SiteConfig::of(&mint).api),
             PlaygroundDisplay::None
         );
         assert_eq!(
-            PlaygroundDisplay::from_config(&Value::Null),
+            PlaygroundDisplay::from_config(&quire_sdk::config::SiteConfig::of(&Value::Null).api),
             PlaygroundDisplay::Interactive
         );
         assert_eq!(

@@ -297,11 +297,8 @@ fn shell_quoted(text: &str) -> String {
 
 /// The languages `api.examples.languages` names, in order (the default when it names none
 /// this renderer writes), and a problem for each name it does not know.
-pub fn from_config(config: &Value) -> (Vec<Language>, Vec<String>) {
-    let Some(names) = config
-        .pointer("/api/examples/languages")
-        .and_then(Value::as_array)
-    else {
+pub fn from_config(names: Option<&[Value]>) -> (Vec<Language>, Vec<String>) {
+    let Some(names) = names else {
         return (DEFAULT.to_vec(), Vec::new());
     };
     let mut languages = Vec::new();
@@ -431,12 +428,11 @@ mod tests {
 
     #[test]
     fn the_sites_languages_are_read_in_order_with_unknown_ones_reported() {
-        let (languages, problems) = from_config(&serde_json::json!({"api": {"examples": {
-            "languages": ["python", "curl", "bash", "cobol"]
-        }}}));
+        let names = serde_json::json!(["python", "curl", "bash", "cobol"]);
+        let (languages, problems) = from_config(names.as_array().map(Vec::as_slice));
         assert_eq!(languages, [Language::Python, Language::Curl]);
         assert_eq!(problems.len(), 1);
         assert!(problems[0].contains("cobol"));
-        assert_eq!(from_config(&Value::Null).0, DEFAULT);
+        assert_eq!(from_config(None).0, DEFAULT);
     }
 }

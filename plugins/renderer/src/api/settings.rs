@@ -3,7 +3,7 @@
 //! its server, nested fields shown open, and for pages written by hand (`api.mdx`) the base URL
 //! and authentication.
 
-use serde_json::Value;
+use quire_sdk::config::{ApiConfig, MdxServer, ParamsExpanded};
 
 use super::PlaygroundDisplay;
 use super::auth::Credential;
@@ -34,47 +34,35 @@ pub struct ApiSettings {
 
 impl Default for ApiSettings {
     fn default() -> Self {
-        Self::from_config(&Value::Null).0
+        Self::from_config(&ApiConfig::default()).0
     }
 }
 
 impl ApiSettings {
-    /// Reads the settings, with a problem for each value that cannot be used.
-    pub fn from_config(config: &Value) -> (Self, Vec<String>) {
-        let (mut request_languages, mut problems) = request_examples::from_config(config);
-        if config.pointer("/api/examples/autogenerate") == Some(&Value::Bool(false)) {
+    /// Reads docs.json `api`, with a problem for each value that cannot be used.
+    pub fn from_config(api: &ApiConfig) -> (Self, Vec<String>) {
+        let (mut request_languages, mut problems) =
+            request_examples::from_config(api.examples.languages.as_deref());
+        if api.examples.autogenerate == Some(false) {
             request_languages.clear();
         }
-        let mdx_server = match config.pointer("/api/mdx/server") {
-            Some(Value::String(s)) => Some(s.trim().to_string()),
-            Some(Value::Array(list)) => list.iter().find_map(Value::as_str).map(String::from),
-            _ => None,
-        }
-        .filter(|s| !s.is_empty());
-        let mdx_key_name = config
-            .pointer("/api/mdx/auth/name")
-            .and_then(Value::as_str)
-            .map(String::from);
-        let method = config
-            .pointer("/api/mdx/auth/method")
-            .and_then(Value::as_str);
-        let mdx_auth = method.and_then(|method| {
+        let mdx_key_name = api.mdx.auth.name.clone();
+        let mdx_auth = api.mdx.auth.method.as_deref().and_then(|method| {
             Credential::from_method(method, mdx_key_name.as_deref()).unwrap_or_else(|problem| {
                 problems.push(format!("api.mdx.auth: {problem}"));
                 None
             })
         });
         let settings = Self {
-            playground: PlaygroundDisplay::from_config(config),
+            playground: PlaygroundDisplay::from_config(api),
             request_languages,
-            full_url: config.pointer("/api/url").and_then(Value::as_str) == Some("full"),
-            // `"all"` in the schema; `true` as some sites write it.
-            params_expanded: match config.pointer("/api/params/expanded") {
-                Some(Value::Bool(open)) => *open,
-                Some(Value::String(s)) => s == "all",
-                _ => false,
-            },
-            mdx_server,
+            full_url: api.url.as_deref() == Some("full"),
+            params_expanded: api
+                .params
+                .expanded
+                .as_ref()
+                .is_some_and(ParamsExpanded::open),
+            mdx_server: api.mdx.server.as_ref().and_then(MdxServer::url),
             mdx_auth,
             mdx_key_name,
         };
@@ -96,7 +84,8 @@ mod tests {
             "mdx": {"server": ["https://api.acme.test", "https://eu.acme.test"],
                     "auth": {"method": "key", "name": "X-Acme-Key"}},
         }});
-        let (api, problems) = ApiSettings::from_config(&config);
+        let (api, problems) =
+            ApiSettings::from_config(&quire_sdk::config::SiteConfig::of(&config).api);
         assert!(problems.is_empty(), "{problems:?}");
         assert!(api.full_url && api.params_expanded);
         assert_eq!(api.playground, PlaygroundDisplay::Simple);
@@ -111,7 +100,8 @@ mod tests {
 
         let off = serde_json::json!({"api": {"examples": {"autogenerate": false},
             "mdx": {"auth": {"method": "cobo"}}}});
-        let (api, problems) = ApiSettings::from_config(&off);
+        let (api, problems) =
+            ApiSettings::from_config(&quire_sdk::config::SiteConfig::of(&off).api);
         assert!(api.request_languages.is_empty());
         assert!(problems[0].contains("api.mdx.auth") && problems[0].contains("cobo"));
     }
