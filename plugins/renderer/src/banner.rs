@@ -6,7 +6,7 @@
 
 use quire_sdk::config::{Banner, ModeColor};
 
-use crate::config_values::{is_hex_color, trimmed};
+use crate::settings::values::{is_hex_color, trimmed};
 use quire_sdk::escape;
 
 /// How the banner looks: docs.json `banner.type` and `banner.color`.

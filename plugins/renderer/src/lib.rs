@@ -6,15 +6,10 @@
 
 mod api;
 mod api_pages;
-mod appearance;
 mod banner;
-mod chrome;
 mod code;
-
-mod config_values;
 mod diagrams;
 mod directory;
-mod external;
 mod icons;
 mod inline_markdown;
 mod jsx;

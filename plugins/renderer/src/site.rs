@@ -187,7 +187,7 @@ impl Site {
     }
 
     /// The top bar links and frame of the page at `path`: its language's own, if it gives them.
-    pub fn frame(&self, path: &str) -> (&[(String, String)], &crate::chrome::Chrome) {
+    pub fn frame(&self, path: &str) -> (&[(String, String)], &crate::settings::chrome::Chrome) {
         let language = self.context(path).and_then(|c| c.language.as_deref());
         self.settings.frame(language)
     }

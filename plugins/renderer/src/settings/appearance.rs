@@ -6,7 +6,7 @@
 
 use quire_sdk::config::{ContextualOption, Image, OptionHref, SiteConfig};
 
-use crate::config_values::{is_hex_color, trimmed};
+use crate::settings::values::{is_hex_color, trimmed};
 
 /// The options of the contextual menu this renderer offers, in docs.json's spelling.
 const CONTEXTUAL: &[&str] = &["copy", "view", "chatgpt", "claude", "perplexity"];
@@ -110,7 +110,7 @@ impl Appearance {
         let image = |path: Option<&String>| {
             path.map(String::as_str)
                 .map(str::trim)
-                .filter(|p| !p.is_empty() && !crate::external::is_remote(p))
+                .filter(|p| !p.is_empty() && !crate::settings::external::is_remote(p))
                 .map(css_path)
         };
         let (image_light, image_dark) = match &config.background.image {

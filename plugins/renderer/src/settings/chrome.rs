@@ -5,7 +5,7 @@
 
 use quire_sdk::config::{Fonts, Link, SiteConfig};
 
-use crate::config_values::trimmed;
+use crate::settings::values::trimmed;
 
 /// The frame settings of a site.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -58,7 +58,7 @@ impl Chrome {
             .into_iter()
             .filter_map(|(_, font)| {
                 let source = font.source?;
-                if crate::external::is_remote(&source) {
+                if crate::settings::external::is_remote(&source) {
                     return None;
                 }
                 let path: String = source
@@ -67,7 +67,7 @@ impl Chrome {
                     .filter(|c| !matches!(c, '"' | '\\' | '(' | ')' | '\n'))
                     .collect();
                 Some((
-                    crate::external::font_family(&font.family?),
+                    crate::settings::external::font_family(&font.family?),
                     path,
                     font.format,
                     font.weight,
@@ -98,7 +98,8 @@ impl Chrome {
     /// CSS that loads the site's own font files (the stylesheet sits in `assets/`) and applies
     /// the font families (quoted, with the theme's fonts as fallback).
     pub fn font_css(&self) -> String {
-        let quoted = |family: &str| format!("\"{}\"", crate::external::font_family(family));
+        let quoted =
+            |family: &str| format!("\"{}\"", crate::settings::external::font_family(family));
         let mut css = String::new();
         for (family, path, format, weight) in &self.local_fonts {
             let format = match format.as_deref() {

@@ -2,10 +2,15 @@
 //! favicon, appearance and top-bar links. Values that could break out of their place in the
 //! HTML or CSS (a color that is not a color) fall back to the default.
 
+pub mod appearance;
+pub mod chrome;
+pub mod external;
+pub mod values;
+
 use quire_sdk::config::SiteConfig;
 use serde_json::Value;
 
-use crate::config_values::is_hex_color;
+use crate::settings::values::is_hex_color;
 
 /// The theme settings of a site.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,17 +33,17 @@ pub struct Settings {
     /// Links for the top bar (`navbar.links`), as (label, href).
     pub navbar_links: Vec<(String, String)>,
     /// The frame around pages: navbar button, footer, banner, meta tags, fonts.
-    pub chrome: crate::chrome::Chrome,
+    pub chrome: crate::settings::chrome::Chrome,
     /// The library icon names are looked up in first (`icons.library`).
     pub icon_library: crate::icons::Library,
     /// Background, eyebrows, search prompt, not-found page and contextual menu.
-    pub appearance: crate::appearance::Appearance,
+    pub appearance: crate::settings::appearance::Appearance,
     /// docs.json `api`: the playground, request examples and hand-written API pages.
     pub api: crate::api::ApiSettings,
     /// docs.json `description`: the meta description of pages that give none.
     pub description: Option<String>,
     /// Fonts and analytics from other hosts, for deployments that allow them.
-    pub external: crate::external::External,
+    pub external: crate::settings::external::External,
     /// The navigation file's name as authors know it (`docs.json`, or `mint.json` for the older
     /// shape), for warnings about its settings.
     pub config_file: &'static str,
@@ -51,7 +56,7 @@ pub struct Settings {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Frame {
     pub navbar_links: Vec<(String, String)>,
-    pub chrome: crate::chrome::Chrome,
+    pub chrome: crate::settings::chrome::Chrome,
 }
 
 const DEFAULT_PRIMARY: &str = "#2563eb";
@@ -77,7 +82,7 @@ impl Settings {
         let dark = color(&config.colors.dark).unwrap_or_else(|| primary.clone());
         let (logo_light, logo_dark) = config.logo.as_ref().map(|l| l.images()).unwrap_or_default();
         let (api, api_problems) = crate::api::ApiSettings::from_config(&config.api);
-        let mut external = crate::external::External::from_config(config);
+        let mut external = crate::settings::external::External::from_config(config);
         external.problems.extend(api_problems);
         Self {
             api,
@@ -95,8 +100,8 @@ impl Settings {
             favicon: config.favicon.as_ref().and_then(|f| f.path()),
             default_mode: config.appearance.default_mode().to_string(),
             navbar_links: config.navbar.labelled_links(),
-            chrome: crate::chrome::Chrome::from_config(config),
-            appearance: crate::appearance::Appearance::from_config(config),
+            chrome: crate::settings::chrome::Chrome::from_config(config),
+            appearance: crate::settings::appearance::Appearance::from_config(config),
             external,
             config_file: config.file_name(),
             icon_library: crate::icons::Library::parse(config.icons.library.as_deref()),
@@ -105,7 +110,10 @@ impl Settings {
     }
 
     /// The top bar links and frame for pages in `language`: its own where it gives them.
-    pub fn frame(&self, language: Option<&str>) -> (&[(String, String)], &crate::chrome::Chrome) {
+    pub fn frame(
+        &self,
+        language: Option<&str>,
+    ) -> (&[(String, String)], &crate::settings::chrome::Chrome) {
         match language.and_then(|l| self.language_frames.get(l)) {
             Some(frame) => (&frame.navbar_links, &frame.chrome),
             None => (&self.navbar_links, &self.chrome),
@@ -167,7 +175,7 @@ fn language_frames(config: &SiteConfig) -> std::collections::HashMap<String, Fra
             language.clone(),
             Frame {
                 navbar_links: merged.navbar.labelled_links(),
-                chrome: crate::chrome::Chrome::from_config(&merged),
+                chrome: crate::settings::chrome::Chrome::from_config(&merged),
             },
         );
     }

@@ -1,0 +1,530 @@
+//! One page rendered whole: frontmatter, title, body, warnings and what the page needs.
+
+use super::*;
+use crate::navigation::{NavEntry, NavKind};
+
+fn site() -> Site {
+    let page = |label: &str, target: &str| NavEntry::new(NavKind::Page, 1, label, Some(target));
+    let items = vec![
+        NavEntry::new(NavKind::Group, 0, "Start", None),
+        page("Intro", "index"),
+        page("Quickstart", "quickstart"),
+        page("Auth", "guides/auth"),
+    ];
+    Site::new("Acme".into(), "v1".into(), items, "{}", vec![]).unwrap()
+}
+
+const PAGE: &str = "---\ntitle: Quickstart\ndescription: Get going\n---\n\nIntro text with a [link](/guides/auth).\n\n## Install it\n\n<Note>Use **cargo**.</Note>\n\n```bash install.sh\ncargo install x\n```\n\n## Use it\n\n<Steps><Step title=\"One\">Run it.</Step></Steps>\n";
+
+#[test]
+fn metadata_timestamp_dates_pages_unless_the_page_opts_out() {
+    let items = vec![NavEntry::new(NavKind::Page, 0, "A", Some("a"))];
+    let config = r#"{"metadata": {"timestamp": true}}"#;
+    let site = Site::new("Acme".into(), "v1".into(), items, config, vec![]).unwrap();
+    let page = |source: &str, modified: Option<u64>| {
+        render(
+            &site,
+            &PageSource {
+                path: "a",
+                file: "a.mdx",
+                source,
+                modified,
+            },
+        )
+        .html
+    };
+    // 2024-02-29 23:59:59 UTC.
+    let dated = page("# A\n", Some(1_709_251_199));
+    assert!(
+        dated.contains("Last modified on <time datetime=\"2024-02-29\">February 29, 2024</time>"),
+        "{dated}"
+    );
+    assert!(
+        !page("---\ntimestamp: false\n---\n# A\n", Some(1_709_251_199)).contains("last-modified")
+    );
+    assert!(!page("# A\n", None).contains("last-modified"));
+    // Without the setting, a page can still ask for its date.
+    let plain = Site::new("Acme".into(), "v1".into(), vec![], "{}", vec![]).unwrap();
+    let asked = render(
+        &plain,
+        &PageSource {
+            path: "a",
+            file: "a.mdx",
+            source: "---\ntimestamp: true\n---\n# A\n",
+            modified: Some(0),
+        },
+    );
+    assert!(asked.html.contains("January 1, 1970"), "{}", asked.html);
+}
+
+/// A table's rows reach the search text as sentences, each cell after its column's header.
+#[test]
+fn table_rows_are_search_sentences_with_their_headers() {
+    let source = "# Machines\n\n| Preset | vCPU | Memory |\n|---|---|---|\n| `small-1x` | 0.5 | 0.5 GB |\n| large | 4 | |\n\nThe end.\n";
+    let out = render_page(&site(), "machines", "machines.mdx", source);
+    let text = &out.sections[0].text;
+    assert!(
+        text.contains("Preset; vCPU; Memory.\nPreset: small-1x; vCPU: 0.5; Memory: 0.5 GB.\nPreset: large; vCPU: 4.\nThe end."),
+        "{text:?}"
+    );
+    assert!(out.html.contains("<td>0.5 GB</td>"), "{}", out.html);
+}
+
+#[test]
+fn renders_a_page_with_layout_sections_and_links() {
+    let out = render_page(&site(), "quickstart", "quickstart.mdx", PAGE);
+    assert_eq!(out.title, "Quickstart");
+    assert!(
+        out.html.contains("href=\"guides/auth.html\""),
+        "{}",
+        out.html
+    );
+    assert!(out.html.contains("callout callout-note"));
+    assert!(
+        !out.html.contains("<p><div"),
+        "components must not be wrapped in <p>"
+    );
+    assert!(
+        out.html
+            .contains("<div class=\"code-title\">install.sh</div>")
+    );
+    assert!(out.html.contains("<h2 id=\"install-it\">"));
+    assert!(out.html.contains("rel=\"prev\" href=\"index.html\""));
+    assert!(out.html.contains("rel=\"next\" href=\"guides/auth.html\""));
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    let anchors: Vec<_> = out.sections.iter().map(|s| s.anchor.as_str()).collect();
+    assert_eq!(anchors, ["", "install-it", "use-it"]);
+    assert_eq!(out.sections[1].heading_trail, ["Quickstart", "Install it"]);
+    assert!(out.sections[1].text.contains("Use cargo."));
+    assert!(
+        // A step's title is a block of its own, not the start of its first sentence.
+        out.sections[2].text.starts_with("One\nRun it."),
+        "{:?}",
+        out.sections[2].text
+    );
+}
+
+#[test]
+fn nested_pages_link_back_to_the_root() {
+    let out = render_page(
+        &site(),
+        "guides/auth",
+        "guides/auth.md",
+        "# Auth\n\n[home](/)\n",
+    );
+    assert!(out.html.contains("href=\"../assets/quire."), "{}", out.html);
+    assert!(out.html.contains("href=\"../index.html\">home</a>"));
+    assert_eq!(out.title, "Auth");
+}
+
+#[test]
+fn unknown_components_render_children_and_warn() {
+    let out = render_page(
+        &site(),
+        "quickstart",
+        "quickstart.mdx",
+        "Hi\n\n<Fancy>inside</Fancy>\n",
+    );
+    assert!(out.html.contains("inside"));
+    assert_eq!(out.warnings.len(), 1);
+    assert_eq!(out.warnings[0].line, Some(3));
+    assert!(out.warnings[0].message.contains("<Fancy>"));
+}
+
+#[test]
+fn bad_mdx_falls_back_to_markdown_with_a_warning() {
+    let out = render_page(
+        &site(),
+        "quickstart",
+        "quickstart.mdx",
+        "# Title\n\n<Note>unclosed\n\ntext {\n",
+    );
+    assert!(out.html.contains("Title"));
+    assert!(
+        out.warnings
+            .iter()
+            .any(|w| w.message.contains("MDX syntax error")),
+        "{:?}",
+        out.warnings
+    );
+}
+
+#[test]
+fn broken_links_and_bad_frontmatter_are_warnings() {
+    let out = render_page(
+        &site(),
+        "quickstart",
+        "quickstart.md",
+        "---\ntitle: [x\n---\n\n[gone](/missing)\n",
+    );
+    assert_eq!(out.warnings.len(), 2, "{:?}", out.warnings);
+}
+
+#[test]
+fn docs_json_variables_are_replaced_in_pages_and_snippets() {
+    let items = vec![NavEntry::new(NavKind::Page, 0, "A", Some("a"))];
+    let config = r#"{"variables": {"product": "Acme Cloud", "version": "2.4.0"}}"#;
+    let site = Site::new("Acme".into(), "v1".into(), items, config, vec![])
+        .unwrap()
+        .with_files(
+            vec![("snippets/install.mdx".into(), "Get {{ product }}.".into())],
+            vec![],
+        );
+    let source = "---\ntitle: About {{product}}\n---\n\nimport Install from '/snippets/install.mdx';\n\nVersion {{version}} of [{{product}}](/a).\n\n<Install />\n\n```bash\nnpm i acme@{{version}}\n```\n\n{{unknown}}\n";
+    let out = render_page(&site, "a", "a.mdx", source);
+    assert_eq!(out.title, "About Acme Cloud");
+    assert!(out.html.contains("Version 2.4.0 of"), "{}", out.html);
+    assert!(out.html.contains("Get Acme Cloud."), "{}", out.html);
+    assert!(out.html.contains("2.4.0"));
+    assert!(!out.html.contains("{{version}}"));
+    // A placeholder naming no variable is what MDX makes of it: an expression, reported.
+    assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
+    assert!(out.warnings[0].message.contains("{{unknown}}"));
+}
+
+#[test]
+fn snippets_render_with_props_and_constants() {
+    let site = site().with_files(
+        vec![
+            (
+                "snippets/hello.mdx".into(),
+                "Hello, **{name}**! <Note>From {product}.</Note>".into(),
+            ),
+            (
+                "snippets/vars.mdx".into(),
+                "export const product = \"Acme\";\n".into(),
+            ),
+        ],
+        vec![],
+    );
+    let source = "import Hello from '/snippets/hello.mdx';\nimport { product } from '/snippets/vars.mdx';\n\n# Hi\n\nWelcome to {product}.\n\n<Hello name=\"Ada\" />\n\n<Hello name=\"Bob\" />\n";
+    let out = render_page(&site, "quickstart", "quickstart.mdx", source);
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    assert!(out.html.contains("Welcome to Acme."), "{}", out.html);
+    assert!(out.html.contains("Hello, <strong>Ada</strong>!"));
+    assert!(out.html.contains("Hello, <strong>Bob</strong>!"));
+    assert!(out.html.contains("callout-note"));
+    assert!(!out.html.contains("import Hello"));
+    let missing = render_page(
+        &site,
+        "quickstart",
+        "quickstart.mdx",
+        "import X from '/snippets/none.mdx'\n\n<X />\n",
+    );
+    assert!(
+        missing.warnings[0]
+            .message
+            .contains("snippets/none.mdx does not exist")
+    );
+    // An imported snippet named like a built-in component is the snippet, as in MDX; the
+    // built-in is still itself where nothing of that name is imported.
+    let own = super::tests::site().with_files(
+        vec![(
+            "guides/note.mdx".into(),
+            "A note of the page itself.".into(),
+        )],
+        vec![],
+    );
+    let shadowing = "import Note from './note.mdx'\n\n<Note />\n";
+    let out = render_page(&own, "guides/setup", "guides/setup.mdx", shadowing);
+    assert!(
+        out.html.contains("A note of the page itself."),
+        "{}",
+        out.html
+    );
+    assert!(!out.html.contains("callout-note"));
+    let builtin = render_page(&own, "guides/a", "guides/a.mdx", "<Note>Hi.</Note>\n");
+    assert!(builtin.html.contains("callout-note"));
+}
+
+#[test]
+fn components_exported_by_snippets_and_pages_render_with_their_props() {
+    let site = site().with_files(
+        vec![
+            (
+                "snippets/maintained.mdx".into(),
+                "export const Maintained = ({ who, url, note = \"thanks\" }) => (\n  <Note>\n    By{\" \"}\n    <a href={url}>{who}</a>, {note}.\n  </Note>\n);\n".into(),
+            ),
+            (
+                "snippets/table.jsx".into(),
+                "export const Table = ({ rows }) => (\n  <table>{rows.map((r) => <tr>{r}</tr>)}</table>\n);\n".into(),
+            ),
+        ],
+        vec![],
+    );
+    let source = "import { Maintained } from '/snippets/maintained.mdx';\nimport { Table } from '/snippets/table.jsx';\n\nexport const Box = ({ title, children }) => (\n  <div className=\"box\"><strong>{title}</strong>{children}</div>\n);\n\n<Maintained who=\"Ada\" url=\"https://example.com/ada\" />\n\n<Box title=\"T\">Inside *the* box.</Box>\n\n<Table rows={[1]}>Fallback</Table>\n";
+    let out = render_page(&site, "quickstart", "quickstart.mdx", source);
+    assert!(
+        out.html
+            .contains("<a href=\"https://example.com/ada\">Ada</a>, thanks."),
+        "{}",
+        out.html
+    );
+    assert!(out.html.contains("callout-note"));
+    assert!(
+        out.html.contains("<div class=\"box\"><strong>T</strong>"),
+        "{}",
+        out.html
+    );
+    assert!(out.html.contains("Inside <em>the</em> box."));
+    assert!(
+        out.html.contains("Fallback"),
+        "a computing component renders its children"
+    );
+    assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
+    assert!(
+        out.warnings[0]
+            .message
+            .contains("<Table> needs a JavaScript runtime")
+    );
+    assert!(out.warnings[0].message.contains("rows.map"));
+    // The problem is the snippet's: reported against it, not the page.
+    assert_eq!(out.warnings[0].file.as_deref(), Some("snippets/table.jsx"));
+}
+
+#[test]
+fn styling_latex_decides_what_is_a_formula() {
+    let source = "Energy: $E = mc^2$, for $5 and $10.\n";
+    let with = |config: &str| {
+        let site = Site::new("Acme".into(), "v1".into(), vec![], config, vec![]).unwrap();
+        render_page(&site, "a", "a.mdx", source).html
+    };
+    // Unset: a formula where it reads as one, dollars in prose stay dollars.
+    let auto = with("{}");
+    assert!(
+        auto.contains("<math") && auto.contains("for $5 and $10."),
+        "{auto}"
+    );
+    let off = with(r#"{"styling": {"latex": false}}"#);
+    assert!(
+        !off.contains("<math") && off.contains("$E = mc^2$"),
+        "{off}"
+    );
+    let on = with(r#"{"styling": {"latex": true}}"#);
+    assert_eq!(on.matches("<math").count(), 2, "{on}");
+}
+
+#[test]
+fn openapi_pages_document_their_operation() {
+    let yaml = "openapi: 3.0.0\ninfo: {title: T, version: '1'}\nservers: [{url: 'https://api.test'}]\npaths:\n  /things/{id}:\n    get:\n      summary: Get a thing\n      description: Reads one thing.\n      parameters: [{name: id, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: OK, content: {application/json: {schema: {type: object, properties: {id: {type: string}}}}}}}\n";
+    let site = site().with_files(vec![], vec![("openapi.yaml".into(), yaml.into())]);
+    let out = render_page(
+        &site,
+        "quickstart",
+        "quickstart.mdx",
+        "---\nopenapi: GET /things/{id}\n---\n",
+    );
+    assert_eq!(out.title, "Get a thing");
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    assert!(out.html.contains("method-get"));
+    assert!(out.html.contains("data-path=\"/things/{id}\""));
+    assert!(out.html.contains("value=\"https://api.test\""));
+    let anchors: Vec<_> = out.headings.iter().map(|h| h.anchor.as_str()).collect();
+    assert_eq!(anchors, ["parameters", "responses"]);
+    // The endpoint's path is a block of the search text, not run into the description.
+    assert!(
+        out.sections[0]
+            .text
+            .starts_with("/things/{id}\nReads one thing."),
+        "{:?}",
+        out.sections[0].text
+    );
+    let bad = render_page(
+        &site,
+        "quickstart",
+        "quickstart.mdx",
+        "---\nopenapi: GET /nothing\n---\n",
+    );
+    assert_eq!(bad.warnings[0].line, Some(1));
+}
+
+#[test]
+fn api_settings_decide_the_playground_side_column_and_code_colours() {
+    let yaml = "openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get: {summary: A, responses: {'200': {description: OK}}}\n";
+    let config =
+        r#"{"api": {"playground": {"display": "simple"}}, "styling": {"codeblocks": "dark"}}"#;
+    let site = Site::new("Acme".into(), "v1".into(), vec![], config, vec![])
+        .unwrap()
+        .with_files(vec![], vec![("openapi.yaml".into(), yaml.into())]);
+    let simple = render_page(&site, "a", "a.mdx", "---\nopenapi: GET /a\n---\n");
+    assert!(!simple.html.contains("form class=\"playground\""));
+    assert!(
+        simple
+            .html
+            .contains("<html lang=\"en\" dir=\"ltr\" data-mode=\"system\" class=\"code-dark\">")
+    );
+    // The examples are in the side column, not the article.
+    let (article, side) = simple.html.split_once("</article>").unwrap();
+    assert!(!article.contains("request-example"));
+    assert!(side.contains(
+        "<aside class=\"api-side\" aria-label=\"Examples\"><div class=\"api-examples\">"
+    ));
+    let page_says = "---\nopenapi: GET /a\nplayground: interactive\n---\n";
+    let interactive = render_page(&site, "a", "a.mdx", page_says);
+    assert!(interactive.html.contains("form class=\"playground\""));
+    // A page without a side column keeps its table of contents; a wide one puts the
+    // examples after its text.
+    let wide = "---\nmode: wide\n---\n<RequestExample>\n```bash\ncurl x\n```\n</RequestExample>\n\nText.\n";
+    let wide = render_page(&site, "a", "a.mdx", wide);
+    let (article, _) = wide.html.split_once("</article>").unwrap();
+    assert!(article.contains("<div class=\"api-side\"><div class=\"example example-request\">"));
+    assert!(article.find("Text.") < article.find("api-side"));
+}
+
+#[test]
+fn asyncapi_pages_document_their_channel_and_settings_problems_are_the_sites() {
+    let yaml = "asyncapi: 2.6.0\ninfo: {title: T, version: '1'}\nchannels:\n  user/signedup:\n    subscribe:\n      message: {name: Signed up, payload: {type: object, properties: {email: {type: string}}}}\n";
+    let config = r#"{"integrations": {"intercom": {"appId": "x"}}}"#;
+    let site = Site::new("Acme".into(), "v1".into(), vec![], config, vec![])
+        .unwrap()
+        .with_files(vec![], vec![("events.yaml".into(), yaml.into())]);
+    let out = render_page(
+        &site,
+        "events",
+        "events.mdx",
+        "---\nasyncapi: events.yaml user/signedup\n---\n",
+    );
+    assert_eq!(out.title, "user/signedup");
+    assert!(out.html.contains("Subscribe"), "{}", out.html);
+    assert!(out.html.contains("<code class=\"field-name\">email</code>"));
+    // The settings problem (an analytics integration) comes with the site's output, not
+    // with any page.
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    let site_wide = crate::site_output(&site, &[]);
+    assert_eq!(site_wide.problems.len(), 1, "{:?}", site_wide.problems);
+    assert_eq!(site_wide.settings_file, "docs.json");
+    let again = render_page(&site, "b", "b.mdx", "---\nasyncapi: nowhere\n---\n");
+    assert_eq!(again.warnings.len(), 1, "{:?}", again.warnings);
+    assert!(again.warnings[0].message.contains("no such channel"));
+}
+
+#[test]
+fn a_pages_keywords_and_meta_tags_join_the_sites() {
+    let items = vec![NavEntry::new(NavKind::Page, 0, "A", Some("a"))];
+    let config = r#"{"seo": {"metatags": {"og:image": "/site.png", "og:site_name": "Acme"}}}"#;
+    let site = Site::new("Acme".into(), "v1".into(), items, config, vec![]).unwrap();
+    let source =
+        "---\ntitle: A\nkeywords: [billing, invoices]\n\"og:image\": /page.png\n---\n\nText.\n";
+    let out = render_page(&site, "a", "a.mdx", source);
+    assert!(
+        out.html
+            .contains(r#"<meta name="keywords" content="billing, invoices">"#)
+    );
+    assert!(
+        out.html
+            .contains(r#"<meta property="og:image" content="/page.png">"#)
+    );
+    assert!(!out.html.contains("/site.png"), "the page's own tag wins");
+    assert!(
+        out.html
+            .contains(r#"<meta property="og:site_name" content="Acme">"#)
+    );
+}
+
+#[test]
+fn an_operations_code_samples_come_before_the_generated_request() {
+    let yaml = "openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /runs:\n    get:\n      summary: List runs\n      responses: {'200': {description: OK}}\n      x-codeSamples:\n        - lang: TypeScript\n          label: SDK\n          source: |-\n            const runs = await runs.list();\n        - lang: python\n          source: runs.list()\n        - label: no source\n  /other:\n    get: {summary: Other, responses: {'200': {description: OK}}}\n";
+    let site = site().with_files(vec![], vec![("openapi.yaml".into(), yaml.into())]);
+    let out = render_page(&site, "runs", "runs.mdx", "---\nopenapi: GET /runs\n---\n");
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    let group = out.html.find("<div class=\"code-group\">").expect("tabs");
+    let titles: Vec<usize> = ["SDK</div>", "python</div>", "cURL</div>"]
+        .iter()
+        .map(|t| out.html[group..].find(t).expect(t))
+        .collect();
+    assert!(
+        titles.windows(2).all(|w| w[0] < w[1]),
+        "in order: {titles:?}"
+    );
+    assert!(out.html.contains("language-typescript"));
+    // Without samples, the site's languages: cURL, Python and JavaScript by default, or
+    // those `api.examples.languages` names (one is shown alone, as the request).
+    let plain = render_page(
+        &site,
+        "other",
+        "other.mdx",
+        "---\nopenapi: GET /other\n---\n",
+    );
+    for title in ["cURL</div>", "Python</div>", "JavaScript</div>"] {
+        assert!(plain.html.contains(title), "{title}");
+    }
+    let items = vec![NavEntry::new(NavKind::Page, 0, "A", Some("a"))];
+    let config = r#"{"api": {"examples": {"languages": ["bash"]}}}"#;
+    let curl_only = Site::new("Acme".into(), "v1".into(), items, config, vec![])
+        .unwrap()
+        .with_files(vec![], vec![("openapi.yaml".into(), yaml.into())]);
+    let plain = render_page(
+        &curl_only,
+        "other",
+        "other.mdx",
+        "---\nopenapi: GET /other\n---\n",
+    );
+    assert!(plain.html.contains(">Request</div>"), "{}", plain.html);
+    assert!(!plain.html.contains("code-group"));
+}
+
+#[test]
+fn webhook_and_extensionless_document_names() {
+    let yaml = "openapi: 3.1.0\ninfo: {title: T, version: '1'}\nwebhooks:\n  order.created:\n    post:\n      summary: Order created\n      responses: {'200': {description: OK}}\npaths:\n  /a:\n    get: {summary: A, responses: {'200': {description: OK}}}\n";
+    let site = site().with_files(vec![], vec![("specs/v3.yaml".into(), yaml.into())]);
+    for (reference, title) in [
+        ("specs/v3 webhook order.created", "Order created"),
+        ("webhook order.created", "Order created"),
+        ("/specs/v3 GET /a", "A"),
+    ] {
+        let source = format!("---\nopenapi: \"{reference}\"\n---\n");
+        let out = render_page(&site, "quickstart", "quickstart.mdx", &source);
+        assert_eq!(out.title, title, "{reference}");
+        assert!(out.warnings.is_empty(), "{reference}: {:?}", out.warnings);
+    }
+}
+
+#[test]
+fn frontmatter_modes_and_noindex() {
+    let out = render_page(
+        &site(),
+        "quickstart",
+        "quickstart.md",
+        "---\nmode: wide\nnoindex: true\nicon: rocket\n---\n\n## A\n",
+    );
+    assert!(out.html.contains("class=\"mode-wide\""));
+    assert!(
+        !out.html.contains("class=\"toc\""),
+        "wide pages have no table of contents"
+    );
+    assert!(
+        out.html
+            .contains("<meta name=\"robots\" content=\"noindex\">")
+    );
+    assert!(out.html.contains("data-icon=\"rocket\""));
+    assert!(!out.indexable);
+}
+
+#[test]
+fn text_is_escaped() {
+    let out = render_page(&site(), "quickstart", "quickstart.md", "a \\<i> `<b>`\n");
+    assert!(out.html.contains("&lt;b&gt;"));
+}
+
+#[test]
+fn links_in_raw_html_are_rewritten_and_checked() {
+    let source = "Read <a href=\"/guides/auth\" target=\"_blank\">auth</a>, <img src='/images/x.png'> and <a href=\"Not a page\">text</a>.\n";
+    let out = render_page(&site(), "quickstart", "quickstart.md", source);
+    assert!(
+        out.html
+            .contains("<a href=\"guides/auth.html\" target=\"_blank\">auth</a>"),
+        "{}",
+        out.html
+    );
+    assert!(
+        out.html.contains("<img src='images/x.png'>"),
+        "{}",
+        out.html
+    );
+    assert!(out.html.contains("<a>text</a>"), "{}", out.html);
+    assert!(
+        out.warnings
+            .iter()
+            .any(|w| w.message.contains("Not a page"))
+    );
+}
