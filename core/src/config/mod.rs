@@ -1,6 +1,6 @@
 //! docs.json, typed: every site setting Quire reads, in one place, with its shape and (through
 //! the readers' accessors) its default. mint.json, the older file, is read into the same model
-//! by the host once its settings are moved to their docs.json places.
+//! once [`mint::upgrade`] has moved its settings to their docs.json places.
 //!
 //! Reading is lenient (`lenient.rs`): a setting of the wrong shape, or a key the schema does not
 //! have, is left out with a [`ConfigWarning`] naming where it is, and the rest of the file is
@@ -10,6 +10,7 @@
 mod api;
 mod frame;
 mod lenient;
+pub mod mint;
 mod reading;
 mod theme;
 

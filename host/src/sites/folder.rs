@@ -61,7 +61,7 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
     let raw = read_json(root, config_file)?;
     let mut config = resolve_refs(raw, root, config_file, 0)?;
     if config_file == "mint.json" {
-        super::mint_settings::upgrade(&mut config);
+        quire_core::config::mint::upgrade(&mut config);
     }
     let (settings, settings_warnings) = SiteConfig::read(&config);
     let name = settings

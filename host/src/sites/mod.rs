@@ -4,7 +4,6 @@
 mod api_extensions;
 mod api_pages;
 mod folder;
-mod mint_settings;
 mod mintignore;
 mod names;
 mod navigation;
