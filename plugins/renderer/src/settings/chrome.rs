@@ -22,7 +22,7 @@ pub struct Chrome {
     /// `banner.dismissible`: readers may close the banner.
     pub banner_dismissible: bool,
     /// `banner.type` and `banner.color`.
-    pub banner_look: crate::banner::Look,
+    pub banner_look: super::banner::Look,
     /// `seo.metatags`: (name, content) for every page's head.
     pub metatags: Vec<(String, String)>,
     /// `seo.indexing: "none"`: every page asks search engines not to index it.
@@ -81,7 +81,7 @@ impl Chrome {
             footer_columns,
             banner: banner.and_then(|b| trimmed(&b.content)),
             banner_dismissible: banner.and_then(|b| b.dismissible).unwrap_or(false),
-            banner_look: crate::banner::Look::from_config(banner),
+            banner_look: super::banner::Look::from_config(banner),
             metatags: config.seo.tags(),
             noindex: trimmed(&config.seo.indexing).as_deref() == Some("none"),
             logo_href: config

@@ -3,6 +3,7 @@
 //! HTML or CSS (a color that is not a color) fall back to the default.
 
 pub mod appearance;
+pub mod banner;
 pub mod chrome;
 pub mod external;
 pub mod values;
