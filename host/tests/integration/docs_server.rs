@@ -207,7 +207,7 @@ async fn a_docs_server_serves_installs_pins_and_refuses_bad_bundles() {
 
     // 2. A second export with a new version replaces it.
     let site_v2 = home.path().join("site-v2");
-    copy_dir(&common::example_site(), &site_v2);
+    common::sites::copy_dir(&common::example_site(), &site_v2);
     std::fs::write(
         site_v2.join("index.mdx"),
         "---\ntitle: Version two\n---\n\nThe second edition.\n",
@@ -305,7 +305,7 @@ async fn deployment_types_decide_the_features() {
     let api = Api::new(&server.base, &key);
     // The example site, with a font on another host and an analytics integration.
     let site = tempfile::tempdir().expect("tempdir");
-    copy_dir(&common::example_site(), site.path());
+    common::sites::copy_dir(&common::example_site(), site.path());
     let config_path = site.path().join("docs.json");
     let mut config: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&config_path).unwrap()).unwrap();
@@ -491,19 +491,6 @@ fn browse_external(base: &str, fonts: bool, analytics: bool) {
         "fonts {fonts}, analytics {analytics}: {report}\n{}",
         String::from_utf8_lossy(&node.stderr)
     );
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 async fn features_of(base: &str) -> serde_json::Value {

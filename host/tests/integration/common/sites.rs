@@ -1,4 +1,4 @@
-//! Sites made up for tests: generated at any size, or with hostile pages.
+//! Sites made up for tests: generated at any size, with hostile pages, or copied to a folder of their own.
 
 use std::path::Path;
 
@@ -46,5 +46,19 @@ pub fn hostile(dir: &Path) {
     .expect("docs.json");
     for page in ["fine", "fine2", "trap", "loop", "hoard", "flood", "snoop"] {
         std::fs::write(dir.join(format!("{page}.md")), format!("# {page}\n")).expect("page");
+    }
+}
+
+/// Copies the folder `from` (a site, say) to `to`, creating it.
+pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
     }
 }

@@ -1,0 +1,339 @@
+//! `quire build` and `quire dev`: bundles written straight from a folder, the same whatever the
+//! number of rendering threads, code highlighted, and a preview that rebuilds on save.
+
+use super::*;
+
+/// `quire build` as a writer runs it: no server, organization or key; the bundle on disk, set
+/// for a deployment type, in each format; a bad page is a warning with its file and line, and
+/// only a site that cannot be built fails the command.
+#[test]
+fn build_writes_a_bundle_with_no_server_organization_or_key() {
+    let instance = Instance::new(&format!(
+        "[plugins.formats]\nzip = \"{}\"\n",
+        common::wasm("quire_zip_packager").display()
+    ));
+    let site = common::example_site();
+    let site = site.to_str().unwrap();
+    let out_dir = instance.dir.path().join("bundle");
+    let out = out_dir.to_str().unwrap();
+    let built = instance.cli(&["build", site, "-o", out, "--deployment-type", "air-gapped"]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    // Every page has its Markdown source beside it: as many as the command says it built.
+    let pages = walkdir::WalkDir::new(&out_dir)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "md"))
+        .count();
+    assert!(
+        stderr(&built).contains(&format!("built {pages} pages into")),
+        "{pages}: {}",
+        stderr(&built)
+    );
+    let features = std::fs::read_to_string(out_dir.join("quire-features.js")).unwrap();
+    assert!(
+        features.contains("\"deployment\":\"air-gapped\"")
+            && features.contains("\"integrations\":false"),
+        "{features}"
+    );
+    // An independent check: every navigation page is there and no local link is broken.
+    let check = std::process::Command::new("python3")
+        .arg(common::workspace().join("../shared/tools/check_bundle.py"))
+        .args([site, out])
+        .output()
+        .expect("python3");
+    let report: serde_json::Value =
+        serde_json::from_slice(&check.stdout).expect("check_bundle prints JSON");
+    assert_eq!(report["nav_pages"], report["found"], "{report}");
+    assert_eq!(report["broken_links"], 0, "{report}");
+    assert_eq!(report["external_assets"], 0, "{report}");
+    // Nothing was left of the organization, key or store in the data folder.
+    assert!(instance.cli_ok(&["org", "list"]).is_empty());
+
+    // Archives, each its own format.
+    for (format, magic) in [("tar.gz", &[0x1f, 0x8b][..]), ("zip", &b"PK"[..])] {
+        let file = instance.dir.path().join(format!("site.{format}"));
+        let file = file.to_str().unwrap();
+        instance.cli_ok(&["build", site, "-o", file, "--format", format]);
+        let bytes = std::fs::read(file).unwrap();
+        assert!(bytes.starts_with(magic), "{format}");
+    }
+
+    // Mistakes: an output folder in use, a missing site, an unknown deployment type.
+    for (args, expected) in [
+        (vec!["build", site, "-o", out], "is not an empty folder"),
+        (
+            vec!["build", "/nonexistent/site", "-o", "x"],
+            "is not a folder",
+        ),
+        (
+            vec!["build", site, "-o", "y", "--deployment-type", "mars"],
+            "mars",
+        ),
+    ] {
+        let failed = instance.cli(&args);
+        assert!(!failed.status.success(), "{args:?}");
+        assert!(
+            stderr(&failed).contains(expected),
+            "{args:?}: {}",
+            stderr(&failed)
+        );
+    }
+
+    // A page that cannot be rendered as written is a warning with its place; the build goes on.
+    let broken = instance.dir.path().join("broken-site");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(
+        broken.join("docs.json"),
+        r#"{"name": "Broken", "navigation": {"pages": ["good", "bad", "gone"]}}"#,
+    )
+    .unwrap();
+    std::fs::write(broken.join("good.mdx"), "# Good\n\nFine.\n").unwrap();
+    std::fs::write(broken.join("bad.mdx"), "# Bad\n\nText <Card title=\"A\n").unwrap();
+    let broken_out = instance.dir.path().join("broken-out");
+    let built = instance.cli(&[
+        "build",
+        broken.to_str().unwrap(),
+        "-o",
+        broken_out.to_str().unwrap(),
+    ]);
+    let log = stderr(&built);
+    assert!(built.status.success(), "{log}");
+    assert!(log.contains("warning: bad.mdx:3: "), "{log}");
+    assert!(
+        log.contains("warning: docs.json: navigation.pages[2]"),
+        "{log}"
+    );
+    assert!(broken_out.join("bad.html").is_file());
+
+    // More warnings than the job record keeps (500): --warnings-json has every one.
+    let links: String = (0..620)
+        .map(|i| format!("See [page {i}](/nowhere-{i}).\n\n"))
+        .collect();
+    std::fs::write(broken.join("good.mdx"), format!("# Good\n\n{links}")).unwrap();
+    let many_out = instance.dir.path().join("many-out");
+    let json = instance.dir.path().join("warnings.json");
+    let built = instance.cli(&[
+        "build",
+        broken.to_str().unwrap(),
+        "-o",
+        many_out.to_str().unwrap(),
+        "--warnings-json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let warnings: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let links = warnings
+        .iter()
+        .filter(|w| {
+            w["file"] == "good.mdx"
+                && w["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("nowhere-"))
+        })
+        .count();
+    assert_eq!(links, 620, "every broken link, each once");
+    assert!(
+        stderr(&built).contains("... and "),
+        "the terminal shows the first 50"
+    );
+}
+
+/// Pages render on several threads, each with a renderer instance of its own, and come back in
+/// order: the bundle is the same file for file whatever the number of threads, and a script
+/// several instances give (the diagram script) is in it once.
+#[test]
+fn the_bundle_does_not_depend_on_the_number_of_rendering_threads() {
+    let instance = Instance::new("");
+    let site = common::example_site();
+    let build = |threads: &str| {
+        let out = instance.dir.path().join(format!("out-{threads}"));
+        let built = instance
+            .command()
+            .env("QUIRE_PLUGINS__RENDER_THREADS", threads)
+            .args(["build", site.to_str().unwrap(), "-o", out.to_str().unwrap()])
+            .output()
+            .expect("run quire");
+        assert!(built.status.success(), "{}", stderr(&built));
+        let mut files = std::collections::BTreeMap::new();
+        for entry in walkdir::WalkDir::new(&out).into_iter().flatten() {
+            let name = entry
+                .path()
+                .strip_prefix(&out)
+                .unwrap()
+                .display()
+                .to_string();
+            // The manifest says when it was made; everything else must be equal.
+            if entry.file_type().is_file() && name != "manifest.json" {
+                files.insert(name, std::fs::read(entry.path()).unwrap());
+            }
+        }
+        files
+    };
+    let one = build("1");
+    let three = build("3");
+    assert!(
+        one.keys().any(|f| f.starts_with("assets/mermaid-")),
+        "a diagram script"
+    );
+    assert_eq!(
+        one.keys().collect::<Vec<_>>(),
+        three.keys().collect::<Vec<_>>()
+    );
+    for (name, contents) in &one {
+        assert!(
+            three[name] == *contents,
+            "{name} differs with three threads"
+        );
+    }
+}
+
+/// Code is highlighted by the host's tree-sitter grammars through the component's
+/// `highlighting` import (TypeScript's `number` is a type, which the renderer's own
+/// JavaScript grammar for `ts` does not say), and by the renderer's grammars for a language
+/// the host lacks (Prisma).
+#[test]
+fn code_is_highlighted_by_the_host_and_by_the_renderer_for_the_rest() {
+    let instance = Instance::new("");
+    let site = instance.dir.path().join("code-site");
+    std::fs::create_dir_all(&site).unwrap();
+    std::fs::write(
+        site.join("docs.json"),
+        r#"{"name": "Code", "navigation": {"pages": ["index"]}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("index.mdx"),
+        "# Code\n\n```ts\nconst port: number = 8080; // the default\n```\n\n```prisma\nmodel User {\n  id Int @id\n}\n```\n",
+    )
+    .unwrap();
+    let out = instance.dir.path().join("code-out");
+    let built = instance.cli(&["build", site.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    // (A run takes the spaces after it: fewer spans.)
+    for expected in [
+        "<span class=\"k\">const</span>",
+        "<span class=\"t\">number",
+        "<span class=\"c\">// the default</span>",
+        "<span class=\"k\">model",
+    ] {
+        assert!(html.contains(expected), "{expected} in {html}");
+    }
+}
+
+/// `quire dev` as a writer runs it: the site served on 127.0.0.1; a saved page is rendered
+/// again alone and open pages are told to reload; a changed docs.json rebuilds everything; a
+/// page broken mid-edit is a warning, and the preview goes on.
+#[tokio::test]
+async fn dev_previews_and_rebuilds_on_save() {
+    use futures::StreamExt;
+
+    let instance = Instance::new("");
+    let site = instance.dir.path().join("site");
+    common::sites::copy_dir(&common::example_site(), &site);
+    let dev = instance.dev(&site);
+    let page = |path: &'static str| {
+        let base = dev.base.clone();
+        async move {
+            let response = reqwest::get(format!("{base}/{path}")).await.unwrap();
+            (response.status().as_u16(), response.text().await.unwrap())
+        }
+    };
+    let (status, html) = page("quickstart").await;
+    assert_eq!(status, 200, "{}", dev.log());
+    assert!(html.contains("<title>Quickstart · Acme Widgets</title>"));
+    assert_eq!(page("no-such-page").await.0, 404);
+    let (_, features) = page("quire-features.js").await;
+    assert!(features.contains("new EventSource(\"/__quire/events\")"));
+
+    let events = reqwest::get(format!("{}/__quire/events", dev.base))
+        .await
+        .unwrap();
+    let mut events = events.bytes_stream();
+    let mut next_reload = async move || {
+        let wait = tokio::time::timeout(std::time::Duration::from_secs(60), async {
+            while let Some(chunk) = events.next().await {
+                if String::from_utf8_lossy(&chunk.unwrap()).contains("data: reload") {
+                    return;
+                }
+            }
+            panic!("the event stream ended");
+        });
+        wait.await.expect("a reload event after the save");
+    };
+
+    let quickstart = site.join("quickstart.mdx");
+    let source = std::fs::read_to_string(&quickstart).unwrap();
+    std::fs::write(
+        &quickstart,
+        source.replace("title: Quickstart\n", "title: Quickstart, edited\n"),
+    )
+    .unwrap();
+    next_reload().await;
+    assert!(
+        page("quickstart")
+            .await
+            .1
+            .contains("<title>Quickstart, edited · Acme Widgets</title>")
+    );
+    assert!(
+        dev.log().contains("rebuilt quickstart: 1 page"),
+        "{}",
+        dev.log()
+    );
+
+    // Later checks poll: a save may bring more than one event.
+    let eventually = async |what: &str, check: &dyn Fn(String) -> bool, path: &'static str| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while std::time::Instant::now() < deadline {
+            if check(page(path).await.1) {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        panic!("{what}: {}", dev.log());
+    };
+    let config = site.join("docs.json");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        text.replace("\"Acme Widgets\"", "\"Acme Gadgets\""),
+    )
+    .unwrap();
+    eventually(
+        "a changed docs.json rebuilds every page",
+        &|html| html.contains("· Acme Gadgets</title>"),
+        "concepts",
+    )
+    .await;
+
+    // In a browser: the open page reloads itself after a save.
+    let node = std::process::Command::new("node")
+        .args(["--test", "dev.test.mjs"])
+        .current_dir(common::workspace().join("host/tests/browser"))
+        .env("QUIRE_SITE_URL", &dev.base)
+        .env("QUIRE_PAGE_FILE", site.join("concepts.mdx"))
+        .output()
+        .expect("run node");
+    let report = String::from_utf8_lossy(&node.stdout);
+    assert!(
+        node.status.success() && report.contains("# pass 1"),
+        "{report}\n{}\n{}",
+        String::from_utf8_lossy(&node.stderr),
+        dev.log()
+    );
+
+    std::fs::write(&quickstart, "# Half written\n\n<Card title=\"A\n").unwrap();
+    eventually(
+        "a page broken mid-edit still renders",
+        &|html| html.contains("<title>Half written"),
+        "quickstart",
+    )
+    .await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !dev.log().contains("warning: quickstart.mdx:3:") {
+        assert!(std::time::Instant::now() < deadline, "{}", dev.log());
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
