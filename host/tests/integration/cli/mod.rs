@@ -104,6 +104,69 @@ fn a_missing_navigation_page_is_a_warning_and_strict_refuses_it() {
     );
 }
 
+/// A docs.json setting of the wrong shape, and a key the schema does not have, are warnings at
+/// their place; the rest of the file is read (strict publishing refuses the site instead).
+#[test]
+fn a_docs_json_setting_that_does_not_fit_is_a_warning_and_the_rest_is_read() {
+    let instance = Instance::new("");
+    instance.cli_ok(&["org", "create", "acme", "--plan", "enterprise"]);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("docs.json"),
+        r##"{"name": "A", "description": "Typed settings", "head": "<script>",
+            "colors": {"primary": 3, "light": "#123abc"},
+            "navigation": {"pages": ["index"]}}"##,
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("index.md"), "# Home\n\nHello.").unwrap();
+    let site = dir.path().to_str().unwrap();
+    let publish = |extra: &[&str]| {
+        let mut args = vec!["site", "publish", "docs.acme.test", site, "--org", "acme"];
+        args.extend(extra);
+        instance.cli(&args)
+    };
+    let strict = publish(&["--strict", "--version", "s"]);
+    assert!(!strict.status.success());
+    assert!(
+        stderr(&strict).contains("colors.primary"),
+        "{}",
+        stderr(&strict)
+    );
+    let out = publish(&["--version", "v1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(
+        said.contains(
+            "warning: docs.json: colors.primary: invalid type: integer `3`, expected a string"
+        ) && said.contains("warning: docs.json: head: unknown setting `head`; it is ignored"),
+        "{said}"
+    );
+    assert_eq!(
+        said.matches("warning: docs.json: head:").count(),
+        1,
+        "once: {said}"
+    );
+
+    // What fits is used: the light accent in the theme, the description on the page.
+    let out_dir = instance.dir.path().join("bundle");
+    let built = instance.cli(&["build", site, "-o", out_dir.to_str().unwrap()]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let text_of = |ext: &str| -> String {
+        walkdir::WalkDir::new(&out_dir)
+            .into_iter()
+            .flatten()
+            .filter(|e| e.path().extension().is_some_and(|x| x == ext))
+            .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+            .collect()
+    };
+    assert!(
+        text_of("css").contains("#123abc"),
+        "the light accent is in the theme"
+    );
+    let page = std::fs::read_to_string(out_dir.join("index.html")).unwrap();
+    assert!(page.contains("content=\"Typed settings\""), "{page}");
+}
+
 #[test]
 fn publishing_refuses_broken_folders_naming_the_file() {
     let instance = Instance::new("");
