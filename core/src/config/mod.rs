@@ -153,8 +153,8 @@ pub fn document(text: &str) -> Result<Value, ConfigError> {
     serde_json::from_str(text).map_err(|e| ConfigError(e.to_string()))
 }
 
-/// The trimmed text of a setting, if it is not blank.
-pub(crate) fn trimmed(text: &Option<String>) -> Option<&str> {
+/// The trimmed text of a setting, if it is not blank: how every text setting is read.
+pub fn trimmed(text: &Option<String>) -> Option<&str> {
     text.as_deref().map(str::trim).filter(|t| !t.is_empty())
 }
 

@@ -87,12 +87,7 @@ impl Settings {
         external.problems.extend(api_problems);
         Self {
             api,
-            description: config
-                .description
-                .as_deref()
-                .map(str::trim)
-                .filter(|d| !d.is_empty())
-                .map(String::from),
+            description: values::trimmed(&config.description),
             primary,
             light,
             dark,

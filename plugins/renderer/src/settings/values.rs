@@ -1,12 +1,9 @@
 //! Using values of the navigation file (docs.json) safely: strings trimmed and non-empty,
 //! colours that cannot break out of their place in CSS. Shared by the settings' readers.
 
-/// A text setting, trimmed, if it is not blank.
+/// A text setting, trimmed, if it is not blank (the model's rule, as an owned string).
 pub fn trimmed(text: &Option<String>) -> Option<String> {
-    text.as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(String::from)
+    quire_sdk::config::trimmed(text).map(String::from)
 }
 
 /// `#rgb`, `#rrggbb` or `#rrggbbaa`: a colour that cannot leave its place in the CSS.
