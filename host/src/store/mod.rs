@@ -7,11 +7,11 @@
 //! rest of the host holds a [`SharedStore`].
 
 mod dump;
-mod embedded;
 mod job_states;
 mod model;
 mod postgres;
 pub(crate) mod record_rules;
+mod redb;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,8 +19,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use time::OffsetDateTime;
 
+pub use self::redb::RedbStore;
 pub use dump::{AnalyticsRow, Dump};
-pub use embedded::RedbStore;
 pub use job_states::MAX_STORED_WARNINGS;
 pub use model::*;
 pub use postgres::PostgresStore;
