@@ -81,7 +81,7 @@ async fn run(pages: usize) {
         "store: {}, replicas: {replicas}",
         common::postgres::store_name()
     );
-    let http = reqwest::Client::new();
+    let http = quire::http_client::client();
     let search_url = format!("{}/discovery/v1/search/bench.test", server.base);
     let rss_before = rss_kib(server.pid());
 
@@ -165,7 +165,7 @@ async fn assistant_load(bases: &[String], key: &str) -> (f64, Vec<Duration>, Vec
     for client in 0..CONCURRENCY {
         let (url, key) = (urls[client % urls.len()].clone(), key.clone());
         clients.push(tokio::spawn(async move {
-            let http = reqwest::Client::new();
+            let http = quire::http_client::client();
             let (mut ttfb, mut total) = (Vec::new(), Vec::new());
             let mut n = 0;
             while Instant::now() < deadline {

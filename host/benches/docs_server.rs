@@ -45,7 +45,9 @@ async fn run(pages: usize) {
     let started = Instant::now();
     let docs = common::docs_server(&home.path().join("data"), &["--bundle-url", &link]);
     let to_ready = started.elapsed();
-    let ready = reqwest::get(format!("{}/readyz", docs.base))
+    let ready = quire::http_client::client()
+        .get(format!("{}/readyz", docs.base))
+        .send()
         .await
         .expect("readyz");
     assert_eq!(ready.status(), 200);
@@ -83,7 +85,7 @@ async fn load(base: &str, pages: usize, revalidate: bool) -> (f64, Vec<Duration>
     for client in 0..CONCURRENCY {
         let base = base.clone();
         clients.push(tokio::spawn(async move {
-            let http = reqwest::Client::new();
+            let http = quire::http_client::client();
             let mut latencies = Vec::new();
             let mut n = client * 7919;
             let mut etags = std::collections::HashMap::new();

@@ -11,6 +11,7 @@ pub mod deployment_type;
 pub mod dev;
 pub mod docs_server;
 pub mod export;
+pub mod http_client;
 mod jobs;
 mod limits;
 mod metrics;

@@ -34,7 +34,7 @@ pub struct OpenAiGenerator {
 
 impl OpenAiGenerator {
     pub fn new(settings: OpenAiSettings) -> Result<Self, GenerateError> {
-        let client = reqwest::Client::builder()
+        let client = crate::http_client::builder()
             .connect_timeout(Duration::from_secs(10))
             .read_timeout(settings.timeout)
             .build()

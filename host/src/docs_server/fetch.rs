@@ -59,7 +59,7 @@ pub async fn download(url: &str, dest: &Path, limits: &FetchLimits) -> Result<u6
             detail: format!(" (at {})", format_unix(expired_at)),
         });
     }
-    let client = reqwest::Client::builder()
+    let client = crate::http_client::builder()
         .timeout(limits.timeout)
         .build()
         .map_err(|e| FetchError::BadUrl(e.to_string()))?;

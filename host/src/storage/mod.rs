@@ -32,9 +32,8 @@ pub fn operator(config: &StorageConfig, data_dir: &Path) -> Result<Operator, Sto
             Ok(Operator::new(services::Fs::default().root(&root))?)
         }
         StorageBackend::S3 => {
-            // opendal's HTTP services need a process-wide transport (reqwest with rustls);
-            // installing it is idempotent.
-            opendal::install_default();
+            // opendal's HTTP services need a process-wide transport (reqwest with rustls).
+            crate::http_client::install_tls();
             let bucket = config
                 .bucket
                 .as_deref()

@@ -5,7 +5,7 @@ use crate::common::Instance;
 use serde_json::{Value, json};
 
 async fn post(base: &str, key: &str, domain: &str, body: Value) -> (u16, Value) {
-    let response = reqwest::Client::new()
+    let response = quire::http_client::client()
         .post(format!("{base}/discovery/v1/analytics/{domain}/events"))
         .bearer_auth(key)
         .json(&body)
@@ -18,7 +18,7 @@ async fn post(base: &str, key: &str, domain: &str, body: Value) -> (u16, Value) 
 }
 
 async fn counts(base: &str, key: &str, query: &str) -> (u16, Value) {
-    let response = reqwest::Client::new()
+    let response = quire::http_client::client()
         .get(format!("{base}/v1/analytics/docs.acme.test/pages{query}"))
         .bearer_auth(key)
         .send()

@@ -63,7 +63,7 @@ async fn keys_are_checked_on_every_static_export_endpoint() {
     let job_id = good.start_job(json!({"domain": "docs.acme.test"})).await;
     good.wait_job(&job_id, Duration::from_secs(30)).await;
 
-    let http = reqwest::Client::new();
+    let http = quire::http_client::client();
     let endpoints = [
         ("POST", "/v1/static-export/jobs".to_string()),
         ("GET", format!("/v1/static-export/jobs/{job_id}")),
@@ -156,7 +156,7 @@ async fn start_job_validates_its_body() {
         let (got, response) = api.post("/v1/static-export/jobs", body.clone()).await;
         assert_error(got, &response, status, needle);
     }
-    let raw = reqwest::Client::new()
+    let raw = quire::http_client::client()
         .post(format!("{}/v1/static-export/jobs", w.server.base))
         .bearer_auth(&w.admin)
         .header("content-type", "application/json")
@@ -267,7 +267,7 @@ async fn download_links_expire_and_refuse_tampering() {
         )
         .await;
     let url = bundle["bundleUrl"].as_str().unwrap().to_string();
-    let http = reqwest::Client::new();
+    let http = quire::http_client::client();
     assert_eq!(http.get(&url).send().await.unwrap().status(), 200);
 
     let flipped = if url.ends_with('0') {
@@ -360,7 +360,7 @@ async fn publishing_over_http_refuses_broken_sites() {
         ),
         ("here.md", "# Here"),
     ]);
-    let response = reqwest::Client::new()
+    let response = quire::http_client::client()
         .post(format!(
             "{}/v1/sites/new.acme.test/versions?version=s&strict=true",
             w.server.base
@@ -401,7 +401,9 @@ async fn publishing_over_http_refuses_broken_sites() {
 #[tokio::test]
 async fn the_openapi_document_describes_the_api() {
     let w = world("");
-    let doc: Value = reqwest::get(format!("{}/openapi.json", w.server.base))
+    let doc: Value = quire::http_client::client()
+        .get(format!("{}/openapi.json", w.server.base))
+        .send()
         .await
         .unwrap()
         .json()

@@ -58,7 +58,7 @@ struct Searched {
 
 /// The answer's text and the sections it searched.
 async fn ask(base: &str, key: &str, domain: &str, messages: Vec<Value>) -> (String, Searched) {
-    let response = reqwest::Client::new()
+    let response = quire::http_client::client()
         .post(format!("{base}/discovery/v1/assistant/{domain}/message"))
         .bearer_auth(key)
         .json(&json!({"fp": "evaluation", "messages": messages}))

@@ -207,7 +207,10 @@ fn sample(bundle: &BTreeMap<String, Vec<u8>>, pages: &[String]) -> Vec<String> {
 async fn wait_until_ready(base: &str) {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
-        let ready = reqwest::get(format!("{base}/readyz")).await;
+        let ready = quire::http_client::client()
+            .get(format!("{base}/readyz"))
+            .send()
+            .await;
         if ready.is_ok_and(|r| r.status() == 200) {
             return;
         }

@@ -38,7 +38,7 @@ async fn export_link(api: &Api, version: &str) -> (String, Vec<u8>) {
 }
 
 async fn get(url: &str) -> (u16, reqwest::header::HeaderMap, String) {
-    let response = reqwest::Client::new()
+    let response = quire::http_client::client()
         .get(url)
         .send()
         .await
@@ -149,7 +149,7 @@ async fn a_docs_server_serves_installs_pins_and_refuses_bad_bundles() {
     assert!(html.contains("<title>Webhooks"));
     assert_eq!(headers["cache-control"], "no-cache");
     let etag = headers["etag"].to_str().unwrap().to_string();
-    let response = reqwest::Client::new()
+    let response = quire::http_client::client()
         .get(format!("{base}/guides/webhooks"))
         .header("if-none-match", &etag)
         .send()
@@ -181,7 +181,7 @@ async fn a_docs_server_serves_installs_pins_and_refuses_bad_bundles() {
         "public, max-age=31536000, immutable"
     );
     assert!(css.contains("--quire-primary"));
-    let gzipped = reqwest::Client::new()
+    let gzipped = quire::http_client::client()
         .get(format!("{base}/{stylesheet}"))
         .header("accept-encoding", "gzip")
         .send()
@@ -192,7 +192,7 @@ async fn a_docs_server_serves_installs_pins_and_refuses_bad_bundles() {
     assert_eq!(status, 404);
     assert!(page.contains("Page not found"), "the bundle's own 404 page");
     // The 404 page finds the bundle's root by asking for its manifest, without its body.
-    let head = reqwest::Client::new()
+    let head = quire::http_client::client()
         .head(format!("{base}/manifest.json"))
         .send()
         .await
@@ -323,7 +323,7 @@ async fn deployment_types_decide_the_features() {
         "/discovery/v1/page/docs.acme.test",
         "/discovery/v1/analytics/docs.acme.test/events",
     ] {
-        let response = reqwest::Client::new()
+        let response = quire::http_client::client()
             .post(format!("{}{path}", server.base))
             .bearer_auth(&assistant)
             .json(&json!({"fp": "anonymous", "messages": [], "query": "x", "path": "index"}))

@@ -34,7 +34,9 @@ async fn an_export_asks_for_zip_and_a_docs_server_serves_it() {
     let server = instance.start();
     let api = Api::new(&server.base, &key);
 
-    let ready: Value = reqwest::get(format!("{}/readyz", server.base))
+    let ready: Value = quire::http_client::client()
+        .get(format!("{}/readyz", server.base))
+        .send()
         .await
         .expect("readyz")
         .json()
@@ -79,7 +81,9 @@ async fn an_export_asks_for_zip_and_a_docs_server_serves_it() {
     // The docs server takes the zip link as it takes a .tar.gz one.
     let data = tempfile::tempdir().expect("docs server data");
     let docs = common::docs_server(&data.path().join("docs"), &["--bundle-url", &url]);
-    let page = reqwest::get(format!("{}/pages/page-3", docs.base))
+    let page = quire::http_client::client()
+        .get(format!("{}/pages/page-3", docs.base))
+        .send()
         .await
         .expect("page");
     assert_eq!(page.status(), 200);

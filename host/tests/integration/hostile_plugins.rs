@@ -73,7 +73,9 @@ async fn each_misbehaving_page_becomes_a_warning_and_a_fallback_page() {
         let files = common::archive::unpack(&bytes);
         let html = String::from_utf8_lossy(&files[&format!("{page}.html")]).into_owned();
         assert!(html.contains("data-quire-fallback"), "{page}: {html}");
-        let health = reqwest::get(format!("{}/healthz", server.base))
+        let health = quire::http_client::client()
+            .get(format!("{}/healthz", server.base))
+            .send()
             .await
             .unwrap();
         assert_eq!(health.status(), 200, "the server must survive {page}");
@@ -100,7 +102,9 @@ async fn each_misbehaving_page_becomes_a_warning_and_a_fallback_page() {
     );
 
     // Operators see them in /metrics, by kind.
-    let metrics = reqwest::get(format!("{}/metrics", server.base))
+    let metrics = quire::http_client::client()
+        .get(format!("{}/metrics", server.base))
+        .send()
         .await
         .unwrap()
         .text()

@@ -57,7 +57,7 @@ async fn a_real_local_model_answers_through_the_assistant() {
     let health = format!("http://127.0.0.1:{port}/health");
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
-        if let Ok(r) = reqwest::get(&health).await
+        if let Ok(r) = quire::http_client::client().get(&health).send().await
             && r.status() == 200
         {
             break;
@@ -75,7 +75,7 @@ async fn a_real_local_model_answers_through_the_assistant() {
     let key = instance.example_site_for_assistant();
     let server = instance.start();
     let question = "How are failed webhook deliveries retried?";
-    let response = reqwest::Client::new()
+    let response = quire::http_client::client()
         .post(format!("{}/discovery/v1/assistant/docs.acme.test/message", server.base))
         .bearer_auth(&key)
         .json(&json!({"fp": "a", "retrievalPageSize": 2, "messages": [{"id": "u", "role": "user", "content": question, "parts": []}]}))

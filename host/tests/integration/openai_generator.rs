@@ -98,7 +98,7 @@ fn setup(base_url: &str, model: &str) -> (Instance, String) {
 }
 
 async fn ask(base: &str, key: &str, body: Value) -> (String, Vec<(char, Value)>) {
-    let response = reqwest::Client::new()
+    let response = quire::http_client::client()
         .post(format!(
             "{base}/discovery/v1/assistant/docs.acme.test/message"
         ))

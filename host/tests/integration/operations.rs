@@ -7,7 +7,9 @@ use crate::common::{Api, Instance, docs_server};
 use serde_json::json;
 
 async fn metrics(base: &str) -> String {
-    let response = reqwest::get(format!("{base}/metrics"))
+    let response = quire::http_client::client()
+        .get(format!("{base}/metrics"))
+        .send()
         .await
         .expect("metrics");
     assert_eq!(response.status(), 200);
@@ -43,7 +45,7 @@ async fn the_api_host_counts_requests_jobs_pages_and_refusals() {
         .await;
     assert_eq!(last["status"], "completed");
     for _ in 0..3 {
-        let response = reqwest::Client::new()
+        let response = quire::http_client::client()
             .post(format!(
                 "{}/discovery/v1/search/metrics.acme.test",
                 server.base
@@ -114,7 +116,7 @@ async fn the_docs_server_logs_json_with_request_ids_and_counts_fetches() {
             bundle["bundleUrl"].as_str().unwrap(),
         ],
     );
-    let response = reqwest::Client::new()
+    let response = quire::http_client::client()
         .get(format!("{}/pages/page-1", docs.base))
         .header("x-request-id", "req-from-the-ingress")
         .send()
@@ -122,7 +124,9 @@ async fn the_docs_server_logs_json_with_request_ids_and_counts_fetches() {
         .unwrap();
     assert_eq!(response.status(), 200);
     assert_eq!(response.headers()["x-request-id"], "req-from-the-ingress");
-    let fresh = reqwest::get(format!("{}/pages/page-2", docs.base))
+    let fresh = quire::http_client::client()
+        .get(format!("{}/pages/page-2", docs.base))
+        .send()
         .await
         .unwrap();
     assert_eq!(

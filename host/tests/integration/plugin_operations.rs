@@ -25,7 +25,9 @@ pub(crate) fn replace_file(target: &Path, bytes: &[u8]) {
 }
 
 async fn ready(base: &str) -> Value {
-    reqwest::get(format!("{base}/readyz"))
+    quire::http_client::client()
+        .get(format!("{base}/readyz"))
+        .send()
         .await
         .expect("readyz")
         .json()
@@ -154,7 +156,9 @@ async fn a_broken_or_wrong_replacement_is_refused_and_the_previous_component_sta
     let original = renderer_sha(&server.base).await;
 
     let metrics = |base: String| async move {
-        reqwest::get(format!("{base}/metrics"))
+        quire::http_client::client()
+            .get(format!("{base}/metrics"))
+            .send()
             .await
             .expect("metrics")
             .text()

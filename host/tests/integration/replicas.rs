@@ -48,7 +48,7 @@ fn user(text: &str) -> Value {
 }
 
 async fn ask(base: &str, key: &str, body: &Value) -> (u16, reqwest::header::HeaderMap) {
-    let response = reqwest::Client::new()
+    let response = quire::http_client::client()
         .post(format!(
             "{base}/discovery/v1/assistant/docs.acme.test/message"
         ))
@@ -147,7 +147,7 @@ async fn two_replicas_share_jobs_threads_and_rate_limits() {
     let mut refused_by = Vec::new();
     for n in 0..8 {
         let base = [&server_a.base, &server_b.base][n % 2];
-        let response = reqwest::Client::new()
+        let response = quire::http_client::client()
             .post(format!("{base}/discovery/v1/search/docs.acme.test"))
             .bearer_auth(&assistant)
             .json(&json!({"query": "webhooks"}))

@@ -56,7 +56,9 @@ async fn measure(config: &str) -> Score {
     let key = instance.example_site_for_assistant();
     let server = instance.start();
     let api = Api::new(&server.base, &key);
-    let ready: Value = reqwest::get(format!("{}/readyz", server.base))
+    let ready: Value = quire::http_client::client()
+        .get(format!("{}/readyz", server.base))
+        .send()
         .await
         .expect("readyz")
         .json()

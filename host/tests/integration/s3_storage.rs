@@ -47,7 +47,7 @@ async fn exports_live_in_s3_behind_presigned_expiring_links() {
     let files = common::archive::unpack(&bytes);
     assert!(files.contains_key("quickstart.html") && files.contains_key("quire-features.js"));
 
-    let http = reqwest::Client::new();
+    let http = quire::http_client::client();
     let tampered = url.replace("X-Amz-Signature=", "X-Amz-Signature=0");
     let status = http.get(&tampered).send().await.unwrap().status();
     assert!(
@@ -81,14 +81,20 @@ async fn exports_live_in_s3_behind_presigned_expiring_links() {
         &home.path().join("fresh"),
         &["--bundle-url", fresh["bundleUrl"].as_str().unwrap()],
     );
-    let page = reqwest::get(format!("{}/quickstart", docs.base))
+    let page = quire::http_client::client()
+        .get(format!("{}/quickstart", docs.base))
+        .send()
         .await
         .unwrap();
     assert_eq!(page.status(), 200, "{}", docs.log());
     assert!(page.text().await.unwrap().contains("<title>Quickstart"));
     drop(docs);
     let docs = common::docs_server(&home.path().join("expired"), &["--bundle-url", &url]);
-    let ready = reqwest::get(format!("{}/readyz", docs.base)).await.unwrap();
+    let ready = quire::http_client::client()
+        .get(format!("{}/readyz", docs.base))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(ready.status(), 503);
     assert!(
         ready

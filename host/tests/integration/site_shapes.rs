@@ -306,7 +306,7 @@ async fn every_navigation_shape_publishes_exports_and_serves() {
     let data = instance.dir.path().join("docs-data");
     let url = bundle_view["bundleUrl"].as_str().expect("bundleUrl");
     let docs = common::docs_server(&data, &["--bundle-url", url]);
-    let client = reqwest::Client::builder()
+    let client = quire::http_client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();

@@ -38,7 +38,7 @@ async fn public_endpoint_limits_are_refused_naming_the_limit() {
     // Sent without a length, it is cut off at the same size.
     let chunks =
         futures::stream::iter((0..33).map(|_| Ok::<_, std::io::Error>(vec![b' '; 8 << 10])));
-    let response = reqwest::Client::new()
+    let response = quire::http_client::client()
         .post(format!(
             "{base}/discovery/v1/assistant/docs.acme.test/message"
         ))
@@ -144,7 +144,7 @@ async fn announce_body(base: &str, path: &str, key: &str, length: usize) -> (u16
 }
 
 async fn ask_from(base: &str, key: &str, forwarded_for: Option<&str>) -> reqwest::Response {
-    let mut request = reqwest::Client::new()
+    let mut request = quire::http_client::client()
         .post(format!("{base}/discovery/v1/search/docs.acme.test"))
         .bearer_auth(key)
         .json(&json!({"query": "webhooks"}));
@@ -237,7 +237,7 @@ async fn the_ip_limit_counts_clients_and_believes_only_trusted_proxies() {
 #[tokio::test]
 async fn docs_sites_may_call_the_discovery_endpoints_cross_origin_but_not_the_admin_ones() {
     let w = world();
-    let client = reqwest::Client::new();
+    let client = quire::http_client::client();
     let preflight = |path: &str| {
         client
             .request(reqwest::Method::OPTIONS, format!("{}{path}", w.server.base))

@@ -84,7 +84,7 @@ async fn ask(
     domain: &str,
     body: &Value,
 ) -> (u16, reqwest::header::HeaderMap, String) {
-    let mut request = reqwest::Client::new()
+    let mut request = quire::http_client::client()
         .post(format!("{base}/discovery/v1/assistant/{domain}/message"))
         .json(body);
     if let Some(key) = key {

@@ -236,7 +236,11 @@ async fn dev_previews_and_rebuilds_on_save() {
     let page = |path: &'static str| {
         let base = dev.base.clone();
         async move {
-            let response = reqwest::get(format!("{base}/{path}")).await.unwrap();
+            let response = quire::http_client::client()
+                .get(format!("{base}/{path}"))
+                .send()
+                .await
+                .unwrap();
             (response.status().as_u16(), response.text().await.unwrap())
         }
     };
@@ -247,7 +251,9 @@ async fn dev_previews_and_rebuilds_on_save() {
     let (_, features) = page("quire-features.js").await;
     assert!(features.contains("new EventSource(\"/__quire/events\")"));
 
-    let events = reqwest::get(format!("{}/__quire/events", dev.base))
+    let events = quire::http_client::client()
+        .get(format!("{}/__quire/events", dev.base))
+        .send()
         .await
         .unwrap();
     let mut events = events.bytes_stream();

@@ -429,7 +429,7 @@ impl Api {
         Self {
             base: base.to_string(),
             key: key.to_string(),
-            http: reqwest::Client::new(),
+            http: quire::http_client::client(),
         }
     }
 
