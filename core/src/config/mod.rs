@@ -4,13 +4,15 @@
 //!
 //! Reading is lenient (`lenient.rs`): a setting of the wrong shape, or a key the schema does not
 //! have, is left out with a [`ConfigWarning`] naming where it is, and the rest of the file is
-//! read. The navigation tree is kept as JSON: the host's navigation walker is its one reader.
-//! The document itself is stored as written, so nothing an author wrote is lost.
+//! read. The navigation tree is read on its own, strictly ([`navigation`]): a wrong shape there
+//! refuses the site. The document itself is stored as written, so nothing an author wrote is
+//! lost.
 
 mod api;
 mod frame;
 mod lenient;
 pub mod mint;
+pub mod navigation;
 mod reading;
 mod theme;
 
@@ -65,7 +67,7 @@ pub struct SiteConfig {
     pub redirects: Option<Value>,
     /// Glob patterns of snippet files outside `snippets/`.
     pub snippets: Option<Value>,
-    /// The navigation tree, read by the host's navigation walker.
+    /// The navigation tree, read by [`navigation::SiteNavigation::read`].
     pub navigation: Option<Value>,
     /// OpenAPI documents named at the top of the file, as mint.json does (docs.json names them
     /// under `api` or in the navigation); publishing finds every document the file names.
@@ -75,7 +77,8 @@ pub struct SiteConfig {
     theme: Option<Value>,
     thumbnails: Option<Value>,
     feedback: Option<Value>,
-    /// mint.json's navigation keys, which the host's mint.json walker reads from the document.
+    /// mint.json's navigation keys, read with its navigation by
+    /// [`navigation::SiteNavigation::read`].
     #[serde(rename = "tabs")]
     mint_tabs: Option<Value>,
     #[serde(rename = "anchors")]

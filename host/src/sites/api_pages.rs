@@ -12,6 +12,8 @@ use std::path::Path;
 use serde_json::Value;
 use serde_yaml_ng::Value as Yaml;
 
+use quire_core::config::navigation::ApiSource;
+
 use super::api_extensions::PageExtensions;
 
 /// HTTP methods of an OpenAPI path item, in the order pages are generated.
@@ -37,25 +39,18 @@ pub struct ApiSpec {
 }
 
 impl ApiSpec {
-    /// The spec a navigation element's `openapi` or `asyncapi` field names: a string,
-    /// `{source, directory}`, or a list (whose first entry is taken).
-    pub fn from_field(value: &Value) -> Option<Self> {
-        let (file, directory) = match value {
-            Value::String(file) => (file.as_str(), None),
-            Value::Object(map) => (
-                map.get("source").and_then(Value::as_str)?,
-                map.get("directory").and_then(Value::as_str),
-            ),
-            Value::Array(items) => return items.first().and_then(Self::from_field),
-            _ => return None,
-        };
-        Some(Self {
-            file: file.trim_start_matches('/').to_string(),
-            directory: directory
+    /// The spec a navigation element's `openapi` or `asyncapi` field names, its generated
+    /// pages in `api-reference/` unless it says where.
+    pub fn of(source: &ApiSource) -> Self {
+        Self {
+            file: source.source.trim_start_matches('/').to_string(),
+            directory: source
+                .directory
+                .as_deref()
                 .unwrap_or("api-reference")
                 .trim_matches('/')
                 .to_string(),
-        })
+        }
     }
 }
 
@@ -216,11 +211,14 @@ fn unique(path: &str, taken: &mut HashSet<String>) -> String {
 mod tests {
     use super::*;
 
+    /// The spec a navigation field written as `value` names.
+    fn spec_of(value: serde_json::Value) -> Option<ApiSpec> {
+        ApiSource::read(&value).map(|source| ApiSpec::of(&source))
+    }
+
     #[test]
     fn operation_entries_become_pages_naming_their_document() {
-        let spec = ApiSpec::from_field(
-            &serde_json::json!({"source": "/specs/v1.yaml", "directory": "api/"}),
-        );
+        let spec = spec_of(serde_json::json!({"source": "/specs/v1.yaml", "directory": "api/"}));
         let mut taken = HashSet::from(["api/get-users".to_string()]);
         let none = PageExtensions::default();
         let page = operation_page("GET /users", spec.as_ref(), &none, &mut taken);
@@ -235,7 +233,7 @@ mod tests {
         let named = operation_page("/other.json POST /users/{id}", None, &none, &mut taken);
         assert_eq!(named.path, "api-reference/post-users-id");
         assert!(named.source.contains("\"other.json POST /users/{id}\""));
-        let remote = ApiSpec::from_field(&serde_json::json!("https://x.test/openapi.json"));
+        let remote = spec_of(serde_json::json!("https://x.test/openapi.json"));
         let page = operation_page("GET /a", remote.as_ref(), &none, &mut taken);
         assert!(page.source.contains("\"GET /a\""), "{}", page.source);
         let moved = PageExtensions {
@@ -256,7 +254,7 @@ mod tests {
             "paths:\n  /users:\n    get: {tags: [Users]}\n    post: {tags: [Users]}\n    delete: {tags: [Users], x-excluded: true}\n  /health:\n    get: {}\n",
         )
         .unwrap();
-        let spec = ApiSpec::from_field(&serde_json::json!("openapi.yaml")).unwrap();
+        let spec = spec_of(serde_json::json!("openapi.yaml")).unwrap();
         let document = load_document(dir.path(), &spec).unwrap();
         let groups = all_operations(&document);
         assert_eq!(
@@ -269,7 +267,7 @@ mod tests {
                 ("Endpoints".to_string(), vec!["GET /health".to_string()]),
             ]
         );
-        let missing = ApiSpec::from_field(&serde_json::json!("gone.json")).unwrap();
+        let missing = spec_of(serde_json::json!("gone.json")).unwrap();
         assert!(
             load_document(dir.path(), &missing)
                 .unwrap_err()
@@ -284,7 +282,7 @@ mod tests {
                 ("user/signedup".to_string(), "user/signedup".to_string())
             ]
         );
-        let events = ApiSpec::from_field(&serde_json::json!("/events.yaml")).unwrap();
+        let events = spec_of(serde_json::json!("/events.yaml")).unwrap();
         let mut taken = HashSet::new();
         let page = channel_page("user/signedup", &events, &mut taken);
         assert_eq!(page.path, "api-reference/user-signedup");

@@ -6,10 +6,10 @@
 //! the groups whose first page lies in that folder; the rest go under a first one named by
 //! `primaryTab.name` (tabs) or `topAnchor.name` (anchors), "Documentation" by default.
 
-use serde_json::Value;
+use quire_core::config::navigation::{MintNavigation, MintSection, PageEntry};
 
 use super::walker::{Inherited, Walker};
-use crate::sites::{NavKind, SiteError};
+use crate::sites::NavKind;
 
 /// A mint.json tab or anchor.
 struct Section<'a> {
@@ -26,23 +26,22 @@ enum Place {
     Link(String),
 }
 
-/// The tabs or anchors under `key`, each `{name, url, icon?}`.
-fn sections<'a>(config: &'a Value, key: &str) -> Vec<Section<'a>> {
-    let Some(items) = config.get(key).and_then(Value::as_array) else {
-        return Vec::new();
-    };
+/// Where each of mint.json's tabs or anchors leads.
+fn sections(items: &[MintSection]) -> Vec<Section<'_>> {
     items
         .iter()
-        .filter_map(|item| {
-            let name = item.get("name")?.as_str()?;
-            let url = item.get("url")?.as_str()?.trim();
+        .map(|item| {
+            let url = item.url.as_str();
             let place = if url.contains(':') || url.starts_with("//") {
                 Place::Link(url.to_string())
             } else {
                 Place::Folder(format!("{}/", url.trim_matches('/')))
             };
-            let icon = item.get("icon").and_then(Value::as_str);
-            Some(Section { name, icon, place })
+            Section {
+                name: &item.name,
+                icon: item.icon.as_deref(),
+                place,
+            }
         })
         .collect()
 }
@@ -57,15 +56,13 @@ impl Section<'_> {
 }
 
 /// The pages a mint.json group names, its nested groups' too, as paths.
-fn group_pages(group: &Value, out: &mut Vec<String>) {
-    for page in group
-        .get("pages")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+fn group_pages(group: &PageEntry, out: &mut Vec<String>) {
+    let PageEntry::Group(group) = group else {
+        return;
+    };
+    for page in group.inside.pages.iter().flatten() {
         match page {
-            Value::String(path) => out.push(super::page_path(path)),
+            PageEntry::Path(path) => out.push(super::page_path(path)),
             nested => group_pages(nested, out),
         }
     }
@@ -77,33 +74,30 @@ impl Walker<'_> {
     /// groups when there are tabs, folder anchors when there are none; link tabs follow the
     /// folder ones, and anchors that do not sort the groups are links, to their site or to the
     /// first page of their folder.
-    pub(super) fn mint(&mut self, config: &Value, groups: &[Value]) -> Result<(), SiteError> {
-        let versions: Vec<&str> = config
-            .get("versions")
-            .and_then(Value::as_array)
-            .map(|v| v.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        let tabs = sections(config, "tabs");
-        let anchors = sections(config, "anchors");
+    pub(super) fn mint(&mut self, mint: &MintNavigation) {
+        let groups = &mint.groups;
+        let versions: Vec<&str> = mint.versions.iter().map(String::as_str).collect();
+        let tabs = sections(&mint.tabs);
+        let anchors = sections(&mint.anchors);
         let anchors_sort = tabs.is_empty() && anchors.iter().any(|a| a.folder().is_some());
         let (kind, sorting, first) = if !tabs.is_empty() {
-            (NavKind::Tab, &tabs, config.pointer("/primaryTab/name"))
+            (NavKind::Tab, &tabs, mint.primary_tab.as_deref())
         } else if anchors_sort {
-            (NavKind::Anchor, &anchors, config.pointer("/topAnchor/name"))
+            (NavKind::Anchor, &anchors, mint.top_anchor.as_deref())
         } else {
             (NavKind::Tab, &tabs, None)
         };
-        let first = first.and_then(Value::as_str).unwrap_or("Documentation");
+        let first = first.unwrap_or("Documentation");
         let folders: Vec<(&Section, &str)> = sorting
             .iter()
             .filter_map(|s| Some((s, s.folder()?)))
             .collect();
-        let first_page = |group: &Value| -> Option<String> {
+        let first_page = |group: &PageEntry| -> Option<String> {
             let mut pages = Vec::new();
             group_pages(group, &mut pages);
             pages.into_iter().next()
         };
-        let section_of = |group: &Value| -> Option<usize> {
+        let section_of = |group: &PageEntry| -> Option<usize> {
             let page = first_page(group)?;
             folders
                 .iter()
@@ -115,13 +109,16 @@ impl Walker<'_> {
             versions.iter().map(|v| Some(*v)).collect()
         };
         for version in version_list {
-            let in_version: Vec<(usize, &Value)> = groups
+            let in_version: Vec<(usize, &PageEntry)> = groups
                 .iter()
                 .enumerate()
                 .filter(|(_, g)| match version {
                     None => true,
                     Some(v) => {
-                        let named = g.get("version").and_then(Value::as_str);
+                        let named = match g {
+                            PageEntry::Group(group) => group.version.as_deref(),
+                            PageEntry::Path(_) => None,
+                        };
                         named == Some(v)
                             || (named.is_none() && Some(v) == versions.first().copied())
                     }
@@ -138,12 +135,7 @@ impl Walker<'_> {
             }
             if sorting.is_empty() {
                 for (i, group) in &in_version {
-                    self.pages(
-                        std::slice::from_ref(*group),
-                        depth,
-                        &format!("navigation[{i}]"),
-                        &inherited,
-                    )?;
+                    self.page(group, depth, &format!("navigation[{i}]"), &inherited);
                 }
             } else {
                 let names = std::iter::once((first, None))
@@ -158,12 +150,7 @@ impl Walker<'_> {
                     }
                     self.push(kind, depth, name, None, icon, &inherited);
                     for (i, group) in members {
-                        self.pages(
-                            std::slice::from_ref(*group),
-                            depth + 1,
-                            &format!("navigation[{i}]"),
-                            &inherited,
-                        )?;
+                        self.page(group, depth + 1, &format!("navigation[{i}]"), &inherited);
                     }
                 }
             }
@@ -178,12 +165,11 @@ impl Walker<'_> {
         if !anchors_sort {
             self.anchor_links(&anchors, groups);
         }
-        Ok(())
     }
 
     /// Anchors as links, after the navigation: to their site, or to the first page of their
     /// folder (an anchor whose folder has no page in the navigation is a warning, left out).
-    fn anchor_links(&mut self, anchors: &[Section<'_>], groups: &[Value]) {
+    fn anchor_links(&mut self, anchors: &[Section<'_>], groups: &[PageEntry]) {
         let mut listed = Vec::new();
         for group in groups {
             group_pages(group, &mut listed);

@@ -12,26 +12,14 @@ mod walker;
 use std::collections::HashMap;
 use std::path::Path;
 
+use quire_core::config::navigation::SiteNavigation;
 use serde_json::Value;
 
 use super::api_pages::GeneratedPage;
-use super::{NavEntry, NavKind, SiteError, SiteWarning};
+use super::{NavEntry, SiteError, SiteWarning};
 use walker::{Inherited, Walker};
 
 pub use refs::resolve_refs;
-
-/// Containers of docs.json navigation, the key naming each element, and the entry kind. A
-/// tab's `menu` items are sections chosen from a menu, as dropdowns are.
-const CONTAINERS: &[(&str, &str, NavKind)] = &[
-    ("products", "product", NavKind::Product),
-    ("versions", "version", NavKind::Version),
-    ("languages", "language", NavKind::Language),
-    ("dropdowns", "dropdown", NavKind::Dropdown),
-    ("anchors", "anchor", NavKind::Anchor),
-    ("tabs", "tab", NavKind::Tab),
-    ("menu", "item", NavKind::Dropdown),
-    ("groups", "group", NavKind::Group),
-];
 
 /// What a page's frontmatter says about its navigation entry.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -68,9 +56,9 @@ pub fn flatten(
     pages: &HashMap<String, PageMeta>,
     root: &Path,
 ) -> Result<Navigation, SiteError> {
-    let navigation = config.get("navigation").ok_or_else(|| SiteError::Invalid {
+    let navigation = SiteNavigation::read(config).map_err(|e| SiteError::Invalid {
         file: config_file.to_string(),
-        message: "the required field navigation is missing".into(),
+        message: e.to_string(),
     })?;
     let mut walker = Walker {
         pages,
@@ -82,16 +70,10 @@ pub fn flatten(
         taken: pages.keys().cloned().collect(),
         generated: Vec::new(),
     };
-    match navigation {
-        // mint.json: an array of groups, sorted into tabs by URL prefix and into versions.
-        Value::Array(groups) => walker.mint(config, groups)?,
-        Value::Object(node) => walker.node(node, 0, "navigation", &Inherited::default())?,
-        _ => {
-            return Err(SiteError::Invalid {
-                file: config_file.to_string(),
-                message: "navigation must be an object (docs.json) or an array (mint.json)".into(),
-            });
-        }
+    match &navigation {
+        // mint.json: a list of groups, sorted into tabs by URL prefix and into versions.
+        SiteNavigation::Mint(mint) => walker.mint(mint),
+        SiteNavigation::Tree(node) => walker.node(node, 0, "navigation", &Inherited::default()),
     }
     Ok(Navigation {
         nodes: walker.out,

@@ -1,6 +1,7 @@
 //! The navigation walk on docs.json and mint.json shapes, right and wrong.
 
 use super::*;
+use crate::sites::NavKind;
 use serde_json::json;
 
 fn kinds(nodes: &[NavEntry]) -> Vec<(NavKind, u32, String)> {
