@@ -11,7 +11,7 @@
 //! `quire serve` replicas on the one database, the clients split between them.
 
 #[path = "../tests/integration/common/mod.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 mod common;
 
 use std::sync::Arc;

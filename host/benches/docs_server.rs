@@ -7,7 +7,7 @@
 //! requests and for revalidations that answer 304. Client and server share the machine's cores.
 
 #[path = "../tests/integration/common/mod.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 mod common;
 
 use std::sync::Arc;

@@ -9,7 +9,7 @@
 //! and one instantiation plus call.
 
 #[path = "../tests/integration/common/mod.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};

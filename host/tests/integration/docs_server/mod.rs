@@ -1,14 +1,17 @@
 //! The self-hosted docs server as an operator runs it: a real API host exports the example
 //! site, the signed link goes to a real `quire docs-server` process, and pages are fetched
 //! through it. Then new versions, pins, an expired link, a tampered bundle and archives that try
-//! to write outside the data directory, and the deployment types.
+//! to write outside the data directory; the deployment types (`deployment_types.rs`) and
+//! downloads (`downloads.rs`) beside it.
+
+mod deployment_types;
+mod downloads;
 
 use crate::common;
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 use crate::common::archive::{tar_gz_dir, unpack};
@@ -16,7 +19,7 @@ use crate::common::{Api, Instance, docs_server};
 use serde_json::json;
 
 /// A running API host with an enterprise organization; returns its admin and assistant keys.
-fn api_host(extra_config: &str) -> (Instance, common::Server, String, String) {
+pub(super) fn api_host(extra_config: &str) -> (Instance, common::Server, String, String) {
     let instance = Instance::new(extra_config);
     let key = instance.organization("acme", "enterprise");
     let assistant = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
@@ -25,7 +28,7 @@ fn api_host(extra_config: &str) -> (Instance, common::Server, String, String) {
 }
 
 /// Exports `version`; returns the bundle link, its expiry and the archive.
-async fn export_link(api: &Api, version: &str) -> (String, Vec<u8>) {
+pub(super) async fn export_link(api: &Api, version: &str) -> (String, Vec<u8>) {
     let (job_id, last) = api
         .run_job(
             json!({"domain": "docs.acme.test", "version": version}),
@@ -37,7 +40,7 @@ async fn export_link(api: &Api, version: &str) -> (String, Vec<u8>) {
     (bundle["bundleUrl"].as_str().unwrap().to_string(), bytes)
 }
 
-async fn get(url: &str) -> (u16, reqwest::header::HeaderMap, String) {
+pub(super) async fn get(url: &str) -> (u16, reqwest::header::HeaderMap, String) {
     let response = quire::http_client::client()
         .get(url)
         .send()
@@ -48,14 +51,14 @@ async fn get(url: &str) -> (u16, reqwest::header::HeaderMap, String) {
     (status, headers, response.text().await.unwrap_or_default())
 }
 
-async fn ready_version(base: &str) -> Option<String> {
+pub(super) async fn ready_version(base: &str) -> Option<String> {
     let (status, _, body) = get(&format!("{base}/readyz")).await;
     let json: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
     (status == 200).then(|| json["version"].as_str().unwrap_or_default().to_string())
 }
 
 /// Serves `body` for any request, for archives no API host would make.
-fn serve_bytes(body: Vec<u8>) -> String {
+pub(super) fn serve_bytes(body: Vec<u8>) -> String {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let addr = listener.local_addr().expect("addr");
     std::thread::spawn(move || {
@@ -76,7 +79,7 @@ fn serve_bytes(body: Vec<u8>) -> String {
 
 /// A `.tar.gz` of `files`, plus raw entries (name, link target) written without the tar
 /// crate's path checks, the way a hostile archive would be.
-fn tar_gz(files: &BTreeMap<String, Vec<u8>>, raw: &[(&str, Option<&str>)]) -> Vec<u8> {
+pub(super) fn tar_gz(files: &BTreeMap<String, Vec<u8>>, raw: &[(&str, Option<&str>)]) -> Vec<u8> {
     let encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     let mut builder = tar::Builder::new(encoder);
     for (path, contents) in files {
@@ -296,298 +299,4 @@ async fn a_docs_server_serves_installs_pins_and_refuses_bad_bundles() {
     assert!(!home.path().join("escaped.txt").exists());
     assert!(!data.join("escaped.txt").exists());
     assert!(!Path::new("/escaped.txt").exists());
-}
-
-#[tokio::test]
-async fn deployment_types_decide_the_features() {
-    // The API host, air-gapped: no assistant or search endpoints.
-    let (_instance, server, key, assistant) = api_host("[deployment]\ntype = \"air-gapped\"\n");
-    let api = Api::new(&server.base, &key);
-    // The example site, with a font on another host and an analytics integration.
-    let site = tempfile::tempdir().expect("tempdir");
-    common::sites::copy_dir(&common::example_site(), site.path());
-    let config_path = site.path().join("docs.json");
-    let mut config: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&config_path).unwrap()).unwrap();
-    config["fonts"] = json!({"family": "Acme Sans", "source": "https://fonts.acme.test/acme-sans.woff2", "format": "woff2"});
-    config["integrations"] = json!({"ga4": {"measurementId": "G-QUIRETEST"}});
-    std::fs::write(&config_path, config.to_string()).unwrap();
-    let (status, _) = api
-        .publish("docs.acme.test", "v1", tar_gz_dir(site.path()))
-        .await;
-    assert_eq!(status, 201);
-    for path in [
-        "/discovery/v1/assistant/docs.acme.test/message",
-        "/discovery/v2/assistant/docs.acme.test/message",
-        "/discovery/v1/search/docs.acme.test",
-        "/discovery/v1/page/docs.acme.test",
-        "/discovery/v1/analytics/docs.acme.test/events",
-    ] {
-        let response = quire::http_client::client()
-            .post(format!("{}{path}", server.base))
-            .bearer_auth(&assistant)
-            .json(&json!({"fp": "anonymous", "messages": [], "query": "x", "path": "index"}))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 404, "{path}");
-        let body: serde_json::Value = response.json().await.unwrap();
-        assert!(
-            body["error"]
-                .as_str()
-                .unwrap()
-                .contains("unavailable in this deployment type (air-gapped)"),
-            "{body}"
-        );
-    }
-    // Static export still works; the remote font is a warning about the settings file.
-    let (job_id, last) = api
-        .run_job(
-            json!({"domain": "docs.acme.test", "version": "v1"}),
-            Duration::from_secs(120),
-        )
-        .await;
-    assert_eq!(last["status"], "completed", "{last}");
-    let warnings = last["warnings"].to_string();
-    assert!(
-        warnings.contains("docs.json")
-            && warnings.contains(
-                "fonts.source \\\"https://fonts.acme.test/acme-sans.woff2\\\" is on another host"
-            ),
-        "{warnings}"
-    );
-    let (bundle, _) = api.download_bundle(&job_id).await;
-    let link = bundle["bundleUrl"].as_str().unwrap().to_string();
-    let home = tempfile::tempdir().expect("tempdir");
-
-    // The docs server, air-gapped, asked for the assistant: refused at startup, and the
-    // feature file leaves everything online off (the offline search box stays).
-    let docs = docs_server(
-        &home.path().join("gapped"),
-        &[
-            "--bundle-url",
-            &link,
-            "--deployment",
-            "air-gapped",
-            "--assistant",
-            "true",
-            "--api-url",
-            &server.base,
-            "--assistant-key",
-            &assistant,
-        ],
-    );
-    assert!(
-        docs.log().contains(
-            "assistant is unavailable in air-gapped deployments and cannot be switched on"
-        ),
-        "{}",
-        docs.log()
-    );
-    let features = features_of(&docs.base).await;
-    assert_eq!(features["search"], true);
-    assert_eq!(features["assistant"]["enabled"], false);
-    assert_eq!(features["analytics"]["enabled"], false);
-    assert_eq!(features["playground"], true);
-    // In a browser, the air-gapped site makes no request outside its own origin.
-    let node = Command::new("node")
-        .args(["--test", "served.test.mjs"])
-        .current_dir(common::workspace().join("host/tests/browser"))
-        .env("QUIRE_SITE_URL", &docs.base)
-        .env("QUIRE_EXPECT_DEPLOYMENT", "air-gapped")
-        .output()
-        .expect("run node");
-    let report = String::from_utf8_lossy(&node.stdout);
-    assert!(
-        node.status.success() && report.contains("# pass 1"),
-        "{report}\n{}",
-        String::from_utf8_lossy(&node.stderr)
-    );
-    // The remote font and the analytics integration stay off.
-    browse_external(&docs.base, false, false);
-    drop(docs);
-
-    // Client-hosted with the assistant switched on: the widget points at the API host.
-    let docs = docs_server(
-        &home.path().join("client"),
-        &[
-            "--bundle-url",
-            &link,
-            "--deployment",
-            "client-hosted",
-            "--assistant",
-            "true",
-            "--api-url",
-            &server.base,
-            "--assistant-key",
-            &assistant,
-        ],
-    );
-    let features = features_of(&docs.base).await;
-    assert_eq!(features["assistant"]["enabled"], true);
-    assert_eq!(
-        features["assistant"]["endpoint"],
-        format!(
-            "{}/discovery/v1/assistant/docs.acme.test/message",
-            server.base
-        )
-    );
-    assert_eq!(
-        features["analytics"]["enabled"], false,
-        "client-hosted defaults off"
-    );
-    assert_eq!(features["integrations"], false);
-    // The font loads; analytics integrations follow web analytics, off here.
-    browse_external(&docs.base, true, false);
-    drop(docs);
-
-    // Cloud: everything on; air-gapped with the playground switched off.
-    let docs = docs_server(
-        &home.path().join("cloud"),
-        &[
-            "--bundle-url",
-            &link,
-            "--api-url",
-            &server.base,
-            "--assistant-key",
-            &assistant,
-        ],
-    );
-    let features = features_of(&docs.base).await;
-    assert_eq!(features["assistant"]["enabled"], true);
-    assert_eq!(features["analytics"]["enabled"], true);
-    assert_eq!(features["integrations"], true);
-    browse_external(&docs.base, true, true);
-    drop(docs);
-    let docs = docs_server(
-        &home.path().join("gapped-2"),
-        &[
-            "--bundle-url",
-            &link,
-            "--deployment",
-            "air-gapped",
-            "--playground",
-            "false",
-        ],
-    );
-    assert_eq!(features_of(&docs.base).await["playground"], false);
-}
-
-/// Runs `tests/browser/external.test.mjs` against the docs server at `base`, expecting the
-/// site's remote font and analytics integration to be used or not.
-fn browse_external(base: &str, fonts: bool, analytics: bool) {
-    let yes_no = |on: bool| if on { "yes" } else { "no" };
-    let node = Command::new("node")
-        .args(["--test", "external.test.mjs"])
-        .current_dir(common::workspace().join("host/tests/browser"))
-        .env("QUIRE_SITE_URL", base)
-        .env("QUIRE_EXPECT_FONTS", yes_no(fonts))
-        .env("QUIRE_EXPECT_ANALYTICS", yes_no(analytics))
-        .output()
-        .expect("run node");
-    let report = String::from_utf8_lossy(&node.stdout);
-    assert!(
-        node.status.success() && report.contains("# pass 1"),
-        "fonts {fonts}, analytics {analytics}: {report}\n{}",
-        String::from_utf8_lossy(&node.stderr)
-    );
-}
-
-async fn features_of(base: &str) -> serde_json::Value {
-    let (status, _, script) = get(&format!("{base}/quire-features.js")).await;
-    assert_eq!(status, 200);
-    let json = script
-        .split_once("window.QUIRE_FEATURES = ")
-        .map(|(_, rest)| rest.trim().trim_end_matches(';'))
-        .expect("feature file");
-    serde_json::from_str(json).expect("feature JSON")
-}
-
-/// Answers 503 to the first `failures` requests, then serves `body`.
-fn serve_flaky(
-    body: Vec<u8>,
-    failures: usize,
-) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let seen = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let counter = seen.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let mut request = [0u8; 4096];
-            let _ = stream.read(&mut request);
-            let n = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            if n < failures {
-                let _ = stream.write_all(
-                    b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbusy",
-                );
-                continue;
-            }
-            let head = format!(
-                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                body.len()
-            );
-            let _ = stream.write_all(head.as_bytes());
-            let _ = stream.write_all(&body);
-        }
-    });
-    (format!("http://{addr}/bundle.tar.gz"), seen)
-}
-
-#[tokio::test]
-async fn downloads_retry_respect_the_size_limit_and_shut_down_gracefully() {
-    let (_instance, server, key, _) = api_host("");
-    let api = Api::new(&server.base, &key);
-    let (status, _) = api
-        .publish("docs.acme.test", "v1", tar_gz_dir(&common::example_site()))
-        .await;
-    assert_eq!(status, 201);
-    let (_, bytes) = export_link(&api, "v1").await;
-    let home = tempfile::tempdir().expect("tempdir");
-
-    // Two 503s, then the bundle: installed on the third attempt.
-    let (url, seen) = serve_flaky(bytes.clone(), 2);
-    let mut docs = docs_server(&home.path().join("retry"), &["--bundle-url", &url]);
-    assert_eq!(
-        ready_version(&docs.base).await.as_deref(),
-        Some("v1"),
-        "{}",
-        docs.log()
-    );
-    assert_eq!(seen.load(std::sync::atomic::Ordering::SeqCst), 3);
-    assert_eq!(
-        docs.log().matches("bundle download failed").count(),
-        2,
-        "{}",
-        docs.log()
-    );
-
-    // SIGTERM: the server finishes and exits cleanly.
-    let status = docs.signal("-TERM");
-    assert!(status.success(), "{status}: {}", docs.log());
-
-    // Always failing: gives up after the attempts it was given.
-    let (url, seen) = serve_flaky(bytes.clone(), usize::MAX);
-    let docs = docs_server(
-        &home.path().join("down"),
-        &["--bundle-url", &url, "--download-attempts", "2"],
-    );
-    assert_eq!(seen.load(std::sync::atomic::Ordering::SeqCst), 2);
-    assert!(docs.log().contains("after 2 attempts"), "{}", docs.log());
-    drop(docs);
-
-    // Larger than the limit: refused without filling the disk.
-    let (url, _) = serve_flaky(vec![0u8; 3 << 20], 0);
-    let docs = docs_server(
-        &home.path().join("big"),
-        &["--bundle-url", &url, "--max-bundle-mib", "1"],
-    );
-    assert!(
-        docs.log()
-            .contains("larger than the limit of 1048576 bytes"),
-        "{}",
-        docs.log()
-    );
-    assert_eq!(ready_version(&docs.base).await, None);
 }
