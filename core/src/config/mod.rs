@@ -9,6 +9,8 @@
 //! lost.
 
 mod api;
+#[cfg(test)]
+mod arbitrary;
 mod frame;
 mod lenient;
 pub mod mint;

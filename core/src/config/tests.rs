@@ -132,57 +132,45 @@ fn a_mint_json_navigation_is_a_list() {
     assert_eq!(config.file_name(), "mint.json");
 }
 
-/// Any JSON value, nested a few levels, with keys drawn from the schema's so that fuzzing
-/// reaches the typed settings rather than stopping at unknown keys.
+/// Any JSON value, nested a few levels, with keys drawn from the schema's settings.
 fn any_json() -> impl Strategy<Value = Value> {
-    let keys = prop::sample::select(vec![
-        "name",
-        "colors",
-        "primary",
-        "logo",
-        "light",
-        "dark",
-        "href",
-        "navbar",
-        "links",
-        "label",
-        "type",
-        "footer",
-        "socials",
-        "items",
-        "banner",
-        "color",
-        "fonts",
-        "heading",
-        "api",
-        "params",
-        "expanded",
-        "mdx",
-        "server",
-        "contextual",
-        "options",
-        "query",
-        "key",
-        "value",
-        "errors",
-        "404",
-        "navigation",
-        "x",
-    ]);
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::from),
-        any::<i64>().prop_map(Value::from),
-        "[a-z#/ ]{0,8}".prop_map(Value::from),
-    ];
-    leaf.prop_recursive(4, 64, 6, move |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::vec((keys.clone(), inner), 0..6).prop_map(|pairs| Value::Object(
-                pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
-            )),
-        ]
-    })
+    super::arbitrary::json_with_keys(
+        vec![
+            "name",
+            "colors",
+            "primary",
+            "logo",
+            "light",
+            "dark",
+            "href",
+            "navbar",
+            "links",
+            "label",
+            "type",
+            "footer",
+            "socials",
+            "items",
+            "banner",
+            "color",
+            "fonts",
+            "heading",
+            "api",
+            "params",
+            "expanded",
+            "mdx",
+            "server",
+            "contextual",
+            "options",
+            "query",
+            "key",
+            "value",
+            "errors",
+            "404",
+            "navigation",
+            "x",
+        ],
+        4,
+    )
 }
 
 proptest! {

@@ -188,45 +188,34 @@ fn mint_json_groups_and_what_sorts_them() {
 
 /// Any JSON value, nested a few levels, with keys drawn from the navigation's own.
 fn any_navigation() -> impl Strategy<Value = Value> {
-    let keys = prop::sample::select(vec![
-        "tabs",
-        "tab",
-        "groups",
-        "group",
-        "pages",
-        "versions",
-        "version",
-        "languages",
-        "language",
-        "global",
-        "anchors",
-        "anchor",
-        "menu",
-        "item",
-        "href",
-        "root",
-        "openapi",
-        "source",
-        "directory",
-        "icon",
-        "name",
-        "hidden",
-        "default",
-    ]);
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::from),
-        any::<i64>().prop_map(Value::from),
-        "[a-z/ ]{0,8}".prop_map(Value::from),
-    ];
-    leaf.prop_recursive(6, 96, 6, move |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            prop::collection::vec((keys.clone(), inner), 0..6).prop_map(|pairs| Value::Object(
-                pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
-            )),
-        ]
-    })
+    crate::config::arbitrary::json_with_keys(
+        vec![
+            "tabs",
+            "tab",
+            "groups",
+            "group",
+            "pages",
+            "versions",
+            "version",
+            "languages",
+            "language",
+            "global",
+            "anchors",
+            "anchor",
+            "menu",
+            "item",
+            "href",
+            "root",
+            "openapi",
+            "source",
+            "directory",
+            "icon",
+            "name",
+            "hidden",
+            "default",
+        ],
+        6,
+    )
 }
 
 proptest! {
