@@ -5,8 +5,8 @@
 //! docs server read one shape. What docs.json already names the same way (`name`, `logo`,
 //! `favicon`, `colors`, `redirects`, `search.prompt`; `api.playground.mode`, which the model
 //! reads as well) is left as it is, and a docs.json key the file sets itself is never
-//! overwritten. The navigation (`navigation`, `tabs`, `anchors`, `versions`) is the host's
-//! navigation walker's.
+//! overwritten. The navigation (`navigation`, `tabs`, `anchors`, `versions`, `primaryTab`,
+//! `topAnchor`) is read by [`super::navigation::SiteNavigation::read`].
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
