@@ -2,10 +2,10 @@
 //! runs the component in Quire's runtime); the generated renderer then runs in a server, whose
 //! log shows the plugin's own lines under its name.
 //!
-//! The generated crates build in the workspace's target folder with the workspace's lock file.
-//! Being crates of their own, they resolve their dependencies' features without the host's, so
-//! the first run builds the runtime once more (in the dev profile, as a plugin author's
-//! `cargo test` does); later runs reuse it.
+//! The generated crates build in the workspace's target folder, with the workspace's lock file and
+//! in its release profile. The SDK's runtime pins its dependencies' features to the workspace's
+//! (the `workspace-hack` crate), so they reuse the wasmtime the workspace built rather than
+//! compiling it again; the test fails if they do not, since that costs minutes of every CI run.
 
 use crate::common;
 
@@ -43,12 +43,10 @@ fn create_and_test(role: &str, name: &str, parent: &Path) -> String {
     )
     .expect("lock file");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    // `cargo test` as the template's README says: a plugin's tests build the host's runtime in
-    // the dev profile, in half the time a release build of it takes.
+    // `cargo test` as the template's README says, in the release profile the workspace's own
+    // build used, so that wasmtime is not compiled a second time.
     let tested = Command::new(cargo)
-        .args(["test", "--offline"])
-        // Without debug info, which these builds never read: less to compile and link.
-        .env("CARGO_PROFILE_DEV_DEBUG", "false")
+        .args(["test", "--release", "--offline"])
         .current_dir(&dir)
         .env("CARGO_TARGET_DIR", common::workspace().join("target"))
         .output()
@@ -63,6 +61,11 @@ fn create_and_test(role: &str, name: &str, parent: &Path) -> String {
         "the {role} template's tests fail:\n{output}"
     );
     assert!(output.contains("1 passed"), "{output}");
+    assert!(
+        !output.contains("Compiling wasmtime v"),
+        "the {role} template compiled wasmtime again instead of reusing the workspace's: a \
+         shared dependency's features differ between the two (see workspace-hack/Cargo.toml):\n{output}"
+    );
     output
 }
 
