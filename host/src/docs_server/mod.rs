@@ -3,7 +3,9 @@
 //! switches the active version atomically and serves it, with the features its deployment type
 //! allows. A failed download or a bad bundle never replaces what is being served.
 
+mod bundle_rules;
 mod fetch;
+mod listing;
 mod serve;
 mod unpack;
 mod versions;
@@ -12,8 +14,8 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use bundle_rules::{BundleError, UnpackLimits};
 pub use fetch::{FetchError, FetchLimits};
-pub use unpack::{BundleError, UnpackLimits};
 pub use versions::Versions;
 
 use crate::deployment_type::{DeploymentType, FeatureRequests, Features};

@@ -7,7 +7,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
-use super::unpack::{self, BundleError, VerifiedBundle};
+use super::bundle_rules::BundleError;
+use super::listing::{self, VerifiedBundle};
 
 /// The version being served.
 #[derive(Debug)]
@@ -51,7 +52,7 @@ impl Versions {
 
     /// Whether `label` is unpacked.
     pub fn has(&self, label: &str) -> bool {
-        unpack::is_safe_label(label) && self.root.join(label).join(unpack::MANIFEST).is_file()
+        listing::is_safe_label(label) && self.root.join(label).join(listing::MANIFEST).is_file()
     }
 
     /// A fresh folder to unpack a download into, inside the versions folder (so the final
@@ -89,7 +90,7 @@ impl Versions {
 
     fn load(&self, label: &str) -> Result<Arc<ActiveVersion>, BundleError> {
         let dir = self.root.join(label);
-        let bundle = unpack::read_hashes(&dir)?;
+        let bundle = listing::read_hashes(&dir)?;
         // A bundle without a table (or an unreadable one) has no redirects; the log says why.
         let table = dir.join(crate::bundle::redirects::TABLE_FILE);
         let redirects = match std::fs::read(&table) {

@@ -1,11 +1,12 @@
 //! The self-hosted docs server as an operator runs it: a real API host exports the example
 //! site, the signed link goes to a real `quire docs-server` process, and pages are fetched
 //! through it. Then new versions, pins, an expired link, a tampered bundle and archives that try
-//! to write outside the data directory; the deployment types (`deployment_types.rs`) and
-//! downloads (`downloads.rs`) beside it.
+//! to write outside the data directory; the deployment types (`deployment_types.rs`), downloads
+//! (`downloads.rs`) and bundles carrying more than their manifest lists (`oversized.rs`) beside it.
 
 mod deployment_types;
 mod downloads;
+mod oversized;
 
 use crate::common;
 
