@@ -2,14 +2,15 @@
 //! assistant key; admins read per-page counts over a time range.
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use super::error::{ApiError, ErrorBody, JsonBody};
+use super::error::{ApiError, ErrorBody};
+use super::extract::{JsonBody, Path, Query};
 use super::{AdminKey, DiscoveryCaller, SharedState, with_rate_headers};
 use crate::store::{PageCounts, PageEvent};
 

@@ -7,14 +7,14 @@ use std::convert::Infallible;
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::error::BodyBytes;
+use super::extract::{BodyBytes, Path};
 use super::{ApiError, DiscoveryCaller, ErrorBody, SharedState, with_rate_headers};
 use crate::assistant::{AssistantError, Event, request, request_v2, stream_v1, stream_v2};
 use crate::limits::RateStatus;

@@ -2,12 +2,12 @@
 //! and search boxes call with the public assistant key.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
-use super::error::JsonBody;
+use super::extract::{JsonBody, Path};
 use super::{ApiError, DiscoveryCaller, ErrorBody, SharedState, with_rate_headers};
 use crate::assistant::request::MAX_QUESTION_CHARS;
 use crate::plugins::SearchFilter;

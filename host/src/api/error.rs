@@ -2,8 +2,6 @@
 //! module error maps onto it here, so handlers just use `?`.
 
 use axum::Json;
-use axum::extract::FromRequest;
-use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -162,62 +160,4 @@ impl From<opendal::Error> for ApiError {
         }
         Self::internal(e)
     }
-}
-
-/// `Json<T>` whose rejections are API errors naming the field at fault.
-pub struct JsonBody<T>(pub T);
-
-impl<S, T> FromRequest<S> for JsonBody<T>
-where
-    Json<T>: FromRequest<S, Rejection = JsonRejection>,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(value)) => Ok(Self(value)),
-            Err(rejection) => {
-                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                    return Err(too_large());
-                }
-                let status = match rejection {
-                    JsonRejection::MissingJsonContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                    _ => StatusCode::BAD_REQUEST,
-                };
-                let detail = rejection.body_text();
-                let message = detail
-                    .strip_prefix("Failed to deserialize the JSON body into the target type: ")
-                    .map(|d| format!("invalid request body: {d}"))
-                    .unwrap_or(detail);
-                Err(ApiError::new(status, "invalid_request", message))
-            }
-        }
-    }
-}
-
-/// A request body read whole, whose rejections are API errors (413 over the endpoint's limit).
-pub struct BodyBytes(pub axum::body::Bytes);
-
-impl<S: Send + Sync> FromRequest<S> for BodyBytes {
-    type Rejection = ApiError;
-
-    async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::body::Bytes::from_request(req, state).await {
-            Ok(bytes) => Ok(Self(bytes)),
-            Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-                Err(too_large())
-            }
-            Err(rejection) => Err(ApiError::bad_request(rejection.body_text())),
-        }
-    }
-}
-
-/// A body cut off at the endpoint's limit (one sent without a length, or a longer one).
-fn too_large() -> ApiError {
-    ApiError::new(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "too_large",
-        "the request body is larger than this endpoint accepts (the API description gives each limit)",
-    )
 }

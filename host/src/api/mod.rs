@@ -6,6 +6,7 @@ mod assistant;
 mod discovery;
 mod downloads;
 mod error;
+mod extract;
 mod health;
 mod keys;
 mod sites;
@@ -24,6 +25,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 pub use error::{ApiError, ErrorBody};
+use extract::BodyLimit;
 
 use crate::assistant::Assistant;
 use crate::config::Config;
@@ -124,9 +126,50 @@ pub fn router(state: SharedState) -> Router {
                 async move { axum::Json(openapi.as_ref().clone()) }
             }),
         )
+        .fallback(no_such_route)
+        .layer(axum::middleware::from_fn(method_not_allowed_as_json))
         .layer(DefaultBodyLimit::max(max_upload))
+        .layer(axum::Extension(BodyLimit {
+            bytes: max_upload,
+            setting: Some("server.max_upload_mib"),
+        }))
         .with_state(state);
     crate::request_log::observed(router)
+}
+
+/// Answers 404 in the API's error shape for a path no endpoint serves.
+async fn no_such_route(method: axum::http::Method, uri: axum::http::Uri) -> ApiError {
+    ApiError::not_found(format!(
+        "no endpoint at {method} {}; /openapi.json lists them",
+        uri.path()
+    ))
+}
+
+/// Gives the 405 axum answers for a method a route does not take the API's error shape, keeping
+/// its `Allow` header. (A method-not-allowed fallback would replace the routes' own fallbacks,
+/// and with them the CORS layer that answers the discovery endpoints' preflight requests.)
+async fn method_not_allowed_as_json(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let (method, path) = (request.method().clone(), request.uri().path().to_string());
+    let response = next.run(request).await;
+    if response.status() != StatusCode::METHOD_NOT_ALLOWED {
+        return response;
+    }
+    let (parts, _) = response.into_parts();
+    let mut answer = ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        format!("{path} does not take {method}"),
+    )
+    .into_response();
+    if let Some(allow) = parts.headers.get(axum::http::header::ALLOW) {
+        answer
+            .headers_mut()
+            .insert(axum::http::header::ALLOW, allow.clone());
+    }
+    answer
 }
 
 /// The endpoints public assistant keys use. Docs sites call them from the reader's browser, on
@@ -159,6 +202,10 @@ fn discovery_routes(features: Arc<Features>) -> OpenApiRouter<SharedState> {
         .layer(axum::middleware::from_fn(refuse_large_bodies))
         // Bodies without a length are cut at the same size (and answered 413 by the extractor).
         .layer(DefaultBodyLimit::max(DISCOVERY_BODY_LIMIT))
+        .layer(axum::Extension(BodyLimit {
+            bytes: DISCOVERY_BODY_LIMIT,
+            setting: None,
+        }))
         .layer(cors)
 }
 

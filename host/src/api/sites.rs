@@ -1,11 +1,11 @@
 //! Publishing over HTTP: a CI pipeline uploads a `.tar.gz` of its site folder.
 
 use axum::Json;
-use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use serde::Deserialize;
 
+use super::extract::{Path, Query, StreamedBody};
 use super::{AdminKey, ApiError, ErrorBody, SharedState};
 use crate::publishing::{PublishRequest, publish};
 use crate::sites::{SiteLimits, extract_site_archive};
@@ -42,19 +42,26 @@ pub async fn publish_version(
     AdminKey(principal): AdminKey,
     Path(domain): Path<String>,
     Query(query): Query<PublishQuery>,
-    body: Bytes,
+    body: StreamedBody,
 ) -> Result<(StatusCode, Json<ContentVersion>), ApiError> {
-    if body.is_empty() {
-        return Err(ApiError::bad_request(
-            "the request body must be a .tar.gz of the site folder",
-        ));
-    }
     let limits = SiteLimits::of(&state.config.publish);
     let workdir = tempfile::tempdir().map_err(ApiError::internal)?;
     let dest = workdir.path().to_path_buf();
-    let root = tokio::task::spawn_blocking(move || extract_site_archive(&body, &dest, limits))
+    // Unpacked as it arrives: the first bytes that are not gzip, or a limit passed, end it.
+    let (reader, progress) = body.into_blocking_reader();
+    let root = tokio::task::spawn_blocking(move || extract_site_archive(reader, &dest, limits))
         .await
-        .map_err(ApiError::internal)??;
+        .map_err(ApiError::internal)?
+        .map_err(|e| {
+            let error = progress.over_limit().unwrap_or_else(|| e.into());
+            tracing::info!(
+                %domain,
+                bytes_read = progress.bytes_read(),
+                "upload refused: {}",
+                error.message
+            );
+            error
+        })?;
     let version = publish(
         state.store.as_ref(),
         &state.operator,

@@ -1,12 +1,12 @@
 //! The static export API: start a job, poll it, generate its bundle link (enterprise plans, admin keys).
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
-use super::error::JsonBody;
+use super::extract::{JsonBody, Path, Query};
 use super::{ApiError, EnterpriseKey, ErrorBody, SharedState};
 use crate::auth::Principal;
 use crate::jobs::{ExportRequest, start_export};

@@ -1,17 +1,19 @@
-//! Unpacking an uploaded `.tar.gz` of a site folder, refusing any entry that could write
-//! outside the destination: absolute paths, `..`, and links of any kind.
+//! Unpacking an uploaded `.tar.gz` of a site folder as it arrives, refusing any entry that could
+//! write outside the destination (absolute paths, `..`, links of any kind) and counting the
+//! limits as it goes: nothing is held whole in memory, and the first bytes that are not gzip
+//! end the upload.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
 use flate2::read::GzDecoder;
 
 use super::{SiteError, SiteLimits};
 
-/// Unpacks `archive` into `dest` and returns the site's root: `dest`, or the archive's single
-/// top-level folder when the site was packed as `tar czf site.tar.gz my-site/`.
+/// Unpacks the archive read from `archive` into `dest` and returns the site's root: `dest`, or
+/// the archive's single top-level folder when the site was packed as `tar czf site.tar.gz my-site/`.
 pub fn extract_site_archive(
-    archive: &[u8],
+    mut archive: impl Read,
     dest: &Path,
     limits: SiteLimits,
 ) -> Result<PathBuf, SiteError> {
@@ -19,13 +21,30 @@ pub fn extract_site_archive(
         file: file.to_string(),
         message,
     };
-    if !archive.starts_with(&[0x1f, 0x8b]) {
+    let mut magic = [0u8; 2];
+    let mut got = 0;
+    while got < magic.len() {
+        match archive
+            .read(&mut magic[got..])
+            .map_err(|e| io("upload", e))?
+        {
+            0 => break,
+            n => got += n,
+        }
+    }
+    if got == 0 {
+        return Err(invalid(
+            "upload",
+            "the request body is empty; it must be a .tar.gz of the site folder".into(),
+        ));
+    }
+    if magic[..got] != [0x1f, 0x8b] {
         return Err(invalid(
             "upload",
             "not a .tar.gz archive (it has no gzip header)".into(),
         ));
     }
-    let mut tar = tar::Archive::new(GzDecoder::new(archive));
+    let mut tar = tar::Archive::new(GzDecoder::new(std::io::Cursor::new(magic).chain(archive)));
     let entries = tar
         .entries()
         .map_err(|e| invalid("upload", format!("not a .tar.gz archive: {e}")))?;
@@ -60,23 +79,19 @@ pub fn extract_site_archive(
             continue; // pax headers and the like carry no content of the site
         }
         files += 1;
-        total += entry.header().size().unwrap_or(0);
+        total += entry.size();
         limits.check(files, total)?;
         let target = dest.join(&relative);
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent).map_err(|e| io(&name, e))?;
         }
-        let mut contents = Vec::new();
-        entry
-            .by_ref()
-            .take(limits.max_bytes + 1)
-            .read_to_end(&mut contents)
-            .map_err(|e| io(&name, e))?;
         // The archive's times are the site's "last modified" dates (docs.json
         // `metadata.timestamp`); an entry without one keeps the time of unpacking.
         let mtime = entry.header().mtime().ok().filter(|&t| t > 0);
         let mut file = std::fs::File::create(&target).map_err(|e| io(&name, e))?;
-        file.write_all(&contents).map_err(|e| io(&name, e))?;
+        // The entry's stated size was counted above; reading stops there whatever follows.
+        std::io::copy(&mut entry.by_ref().take(limits.max_bytes), &mut file)
+            .map_err(|e| io(&name, e))?;
         if let Some(mtime) = mtime {
             file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(mtime))
                 .map_err(|e| io(&name, e))?;
@@ -157,7 +172,7 @@ mod tests {
             ("site/docs.json", tar::EntryType::Regular, b"{}"),
             ("site/a.md", tar::EntryType::Regular, b"# A"),
         ]);
-        let root = extract_site_archive(&bytes, dest.path(), LIMITS).unwrap();
+        let root = extract_site_archive(&bytes[..], dest.path(), LIMITS).unwrap();
         assert_eq!(root, dest.path().join("site"));
         assert!(root.join("a.md").is_file());
     }
@@ -175,7 +190,7 @@ mod tests {
             .unwrap();
         let bytes = builder.into_inner().unwrap().finish().unwrap();
         let dest = tempfile::tempdir().unwrap();
-        let root = extract_site_archive(&bytes, dest.path(), LIMITS).unwrap();
+        let root = extract_site_archive(&bytes[..], dest.path(), LIMITS).unwrap();
         let modified = std::fs::metadata(root.join("a.md"))
             .unwrap()
             .modified()
@@ -192,7 +207,7 @@ mod tests {
         for bad in ["../evil.md", "/etc/evil.md", "a/../../evil.md"] {
             let dest = tempfile::tempdir().unwrap();
             let bytes = archive(&[(bad, tar::EntryType::Regular, b"x")]);
-            let err = extract_site_archive(&bytes, dest.path(), LIMITS).unwrap_err();
+            let err = extract_site_archive(&bytes[..], dest.path(), LIMITS).unwrap_err();
             assert!(matches!(err, SiteError::Escapes { .. }), "{bad}: {err}");
             assert!(!dest.path().parent().unwrap().join("evil.md").exists());
         }
@@ -203,11 +218,11 @@ mod tests {
         let dest = tempfile::tempdir().unwrap();
         let bytes = archive(&[("leak.md", tar::EntryType::Symlink, b"")]);
         assert!(
-            extract_site_archive(&bytes, dest.path(), LIMITS)
+            extract_site_archive(&bytes[..], dest.path(), LIMITS)
                 .unwrap_err()
                 .to_string()
                 .contains("not links")
         );
-        assert!(extract_site_archive(b"not gzip", dest.path(), LIMITS).is_err());
+        assert!(extract_site_archive(&b"not gzip"[..], dest.path(), LIMITS).is_err());
     }
 }
