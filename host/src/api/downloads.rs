@@ -2,14 +2,13 @@
 //! filesystem): the link's signature and expiry are checked before the file streams.
 
 use axum::body::Body;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::rejection::{PathRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
 use axum::http::header::{CONTENT_DISPOSITION, CONTENT_LENGTH, CONTENT_TYPE};
 use axum::response::{IntoResponse, Response};
 use futures::TryStreamExt;
 use serde::Deserialize;
 
-use super::extract::Path;
 use super::{ApiError, ErrorBody, SharedState};
 
 /// The signature of a download link.
@@ -33,21 +32,25 @@ pub struct LinkQuery {
 )]
 pub async fn download(
     State(state): State<SharedState>,
-    Path(file): Path<String>,
+    file: Result<Path<String>, PathRejection>,
     query: Result<Query<LinkQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    // A link that does not parse (a field given twice, say) was not made by us: refused as a
-    // tampered one is.
-    let Query(query) = query.map_err(|rejection| {
+    // A link that does not parse (a field given twice, a name that is not UTF-8) was not made
+    // by us: refused as a tampered one is.
+    let malformed = |detail: String| {
         ApiError::new(
             axum::http::StatusCode::FORBIDDEN,
             "link_invalid",
-            format!(
-                "the download link is malformed: {}",
-                rejection
-                    .body_text()
-                    .trim_start_matches("Failed to deserialize query string: ")
-            ),
+            format!("the download link is malformed: {detail}"),
+        )
+    };
+    let Path(file) = file.map_err(|rejection| malformed(rejection.body_text()))?;
+    let Query(query) = query.map_err(|rejection| {
+        malformed(
+            rejection
+                .body_text()
+                .trim_start_matches("Failed to deserialize query string: ")
+                .to_string(),
         )
     })?;
     let path = crate::storage::paths::bundle_named(&file);

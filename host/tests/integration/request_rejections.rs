@@ -1,7 +1,8 @@
 //! Every kind of malformed request, sent to every route it applies to (in-process), answers the
 //! API's `{"error", "code"}` JSON with the right status and a message naming the field or the
 //! limit: JSON syntax, a missing content type, a body over the limit, a path or query string
-//! that does not parse, an unknown route or method. A malformed download link is a 403.
+//! that does not parse, an unknown route or method. A malformed download link is a 403, as a
+//! tampered one is.
 
 use crate::common::Instance;
 
@@ -204,6 +205,50 @@ async fn every_malformed_request_answers_the_json_error_shape() {
             .unwrap();
         assert_json_error(&case, api.send(sent).await, 400, needle);
     }
+
+    // Path parameters that are not UTF-8 on the routes read with GET.
+    for uri in [
+        "/v1/static-export/jobs/job%FF",
+        "/v1/analytics/docs%FF.test/pages",
+    ] {
+        let sent = request("GET", uri, Key::Admin, &keys)
+            .body(Body::empty())
+            .unwrap();
+        assert_json_error(
+            &format!("GET {uri}"),
+            api.send(sent).await,
+            400,
+            "invalid path",
+        );
+    }
+    let sent = request(
+        "POST",
+        "/v1/static-export/jobs/job%FF/bundle",
+        Key::Admin,
+        &keys,
+    )
+    .body(Body::empty())
+    .unwrap();
+    assert_json_error(
+        "POST a bundle of job%FF",
+        api.send(sent).await,
+        400,
+        "invalid path",
+    );
+    let sent = request(
+        "GET",
+        "/v1/downloads/b%FF.tar.gz?expires=1&signature=00",
+        Key::None,
+        &keys,
+    )
+    .body(Body::empty())
+    .unwrap();
+    assert_json_error(
+        "a download of b%FF",
+        api.send(sent).await,
+        403,
+        "the download link is malformed",
+    );
 
     // A download link with a field given twice was not made by the server: 403, as tampered.
     let sent = request(
