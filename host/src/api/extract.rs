@@ -123,6 +123,7 @@ impl StreamedBody {
         let reader = tokio_util::io::SyncIoBridge::new(tokio_util::io::StreamReader::new(stream));
         let progress = BodyProgress {
             read,
+            max,
             limit: self.limit,
         };
         (reader, progress)
@@ -132,6 +133,8 @@ impl StreamedBody {
 /// How much of a streamed body was read, and whether that passed its limit.
 pub struct BodyProgress {
     read: Arc<AtomicU64>,
+    /// The limit in bytes (`u64::MAX` when the route sets none).
+    max: u64,
     limit: Option<BodyLimit>,
 }
 
@@ -143,8 +146,7 @@ impl BodyProgress {
 
     /// The 413 to answer if the body passed its limit.
     pub fn over_limit(&self) -> Option<ApiError> {
-        let max = self.limit.map_or(u64::MAX, |l| l.bytes as u64);
-        (self.bytes_read() > max).then(|| too_large(self.limit))
+        (self.bytes_read() > self.max).then(|| too_large(self.limit))
     }
 }
 

@@ -64,12 +64,21 @@ fn read_bounded(contents: &mut dyn Read, max: u64) -> Result<Vec<u8>, BundleErro
     Ok(bytes)
 }
 
+/// A `.tar.gz` read from the start (each pass opens its own).
+fn open_tar_gz(
+    archive: &Path,
+) -> Result<tar::Archive<GzDecoder<std::io::BufReader<std::fs::File>>>, BundleError> {
+    let file = std::fs::File::open(archive)?;
+    Ok(tar::Archive::new(GzDecoder::new(std::io::BufReader::new(
+        file,
+    ))))
+}
+
 /// The first pass over a `.tar.gz`: finds `manifest.json` without writing anything, counting
 /// the entries before it against the limits (their data is decompressed and dropped), and
 /// refusing any that climbs out or is a link.
 fn tar_gz_listing(archive: &Path, limits: UnpackLimits) -> Result<Listing, BundleError> {
-    let file = std::fs::File::open(archive)?;
-    let mut tar = tar::Archive::new(GzDecoder::new(std::io::BufReader::new(file)));
+    let mut tar = open_tar_gz(archive)?;
     let (mut entries, mut bytes) = (0usize, 0u64);
     for entry in tar.entries().map_err(not_an_archive)? {
         let mut entry = entry.map_err(not_an_archive)?;
@@ -100,8 +109,7 @@ fn tar_gz_listing(archive: &Path, limits: UnpackLimits) -> Result<Listing, Bundl
 }
 
 fn unpack_tar_gz(archive: &Path, unpacker: &mut Unpacker) -> Result<(), BundleError> {
-    let file = std::fs::File::open(archive)?;
-    let mut tar = tar::Archive::new(GzDecoder::new(std::io::BufReader::new(file)));
+    let mut tar = open_tar_gz(archive)?;
     for entry in tar.entries().map_err(not_an_archive)? {
         let mut entry = entry.map_err(not_an_archive)?;
         let raw = entry.path().map_err(not_an_archive)?.into_owned();
