@@ -115,6 +115,50 @@ const checks = {
     await page.waitForTimeout(300);
     assert.ok(outside.some((u) => u.startsWith("https://www.youtube.com/")), "the embed loads where allowed");
   },
+  async "raw-html"({ page }, mode) {
+    const dot = page.locator("article svg.schema-dot");
+    const box = await dot.boundingBox();
+    assert.ok(box && Math.round(box.width) === 24 && Math.round(box.height) === 24, `the SVG takes its size: ${JSON.stringify(box)}`);
+    const drawn = await dot.locator("use").evaluate((u) => { const b = u.getBBox(); return { width: b.width, height: b.height }; });
+    assert.ok(drawn.width > 5 && drawn.height > 5, `<use> draws the symbol: ${drawn.width}x${drawn.height}`);
+    const color = await dot.evaluate((s) => getComputedStyle(s).color);
+    assert.ok(mode === "light" ? luminance(color) < 120 : luminance(color) > 150, `currentColor follows the ${mode} text: ${color}`);
+    assert.equal(await page.locator("article stop").first().getAttribute("stop-color"), "#0D9373");
+    const bar = await page.locator("article svg.schema-bar rect").boundingBox();
+    assert.ok(bar && bar.width > 100, "the gradient bar is drawn");
+    assert.match(await page.locator("article aside.schema-aside").textContent(), /Objects nest & repeat \{like this\}\./);
+    assert.ok(await visible(page, "article button.schema-button"), "the button shows");
+    assert.equal(await page.locator("article [onclick], article [onload], article script").count(), 0, "no handlers or scripts");
+    assert.equal(await page.locator("article a:has-text('Not a link')").getAttribute("href"), null, "no javascript: link");
+    const math = await page.locator("article math").boundingBox();
+    assert.ok(math && math.width > 60 && math.height > 20, "the MathML formula is laid out");
+  },
+  async "element-props"({ page }) {
+    const icons = page.locator("article .card-icon svg.icon");
+    assert.equal(await icons.count(), 2, "both icons drawn as SVG");
+    for (const icon of await icons.all()) {
+      const box = await icon.boundingBox();
+      assert.ok(box && Math.round(box.width) === 20, `an icon at its size: ${JSON.stringify(box)}`);
+      assert.equal(await icon.locator("circle, rect").count(), 1, "the prop's drawing is inside");
+      const shape = await icon.locator("circle, rect").evaluate((s) => [getComputedStyle(s).fill, getComputedStyle(s).stroke]);
+      assert.equal(shape[0], "none", `drawn as its author wrote it, an outline: ${shape}`);
+      assert.notEqual(shape[1], "none", `with a stroke: ${shape}`);
+    }
+    assert.equal(await page.locator("article .card-title b").textContent(), "SVG", "the title's element");
+    assert.match(await page.locator("article .card-title").first().innerText(), /Inline SVG icon/, "its words apart");
+    const hrefs = await page.locator("article a").evaluateAll((links) => links.map((a) => a.getAttribute("href") || ""));
+    assert.ok(hrefs.every((h) => !/svg|%3C/i.test(h)), `no link made of SVG code: ${hrefs}`);
+  },
+  async "legacy-snippets"({ page }) {
+    assert.equal(await page.locator("article strong:has-text('Acme community forum')").count(), 1, "the snippet's text");
+  },
+  async columns({ page }) {
+    const columns = page.locator("article .card-group.cols-2 > .column");
+    assert.equal(await columns.count(), 2, "two Column parts");
+    const [a, b] = await Promise.all([columns.nth(0).boundingBox(), columns.nth(1).boundingBox()]);
+    assert.ok(a && b && Math.abs(a.y - b.y) < 2 && b.x > a.x + a.width - 1, "side by side");
+    assert.equal(await columns.nth(0).locator(".code-block").count(), 1, "with their code");
+  },
   async colors({ page }) {
     const swatches = await page.locator(".swatch").evaluateAll((s) => s.map((e) => getComputedStyle(e).backgroundColor));
     assert.equal(swatches.length, 6);

@@ -89,6 +89,7 @@ fn pro_alias(name: &str) -> Option<&'static str> {
     const ALIASES: &[(&str, &str)] = &[
         ("anthropic", "claude"),
         ("browser", "window-maximize"),
+        ("chart-mixed", "chart-column"),
         ("diagram-subtask", "diagram-project"),
         ("flow", "workflow"),
         ("pipe", "grip-lines-vertical"),
@@ -133,50 +134,57 @@ pub fn ui(name: &str, size: u32) -> String {
         .unwrap_or_default()
 }
 
-/// SVG code given as the icon (`icon={<svg ...>...</svg>}`), if it only draws: no script,
-/// event handler, link or foreign content. JSX's camelCase attribute names become SVG's.
+/// SVG code given as the icon as a string (`icon="<svg ...>...</svg>"`), sanitised like every
+/// raw SVG in a page; JSX's camelCase attribute names become SVG's.
 fn inline_svg(code: &str, size: u32) -> Option<String> {
-    let lower = code.to_ascii_lowercase();
-    let drawing_only = ![
-        "<script",
-        "javascript:",
-        "href",
-        "<foreignobject",
-        "<style",
-        "url(",
-    ]
-    .iter()
-    .any(|bad| lower.contains(bad))
-        && !lower
-            .split(|c: char| c.is_whitespace())
-            .any(|word| word.starts_with("on") && word.contains('='));
-    if !drawing_only || !code.trim_end().ends_with("</svg>") {
-        return None;
-    }
-    let mut svg = code.to_string();
+    let mut svg = code.trim().to_string();
     for (jsx, attribute) in [
         ("strokeWidth", "stroke-width"),
         ("strokeLinecap", "stroke-linecap"),
         ("strokeLinejoin", "stroke-linejoin"),
+        ("strokeMiterlimit", "stroke-miterlimit"),
+        ("strokeOpacity", "stroke-opacity"),
         ("fillRule", "fill-rule"),
+        ("fillOpacity", "fill-opacity"),
         ("clipRule", "clip-rule"),
+        ("clipPath", "clip-path"),
+        ("stopColor", "stop-color"),
+        ("stopOpacity", "stop-opacity"),
+        ("xlinkHref", "xlink:href"),
         ("className", "class"),
     ] {
-        svg = svg.replace(&format!("{jsx}="), &format!("{attribute}="));
+        svg = svg.replace(&format!(" {jsx}="), &format!(" {attribute}="));
     }
-    let rest = svg.strip_prefix("<svg")?;
-    Some(format!(
-        "<svg class=\"icon\" aria-hidden=\"true\" width=\"{size}\" height=\"{size}\"{rest}"
-    ))
+    let clean = crate::raw_html::sanitize::clean(&svg);
+    (clean.starts_with("<svg") && clean.ends_with("</svg>")).then(|| sized(&clean, size))
 }
 
-/// Whether an icon value is an image rather than a name: a URL, a site path or a file name.
+/// A rendered icon given as markup (SVG code, or an element given as the `icon` prop) at
+/// `size` pixels, carrying what every icon carries.
+pub fn sized(markup: &str, size: u32) -> String {
+    match markup.strip_prefix("<svg") {
+        Some(rest) => format!(
+            "<svg class=\"icon icon-own\" aria-hidden=\"true\" width=\"{size}\" height=\"{size}\"{rest}"
+        ),
+        None => format!("<span class=\"icon icon-own\" aria-hidden=\"true\">{markup}</span>"),
+    }
+}
+
+/// Whether an icon value is an image rather than a name: a URL, a site path or a file name,
+/// made only of the characters URLs are. Anything else (`"); -webkit-mask-image: url(...)`)
+/// is looked up as a name, and an unknown name draws nothing.
 fn is_image_reference(name: &str) -> bool {
-    name.contains('/')
-        || name.contains(':')
-        || [".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp"]
-            .iter()
-            .any(|ext| name.to_ascii_lowercase().ends_with(ext))
+    let url_characters = name
+        .chars()
+        .all(|c| c.is_alphanumeric() || "-._~:/?#[]@!$&+,=%".contains(c));
+    let lower = name.to_ascii_lowercase();
+    let scheme = lower.split_once(':').map(|(scheme, _)| scheme);
+    url_characters
+        && matches!(scheme, None | Some("http" | "https"))
+        && (name.contains('/')
+            || [".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp"]
+                .iter()
+                .any(|ext| lower.ends_with(ext)))
 }
 
 /// The Font Awesome style and the bare name from `fa-solid fa-house`, `fa-house`, `house`.
@@ -374,22 +382,23 @@ mod tests {
     }
 
     #[test]
-    fn svg_code_is_inlined_when_it_only_draws() {
+    fn svg_code_is_inlined_without_what_could_run() {
         let code = "<svg viewBox=\"0 0 10 10\"><path strokeWidth=\"2\" d=\"M0 0L10 10\"/></svg>";
         let Some(Drawn::Svg(svg)) = draw(Library::FontAwesome, IconRef::named(code), 16) else {
             panic!("inline SVG")
         };
-        assert!(svg.contains("stroke-width=\"2\"") && svg.contains("class=\"icon\""));
+        assert!(svg.contains("stroke-width=\"2\"") && svg.contains("class=\"icon icon-own\""));
         for bad in [
             "<svg><script>alert(1)</script></svg>",
             "<svg onload=\"x()\"><path/></svg>",
             "<svg><a href=\"javascript:x\"><path/></a></svg>",
         ] {
-            assert_eq!(
-                draw(Library::FontAwesome, IconRef::named(bad), 16),
-                None,
-                "{bad}"
-            );
+            let Some(Drawn::Svg(svg)) = draw(Library::FontAwesome, IconRef::named(bad), 16) else {
+                panic!("{bad} draws its drawing")
+            };
+            for hostile in ["script", "alert", "onload", "javascript"] {
+                assert!(!svg.contains(hostile), "{hostile} in {svg}");
+            }
         }
     }
 

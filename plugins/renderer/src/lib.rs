@@ -21,6 +21,7 @@ mod mdx;
 mod navigation;
 mod not_found;
 mod page;
+mod raw_html;
 mod settings;
 mod site;
 mod site_files;

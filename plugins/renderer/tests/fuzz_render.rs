@@ -38,6 +38,10 @@ const SEEDS: &[&str] = &[
     "<View title=\"JS\" icon=\"js\">a</View>\n<Visibility for=\"agents\">b</Visibility>\n<Prompt actions={[\"copy\"]}>c</Prompt>\n",
     "<Color variant=\"table\">\n  <Color.Row title=\"P\">\n    <Color.Item name=\"a\" value=\"#fff\" />\n  </Color.Row>\n</Color>\n",
     "<p style={{ marginLeft: 8, fontFamily: \"A, B\" }}>x</p>\n\n```mermaid\ngraph LR\n  A --> B\n```\n",
+    "<div className=\"s\"><svg viewBox=\"0 0 2 2\" onLoad=\"x()\"><use xlinkHref=\"#a\" /><foreignObject><img onError=\"x()\" /></foreignObject></svg><aside>a &#x7B; b</aside><button onClick=\"x()\">b</button></div>\n",
+    "<math><mfrac><mi>a</mi><mn>2</mn></mfrac></math> <a href=\"javascript:x()\">j</a> <a href=\"data:text/html,x\">d</a>\n",
+    "<Card title={<>A <b>B</b></>} icon={<><svg viewBox=\"0 0 1 1\"><path d=\"M0 0\" strokeWidth={2} /></svg></>}>c</Card>\n",
+    "<Snippet file=\"support.mdx\" name=\"x\" />\n\n<Card icon=\"); background: url(x);/*\" title=\"t\" />\n",
 ];
 
 /// Characters the mutations insert: markup, entity and expression syntax, and other scripts.

@@ -161,8 +161,19 @@ fn off_bundle_asset(html: &str, link: &str) -> bool {
     false
 }
 
+/// The kind of an "unknown component" warning for a lowercase tag.
+pub(super) const UNKNOWN_ELEMENT: &str = "unknown lowercase tag";
+
 /// A warning's kind, for the table.
 fn kind(message: &str) -> &'static str {
+    // A lowercase tag is an HTML, SVG or MathML element, never a component.
+    if message
+        .strip_prefix("unknown component <")
+        .and_then(|rest| rest.chars().next())
+        .is_some_and(|c| c.is_lowercase())
+    {
+        return UNKNOWN_ELEMENT;
+    }
     let kinds = [
         ("could not be rendered", "page not rendered"),
         ("names the page", "missing page"),
@@ -170,7 +181,7 @@ fn kind(message: &str) -> &'static str {
         ("unknown component", "component"),
         ("unknown setting", "unknown setting"),
         ("needs a JavaScript runtime", "needs JavaScript"),
-        ("run no code of their own", "script element"),
+        ("run no code of their own", "left-out element"),
         ("math ", "math"),
         ("not evaluated", "expression"),
         ("broken link", "broken link"),

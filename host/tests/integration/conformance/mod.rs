@@ -167,6 +167,19 @@ async fn shared_corpora_publish_and_export_completely() {
             f.broken_links.len(),
             &f.broken_links[..f.broken_links.len().min(5)]
         );
+        assert_eq!(
+            f.warnings.get(check::UNKNOWN_ELEMENT),
+            None,
+            "{}: lowercase tags (HTML, SVG, MathML elements) taken for components",
+            f.site
+        );
+        assert!(
+            f.navigation_pages_with_warnings * 50 < f.navigation_pages.max(1),
+            "{}: {} of {} navigation pages have a warning (2% at most)",
+            f.site,
+            f.navigation_pages_with_warnings,
+            f.navigation_pages
+        );
         assert!(
             f.off_bundle.is_empty(),
             "{}: scripts, styles or frames from off the bundle: {:?}",
@@ -257,14 +270,14 @@ fn in_chromium(name: &str, base: &str, pages: &[String]) {
 
 fn render(table: &[Figures]) -> String {
     let mut out = String::from(
-        "| site | pages | navigation pages | exported | in their sidebar | pages with a warning | navigation pages with a warning | warnings by kind | broken links (pages, files) | missing media links | export time |\n\
-         |---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n",
+        "| site | pages | navigation pages | exported | in their sidebar | pages with a warning | navigation pages with a warning | lowercase tags taken for components | warnings by kind | broken links (pages, files) | missing media links | export time |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n",
     );
     for f in table {
         let kinds: Vec<String> = f.warnings.iter().map(|(k, n)| format!("{k} {n}")).collect();
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} ({:.1}%) | {} ({:.1}%) | {} | {} | {} | {:.1} s |",
+            "| {} | {} | {} | {} | {} | {} ({:.1}%) | {} ({:.1}%) | {} | {} | {} | {} | {:.1} s |",
             f.site,
             f.pages,
             f.navigation_pages,
@@ -274,6 +287,10 @@ fn render(table: &[Figures]) -> String {
             100.0 * f.pages_with_warnings as f64 / f.pages.max(1) as f64,
             f.navigation_pages_with_warnings,
             100.0 * f.navigation_pages_with_warnings as f64 / f.navigation_pages.max(1) as f64,
+            f.warnings
+                .get(check::UNKNOWN_ELEMENT)
+                .copied()
+                .unwrap_or_default(),
             if kinds.is_empty() {
                 "none".to_string()
             } else {

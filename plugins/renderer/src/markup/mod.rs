@@ -61,6 +61,11 @@ pub struct Markup<'a> {
     snippet_files: Vec<(String, bool)>,
     /// Whether the page has a Mermaid diagram, so it loads the script that draws them.
     pub has_diagram: bool,
+    /// The raw HTML, SVG or MathML element being written, if any (see `components::html`).
+    raw: Option<components::html::RawCapture>,
+    /// Props given as JSX elements (`icon={<svg .../>}`), rendered, for each component being
+    /// rendered, innermost last.
+    element_props: Vec<HashMap<String, String>>,
 }
 
 impl<'a> Markup<'a> {
@@ -87,6 +92,8 @@ impl<'a> Markup<'a> {
             snippet_depth: 0,
             snippet_files: Vec::new(),
             has_diagram: false,
+            raw: None,
+            element_props: Vec::new(),
         }
     }
 
@@ -234,6 +241,10 @@ impl<'a> Markup<'a> {
     }
 
     pub fn render(&mut self, node: &Node) {
+        if self.raw.is_some() && !components::html::passes_through(node) {
+            self.raw_slot(node);
+            return;
+        }
         match node {
             Node::Root(_) => self.children(node),
             // A paragraph holding only components (`<Note>one line</Note>`) is the components:

@@ -65,17 +65,37 @@ impl Markup<'_> {
             }
             None => return false,
         };
+        self.snippet_file(node, path, props);
+        true
+    }
+
+    /// `<Snippet file="get-help.mdx" />`, the legacy form: the file under `snippets/`, with the
+    /// element's other attributes as its variables.
+    pub fn legacy_snippet(&mut self, node: &Node, file: &str, mut props: HashMap<String, String>) {
+        props.remove("file");
+        let file = file.trim().trim_start_matches('/');
+        let path = if file.starts_with("snippets/") {
+            file.to_string()
+        } else {
+            format!("snippets/{file}")
+        };
+        self.snippet_file(node, path, props);
+    }
+
+    /// Renders the snippet at `path` (from the site's root) with `props` as its variables; a
+    /// missing or invalid file, or snippets nested too deep, is a warning.
+    fn snippet_file(&mut self, node: &Node, path: String, props: HashMap<String, String>) {
         let site = self.site;
         let Some(snippet) = site.snippets.get(&path) else {
             self.warn(node, format!("the snippet {path} does not exist"));
-            return true;
+            return;
         };
         if self.snippet_depth >= MAX_SNIPPET_DEPTH {
             self.warn(
                 node,
                 format!("snippets nest too deeply at {path} (a cycle?)"),
             );
-            return true;
+            return;
         }
         let tree = match &snippet.tree {
             Ok(tree) => tree,
@@ -84,7 +104,7 @@ impl Markup<'_> {
                     node,
                     format!("the snippet {path} is not valid MDX: {reason}"),
                 );
-                return true;
+                return;
             }
         };
         let mut scope = snippet.constants.clone();
@@ -99,7 +119,6 @@ impl Markup<'_> {
         self.snippet_depth -= 1;
         self.variables.pop();
         self.imports = saved_imports;
-        true
     }
 
     /// Renders a JavaScript-defined component: its markup with the element's props (and the

@@ -47,7 +47,7 @@ pub fn card(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
         m.html.push_str("<div class=\"card-title\">");
         m.html.push_str(&icon);
         if let Some(title) = attrs.string("title") {
-            m.label(&title);
+            m.prop_label("title", &title);
         }
         m.html.push_str("</div>");
     }

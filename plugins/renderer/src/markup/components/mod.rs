@@ -2,11 +2,14 @@
 //! JSX. Components become plain HTML and CSS that work without JavaScript; a component this
 //! renderer does not know renders its children and leaves a warning.
 
+use std::collections::HashMap;
+
 use markdown::mdast::{AttributeContent, AttributeValue, Node};
 
 mod attrs;
 mod cards;
-mod html;
+mod element_props;
+pub(crate) mod html;
 mod reference;
 
 use crate::icons::{self, IconRef};
@@ -39,12 +42,27 @@ pub fn render(
     } else {
         attributes
     };
-    let attrs = Attrs(attributes);
     let Some(name) = name else {
         // A fragment: `<>...</>`.
         m.children(node);
         return;
     };
+    // Props given as elements are rendered for the component to place; its string readers
+    // see their text.
+    // A snippet or JavaScript component takes them as written, and passes them on.
+    let (attributes, element_props) =
+        if crate::raw_html::vocabulary::is_element(name) || m.own_component(name) {
+            (std::borrow::Cow::Borrowed(attributes), HashMap::new())
+        } else {
+            element_props::render(m, node, attributes)
+        };
+    m.element_props.push(element_props);
+    component(m, node, name, Attrs(&attributes), flow);
+    m.element_props.pop();
+}
+
+/// Renders the component or element `name` with its attributes resolved.
+fn component(m: &mut Markup<'_>, node: &Node, name: &str, attrs: Attrs<'_>, flow: bool) {
     // `import Step from './step.mdx'` makes `<Step />` that snippet, not the built-in step.
     if m.own_component(name) && m.snippet(node, name, attrs.all()) {
         return;
@@ -93,6 +111,7 @@ pub fn render(
                 "</div>\n",
             );
         }
+        "Column" => wrap(m, node, "<div class=\"column\">", "</div>\n"),
         "Steps" => {
             let size = match attrs.string("titleSize").as_deref() {
                 Some("h2") => " steps-title-h2",
@@ -118,7 +137,9 @@ pub fn render(
                 m.html.push_str(&icon);
             }
             let title = attrs.string("title").unwrap_or_else(|| name.to_string());
-            m.labelled("<span class=\"details-title\">", &title, "</span>");
+            m.html.push_str("<span class=\"details-title\">");
+            m.prop_label("title", &title);
+            m.html.push_str("</span>");
             if let Some(description) = attrs.string("description") {
                 m.labelled(
                     "<span class=\"details-description\">",
@@ -141,7 +162,7 @@ pub fn render(
             if let Some(title) = attrs.string("title") {
                 m.html.push_str("<div class=\"tab-title\">");
                 m.html.push_str(&icon);
-                m.label(&title);
+                m.prop_label("title", &title);
                 m.html.push_str("</div>");
             }
             m.children(node);
@@ -269,11 +290,11 @@ pub fn render(
             let tex = latex_source(node);
             m.math(node, &tex, flow);
         }
-        "script" | "style" => m.warn(
-            node,
-            format!("the <{name}> element is left out: exported pages run no code of their own"),
-        ),
-        _ if html::is_html_element(name) => html::element(m, node, name, &attrs),
+        "Snippet" if attrs.string("file").is_some() => {
+            let file = attrs.string("file").unwrap_or_default();
+            m.legacy_snippet(node, &file, attrs.all());
+        }
+        _ if crate::raw_html::vocabulary::is_element(name) => html::element(m, node, name, &attrs),
         _ if m.snippet(node, name, attrs.all()) => {}
         _ => {
             m.warn(
@@ -352,6 +373,9 @@ pub(crate) fn icon_or_warn(
     name: &str,
     size: u32,
 ) -> Option<String> {
+    if let Some(html) = m.element_prop("icon") {
+        return Some(icons::sized(&html, size));
+    }
     let style = attrs.string("iconType");
     m.icon(
         node,

@@ -113,7 +113,7 @@ pub fn step(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
         };
         m.html
             .push_str(&format!("<div class=\"step-title{size}\">"));
-        m.label(&title);
+        m.prop_label("title", &title);
         m.html.push_str("</div>");
     }
     m.children(node);
@@ -126,10 +126,12 @@ pub fn update(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
     m.html.push_str(
         "<section class=\"update\"><div class=\"update-meta\"><div class=\"update-label\">",
     );
-    m.label(&label);
+    m.prop_label("label", &label);
     m.html.push_str("</div>");
     if let Some(description) = attrs.string("description") {
-        m.labelled("<div class=\"update-description\">", &description, "</div>");
+        m.html.push_str("<div class=\"update-description\">");
+        m.prop_label("description", &description);
+        m.html.push_str("</div>");
     }
     let tags = attrs.list("tags");
     if !tags.is_empty() {

@@ -4,6 +4,7 @@ use super::*;
 use crate::navigation::{NavEntry, NavKind};
 
 mod api_pages;
+mod raw_elements;
 
 fn site() -> Site {
     let page = |label: &str, target: &str| NavEntry::new(NavKind::Page, 1, label, Some(target));

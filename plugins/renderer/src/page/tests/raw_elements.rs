@@ -1,0 +1,187 @@
+//! Pages keep the elements their authors wrote: raw HTML, SVG and MathML (sanitised), props
+//! given as elements, the legacy `<Snippet file>` form, and icons that are neither names nor
+//! images.
+
+use super::*;
+use crate::raw_html::vocabulary;
+
+fn page(source: &str) -> PageOutput {
+    render_page(&site(), "quickstart", "quickstart.mdx", source)
+}
+
+/// The article only: the theme around it has its own scripts and handlers.
+fn body(out: &PageOutput) -> &str {
+    let start = out.html.find("<article").unwrap_or(0);
+    let end = out.html[start..]
+        .find("</article>")
+        .map_or(out.html.len(), |e| start + e);
+    &out.html[start..end]
+}
+
+const RAW: &str = r##"# Schema
+
+<div className="schema" data-kind="object">
+  <svg className="sprite" viewBox="0 0 24 24" strokeWidth={2} onLoad="alert(1)"><defs><linearGradient id="fade"><stop offset="0" stopColor="red" /></linearGradient></defs><use xlinkHref="#shape" /><path d="M0 0h24" fillRule="evenodd" clipPath="url(#fade)" /><foreignObject><img src="x" onError="alert(1)" /></foreignObject><script>alert(1)</script></svg>
+  <aside className="note">Aside text &amp; more &#x7B;braces&#x7D;</aside>
+  <button type="button" onClick="steal()">Press</button>
+  <label htmlFor="q">Query</label>
+  <a href="javascript:alert(1)">bad link</a>
+  <a href="/guides/auth">good link</a>
+  <math display="block"><mfrac><mi>a</mi><mn>2</mn></mfrac></math>
+</div>
+"##;
+
+#[test]
+fn raw_html_svg_and_mathml_render_as_written_without_their_hostile_parts() {
+    let out = page(RAW);
+    let html = body(&out);
+    for expected in [
+        "<div class=\"schema\" data-kind=\"object\">",
+        "<svg class=\"sprite\" viewBox=\"0 0 24 24\" stroke-width=\"2\">",
+        "<linearGradient id=\"fade\"><stop offset=\"0\" stop-color=\"red\"></stop></linearGradient>",
+        "<use xlink:href=\"#shape\"></use>",
+        "fill-rule=\"evenodd\"",
+        "<aside class=\"note\">Aside text &amp; more {braces}</aside>",
+        "<button type=\"button\">Press</button>",
+        "<label for=\"q\">Query</label>",
+        "<a>bad link</a>",
+        "<a href=\"guides/auth.html\">good link</a>",
+        "<math display=\"block\"><mfrac><mi>a</mi><mn>2</mn></mfrac></math>",
+    ] {
+        assert!(html.contains(expected), "{expected} missing from {html}");
+    }
+    for hostile in [
+        "onload",
+        "onerror",
+        "onclick",
+        "alert",
+        "steal",
+        "javascript:",
+        "foreignObject",
+        "<script",
+    ] {
+        assert!(
+            !html.to_lowercase().contains(&hostile.to_lowercase()),
+            "{hostile} in {html}"
+        );
+    }
+    assert!(
+        !out.warnings
+            .iter()
+            .any(|w| w.message.contains("unknown component")),
+        "{:?}",
+        out.warnings
+    );
+    // The left-out parts are named, once each.
+    let left_out: Vec<_> = out
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("left out"))
+        .collect();
+    assert_eq!(left_out.len(), 2, "{:?}", out.warnings);
+    assert!(out.sections[0].text.contains("Aside text & more {braces}"));
+}
+
+#[test]
+fn every_html_svg_and_mathml_element_is_known() {
+    let source: String = vocabulary::all_elements()
+        .map(|name| format!("<{name}>x</{name}>\n\n"))
+        .collect();
+    let out = page(&source);
+    let unknown: Vec<_> = out
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("unknown component"))
+        .collect();
+    assert!(unknown.is_empty(), "{unknown:?}");
+}
+
+#[test]
+fn components_and_markdown_inside_raw_elements_keep_their_markup() {
+    let out = page(
+        "<div className=\"wrap\">\n\n<Note>Careful **now**.</Note>\n\nA [link](/guides/auth).\n\n</div>\n",
+    );
+    let html = body(&out);
+    assert!(html.contains("<div class=\"wrap\">"), "{html}");
+    assert!(html.contains("callout callout-note"), "{html}");
+    assert!(html.contains("<strong>now</strong>"), "{html}");
+    assert!(
+        html.contains("<a href=\"guides/auth.html\">link</a>"),
+        "{html}"
+    );
+}
+
+#[test]
+fn props_given_as_elements_render_where_the_component_puts_them() {
+    let out = page(
+        "<Card title={<>Fast <b>and</b> safe</>} icon={<><svg viewBox=\"0 0 8 8\"><circle cx=\"4\" cy=\"4\" r=\"3\" strokeWidth={1} /></svg></>} href=\"/guides/auth\">Body</Card>\n",
+    );
+    let html = body(&out);
+    assert!(
+        html.contains("<svg class=\"icon icon-own\" aria-hidden=\"true\" width=\"20\" height=\"20\" viewBox=\"0 0 8 8\"><circle cx=\"4\" cy=\"4\" r=\"3\" stroke-width=\"1\"></circle></svg>"),
+        "{html}"
+    );
+    assert!(html.contains("Fast <b>and</b> safe"), "{html}");
+    assert!(
+        !html.contains("&lt;svg") && !html.contains("href=\"&lt;"),
+        "{html}"
+    );
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    assert!(
+        out.sections[0].text.contains("Fast and safe"),
+        "{:?}",
+        out.sections
+    );
+}
+
+#[test]
+fn svg_code_as_an_icon_string_is_an_icon() {
+    let out = page(
+        "<Card title=\"T\" icon='<svg viewBox=\"0 0 8 8\" onload=\"x()\"><path d=\"M0 0\" strokeLinecap=\"round\"/></svg>'>B</Card>\n",
+    );
+    let html = body(&out);
+    assert!(
+        html.contains("<path d=\"M0 0\" stroke-linecap=\"round\"></path>"),
+        "{html}"
+    );
+    assert!(!html.contains("onload"), "{html}");
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+}
+
+#[test]
+fn legacy_snippets_are_read_from_the_snippets_folder() {
+    let site = site().with_files(
+        vec![(
+            "snippets/get-help.mdx".into(),
+            "Ask **{who}** for help.".into(),
+        )],
+        vec![],
+    );
+    let out = render_page(
+        &site,
+        "quickstart",
+        "quickstart.mdx",
+        "<Snippet file=\"get-help.mdx\" who=\"us\" />\n\n<Snippet file=\"gone.mdx\" />\n",
+    );
+    assert!(
+        out.html.contains("Ask <strong>us</strong> for help."),
+        "{}",
+        out.html
+    );
+    let messages: Vec<_> = out.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert_eq!(messages, ["the snippet snippets/gone.mdx does not exist"]);
+}
+
+#[test]
+fn an_icon_that_is_neither_a_name_nor_an_image_is_a_warning_and_draws_nothing() {
+    let source = "---\ntitle: T\nicon: \"); -webkit-mask-image: url(https://x.test/a.svg);/*\"\n---\n\n<Card title=\"C\" icon=\"); background: url(x)\">B</Card>\n";
+    let out = page(source);
+    assert!(!body(&out).contains("<img"), "{}", body(&out));
+    assert!(
+        out.warnings
+            .iter()
+            .any(|w| w.message.starts_with("unknown icon")),
+        "{:?}",
+        out.warnings
+    );
+}
