@@ -163,11 +163,30 @@ fn inline_svg(code: &str, size: u32) -> Option<String> {
 /// `size` pixels, carrying what every icon carries.
 pub fn sized(markup: &str, size: u32) -> String {
     match markup.strip_prefix("<svg") {
-        Some(rest) => format!(
-            "<svg class=\"icon icon-own\" aria-hidden=\"true\" width=\"{size}\" height=\"{size}\"{rest}"
-        ),
+        Some(rest) => {
+            let rest = without_size(rest);
+            format!(
+                "<svg class=\"icon icon-own\" aria-hidden=\"true\" width=\"{size}\" height=\"{size}\"{rest}"
+            )
+        }
         None => format!("<span class=\"icon icon-own\" aria-hidden=\"true\">{markup}</span>"),
     }
+}
+
+/// The rest of a sanitised `<svg` start tag and its content without the tag's own `width` and
+/// `height` (the icon's size replaces them).
+fn without_size(rest: &str) -> String {
+    let tag_end = rest.find('>').unwrap_or(rest.len());
+    let (mut tag, content) = (rest[..tag_end].to_string(), &rest[tag_end..]);
+    for attribute in [" width=\"", " height=\""] {
+        if let Some(start) = tag.find(attribute) {
+            let value_start = start + attribute.len();
+            if let Some(length) = tag[value_start..].find('"') {
+                tag.replace_range(start..value_start + length + 1, "");
+            }
+        }
+    }
+    tag + content
 }
 
 /// Whether an icon value is an image rather than a name: a URL, a site path or a file name,

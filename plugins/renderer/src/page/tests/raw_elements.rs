@@ -132,6 +132,15 @@ fn props_given_as_elements_render_where_the_component_puts_them() {
         "{:?}",
         out.sections
     );
+    // The icon's size stands for the drawing's own.
+    let sized = page(
+        "<Icon icon={<svg width=\"64\" viewBox=\"0 0 1 1\" height=\"64\"><path d=\"M0 0\" /></svg>} />\n",
+    );
+    assert!(
+        body(&sized).contains("<svg class=\"icon icon-own\" aria-hidden=\"true\" width=\"16\" height=\"16\" viewBox=\"0 0 1 1\">"),
+        "{}",
+        body(&sized)
+    );
 }
 
 #[test]
