@@ -159,6 +159,17 @@ const checks = {
     assert.ok(a && b && Math.abs(a.y - b.y) < 2 && b.x > a.x + a.width - 1, "side by side");
     assert.equal(await columns.nth(0).locator(".code-block").count(), 1, "with their code");
   },
+  async computed({ page }) {
+    const titles = await page.locator("article .card-title").allInnerTexts();
+    assert.deepEqual(titles.map((t) => t.trim()), ["teal 500", "amber 300"], "titles from template literals and defaults");
+    const images = page.locator("article img.card-image");
+    assert.equal(await images.count(), 2);
+    for (const image of await images.all()) {
+      const width = await image.evaluate((i) => i.complete ? i.naturalWidth : 0);
+      assert.ok(width > 0, `the image its template literal names loads: ${await image.getAttribute("src")}`);
+    }
+    assert.match(await page.locator("article p.counter").innerText(), /Widgets in stock: 3/, "the initial state");
+  },
   async colors({ page }) {
     const swatches = await page.locator(".swatch").evaluateAll((s) => s.map((e) => getComputedStyle(e).backgroundColor));
     assert.equal(swatches.length, 6);

@@ -1,8 +1,10 @@
 //! Components defined in JavaScript: `export const Name = ({ a, b }) => ( <markup/> )` (or
 //! `=> { return (...) }`, or `export function Name(props) { return (...) }`) in a snippet file or
 //! in a page. Nothing is run: the markup is parsed as MDX and rendered with the element's props
-//! in place of `{a}`, `href={b}` and `{children}`. A component whose markup computes anything
-//! (calls, conditions, `.map`) cannot be drawn without a JavaScript runtime and is reported.
+//! in place of `{a}`, `href={b}`, `` `${a}.png` `` and `{children}`, with the literal constants
+//! and `useState` initial values a block body declares before its `return` as more values. A
+//! component whose markup computes anything else (calls, conditions, `.map`) cannot be drawn
+//! without a JavaScript runtime and is reported.
 
 use std::collections::HashMap;
 
@@ -87,10 +89,13 @@ fn split_definition(text: &str) -> Option<(String, Params, &str)> {
         rest = &rest[end..];
     }
     rest = rest.strip_prefix("=>").unwrap_or(rest).trim_start();
+    let mut constants = Vec::new();
     let body = if rest.starts_with('{') {
         let close = matching(rest, 0)?;
         let block = &rest[1..close];
-        let returned = block[block.find("return")? + "return".len()..].trim_start();
+        let return_at = block.find("return")?;
+        constants = block_constants(&block[..return_at]);
+        let returned = block[return_at + "return".len()..].trim_start();
         if returned.starts_with('(') {
             &returned[1..matching(returned, 0)?]
         } else {
@@ -102,7 +107,96 @@ fn split_definition(text: &str) -> Option<(String, Params, &str)> {
         let end = rest.find(";\n").unwrap_or(rest.len());
         &rest[..end]
     };
-    Some((name, params(params_text), body))
+    let mut params = params(params_text);
+    params.extend(constants);
+    Some((name, params, body))
+}
+
+/// The values a block body declares before its `return`, where they are literals:
+/// `const label = "New";`, and a state's initial value, `const [count, setCount] =
+/// useState(0);` (a static page shows the state it starts in).
+fn block_constants(statements: &str) -> Params {
+    statements
+        .split([';', '\n'])
+        .filter_map(|statement| {
+            let statement = statement.trim();
+            let declaration = ["const ", "let ", "var "]
+                .iter()
+                .find_map(|keyword| statement.strip_prefix(keyword))?;
+            let (target, value) = declaration.split_once('=')?;
+            let value = value.trim();
+            let (name, value) = match target.trim().strip_prefix('[') {
+                Some(pair) => {
+                    let name = pair.split(',').next()?.trim();
+                    let initial = value
+                        .strip_prefix("useState(")
+                        .or_else(|| value.strip_prefix("React.useState("))?
+                        .strip_suffix(')')?;
+                    (name, initial.trim())
+                }
+                None => (target.trim(), value),
+            };
+            let is_name = !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+            (is_name && is_literal(value)).then(|| (name.to_string(), Some(unquoted(value))))
+        })
+        .collect()
+}
+
+/// A string, number or boolean literal.
+fn is_literal(value: &str) -> bool {
+    is_string_literal(value) || value.parse::<f64>().is_ok() || matches!(value, "true" | "false")
+}
+
+/// A literal's value as text (a string without its quotes).
+fn unquoted(value: &str) -> String {
+    if is_string_literal(value) {
+        value[1..value.len() - 1].to_string()
+    } else {
+        value.to_string()
+    }
+}
+
+/// The parts of a template literal (`` `${base}/img/${name}.png` ``): its text, and the names
+/// each `${...}` holds; `None` for anything else, or a placeholder that is more than a name
+/// (`props.name` counts as one).
+pub fn template_parts(expression: &str) -> Option<Vec<TemplatePart<'_>>> {
+    let inner = expression.trim().strip_prefix('`')?.strip_suffix('`')?;
+    let mut parts = Vec::new();
+    let mut rest = inner;
+    while let Some(open) = rest.find("${") {
+        if open > 0 {
+            parts.push(TemplatePart::Text(&rest[..open]));
+        }
+        let after = &rest[open + 2..];
+        let close = after.find('}')?;
+        let name = after[..close].trim();
+        let plain = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'));
+        if !plain {
+            return None;
+        }
+        parts.push(TemplatePart::Name(name));
+        rest = &after[close + 1..];
+    }
+    if inner.contains('`') {
+        return None;
+    }
+    if !rest.is_empty() {
+        parts.push(TemplatePart::Text(rest));
+    }
+    Some(parts)
+}
+
+/// A piece of a template literal.
+#[derive(Debug, PartialEq)]
+pub enum TemplatePart<'a> {
+    Text(&'a str),
+    Name(&'a str),
 }
 
 /// `{ a, b = "x" }` (destructured props, with defaults) or `props` (no named props).
@@ -169,6 +263,14 @@ fn computed(node: &Node, params: &[&str]) -> Option<String> {
                 .is_some_and(|p| !p.contains(|c: char| !c.is_ascii_alphanumeric() && c != '_'))
             || is_string_literal(e)
             || (e.starts_with("/*") && e.ends_with("*/"))
+            || template_parts(e).is_some_and(|parts| {
+                parts.iter().all(|part| match part {
+                    TemplatePart::Text(_) => true,
+                    TemplatePart::Name(name) => {
+                        params.contains(name) || name.strip_prefix("props.").is_some()
+                    }
+                })
+            })
     };
     let own = match node {
         Node::MdxTextExpression(e) if !plain(&e.value) => Some(e.value.clone()),
@@ -265,5 +367,34 @@ mod tests {
         );
         // Lower-case constants are values, not components.
         assert!(components("export const version = '1.0';").is_empty());
+    }
+
+    #[test]
+    fn template_literals_split_into_text_and_names() {
+        assert_eq!(
+            template_parts("`https://x.test/${name}.png`"),
+            Some(vec![
+                TemplatePart::Text("https://x.test/"),
+                TemplatePart::Name("name"),
+                TemplatePart::Text(".png"),
+            ])
+        );
+        assert_eq!(template_parts("`${a + b}`"), None);
+        assert_eq!(template_parts("'plain'"), None);
+    }
+
+    #[test]
+    fn block_bodies_declare_literal_constants_and_initial_state() {
+        let constants = block_constants(
+            "const [open, setOpen] = useState(false);\nconst title = 'Hi';\nlet n = 2;\nconst items = load();",
+        );
+        assert_eq!(
+            constants,
+            vec![
+                ("open".into(), Some("false".into())),
+                ("title".into(), Some("Hi".into())),
+                ("n".into(), Some("2".into())),
+            ]
+        );
     }
 }

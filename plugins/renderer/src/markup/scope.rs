@@ -206,6 +206,19 @@ impl Markup<'_> {
         }
     }
 
+    /// A template literal whose every `${name}` is a prop or constant in scope, filled in.
+    pub(crate) fn template(&self, expression: &str) -> Option<String> {
+        let parts = crate::jsx::template_parts(expression)?;
+        let mut out = String::new();
+        for part in parts {
+            match part {
+                crate::jsx::TemplatePart::Text(text) => out.push_str(text),
+                crate::jsx::TemplatePart::Name(name) => out.push_str(&self.variable(name)?),
+            }
+        }
+        Some(out)
+    }
+
     /// JavaScript expressions are not evaluated: a snippet variable or imported constant
     /// (`{name}`) is replaced by its value, comments vanish, anything else is reported.
     pub(super) fn expression(&mut self, node: &Node, value: &str) {
@@ -221,7 +234,7 @@ impl Markup<'_> {
             self.text(&trimmed[1..trimmed.len() - 1]);
             return;
         }
-        if let Some(value) = self.variable(trimmed) {
+        if let Some(value) = self.variable(trimmed).or_else(|| self.template(trimmed)) {
             self.text(&value);
             return;
         }

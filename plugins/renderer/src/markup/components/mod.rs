@@ -344,14 +344,16 @@ fn resolve_props(m: &Markup<'_>, attributes: &[AttributeContent]) -> Vec<Attribu
         .iter()
         .map(|a| match a {
             AttributeContent::Property(p) => match &p.value {
-                Some(AttributeValue::Expression(e)) => match m.variable(e.value.trim()) {
-                    Some(value) => {
-                        let mut p = p.clone();
-                        p.value = Some(AttributeValue::Literal(value));
-                        AttributeContent::Property(p)
+                Some(AttributeValue::Expression(e)) => {
+                    match m.variable(e.value.trim()).or_else(|| m.template(&e.value)) {
+                        Some(value) => {
+                            let mut p = p.clone();
+                            p.value = Some(AttributeValue::Literal(value));
+                            AttributeContent::Property(p)
+                        }
+                        None => a.clone(),
                     }
-                    None => a.clone(),
-                },
+                }
                 _ => a.clone(),
             },
             _ => a.clone(),

@@ -194,3 +194,20 @@ fn an_icon_that_is_neither_a_name_nor_an_image_is_a_warning_and_draws_nothing() 
         out.warnings
     );
 }
+
+#[test]
+fn components_fill_template_literals_and_start_from_their_initial_state() {
+    let source = "export const ThemeCard = ({ name }) => <Card img={`https://example.com/themes/${name}.png`} title={`Theme ${props.name}`} />;\n\nexport const Counter = () => {\n  const [count, setCount] = useState(3);\n  const label = \"Clicks\";\n  return (<span className=\"counter\">{label}: {count}</span>);\n};\n\n<ThemeCard name=\"dark\" />\n\n<Counter />\n";
+    let out = page(source);
+    let html = body(&out);
+    assert!(
+        html.contains("src=\"https://example.com/themes/dark.png\""),
+        "{html}"
+    );
+    assert!(html.contains("Theme dark"), "{html}");
+    assert!(
+        html.contains("<span class=\"counter\">Clicks: 3</span>"),
+        "{html}"
+    );
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+}
