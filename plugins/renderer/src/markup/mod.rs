@@ -212,10 +212,15 @@ impl<'a> Markup<'a> {
     }
 
     pub fn children(&mut self, node: &Node) {
-        if let Some(children) = node.children() {
-            for child in children {
-                self.render(child);
-            }
+        let Some(children) = node.children() else {
+            return;
+        };
+        if self.raw.is_none() && children.iter().any(|c| matches!(c, Node::Html(_))) {
+            self.children_with_raw_html(children);
+            return;
+        }
+        for child in children {
+            self.render(child);
         }
     }
 
@@ -390,9 +395,9 @@ impl<'a> Markup<'a> {
         }
     }
 
-    /// Raw HTML in a Markdown page, as written, but with its `href` and `src` values made
-    /// relative and checked like every other link (a link to a page the site does not have
-    /// loses its `href`).
+    /// Raw HTML in a Markdown page, as written, with its `href` and `src` values made relative
+    /// and checked like every other link (a link to a page the site does not have loses its
+    /// `href`); `children` sanitises it with the text around it.
     fn raw_html(&mut self, node: &Node, value: &str) {
         let mut rest = value;
         while let Some((at, name_len, quote)) = next_link_attribute(rest) {

@@ -368,7 +368,7 @@ fn links_in_raw_html_are_rewritten_and_checked() {
         out.html
     );
     assert!(
-        out.html.contains("<img src='images/x.png'>"),
+        out.html.contains("<img src=\"images/x.png\">"),
         "{}",
         out.html
     );

@@ -211,3 +211,33 @@ fn components_fill_template_literals_and_start_from_their_initial_state() {
     );
     assert!(out.warnings.is_empty(), "{:?}", out.warnings);
 }
+
+#[test]
+fn raw_html_in_markdown_pages_is_sanitised_with_the_markdown_around_it() {
+    let source = "# Keys\n\n<div class=\"keys\" onclick=\"steal()\">\n\nPress <kbd>Ctrl</kbd> and **C**.\n\n</div>\n\n<script>alert(1)</script>\n\n<a href=\"javascript:alert(1)\">x</a> <img src=\"/images/x.png\" onerror=\"alert(1)\">\n";
+    let out = render_page(&site(), "quickstart", "quickstart.md", source);
+    let html = body(&out);
+    assert!(html.contains("<div class=\"keys\">"), "{html}");
+    assert!(
+        html.contains("Press <kbd>Ctrl</kbd> and <strong>C</strong>."),
+        "{html}"
+    );
+    assert!(html.contains("<img src=\"images/x.png\">"), "{html}");
+    for hostile in [
+        "onclick",
+        "steal",
+        "<script",
+        "alert",
+        "javascript:",
+        "onerror",
+    ] {
+        assert!(!html.contains(hostile), "{hostile} in {html}");
+    }
+    let messages: Vec<_> = out.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("the <script> element is left out")),
+        "{messages:?}"
+    );
+}

@@ -49,7 +49,7 @@ pub(crate) struct RawCapture {
 /// the vocabularies); anything else is rendered apart, as a slot.
 pub(crate) fn passes_through(node: &Node) -> bool {
     match node {
-        Node::Text(_) => true,
+        Node::Text(_) | Node::Html(_) => true,
         Node::MdxJsxFlowElement(e) => e.name.as_deref().is_some_and(vocabulary::is_element),
         Node::MdxJsxTextElement(e) => e.name.as_deref().is_some_and(vocabulary::is_element),
         _ => false,
@@ -74,14 +74,55 @@ impl Markup<'_> {
     }
 }
 
+impl Markup<'_> {
+    /// Renders `children`, some of them raw HTML of a Markdown page (`Node::Html`: a whole
+    /// block, or one tag whose element closes in a later node): the raw HTML and the text
+    /// around it are written as one fragment and sanitised together, the rest rendered apart as
+    /// slots.
+    pub(crate) fn children_with_raw_html(&mut self, children: &[Node]) {
+        let outer = std::mem::take(&mut self.html);
+        self.raw = Some(RawCapture::default());
+        for child in children {
+            if let Node::Html(h) = child {
+                self.warn_left_out(child, &h.value);
+            }
+            self.render(child);
+        }
+        let capture = self.raw.take().unwrap_or_default();
+        let written = std::mem::replace(&mut self.html, outer);
+        sanitize::fill_slots(&sanitize::clean(&written), &capture.slots, &mut self.html);
+    }
+
+    /// A warning for each element of raw HTML that the sanitiser leaves out.
+    fn warn_left_out(&mut self, node: &Node, html: &str) {
+        let lower = html.to_ascii_lowercase();
+        for name in vocabulary::LEFT_OUT {
+            let tag = format!("<{}", name.to_ascii_lowercase());
+            let opens = lower.match_indices(&tag).any(|(at, _)| {
+                lower[at + tag.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| c.is_whitespace() || c == '>' || c == '/')
+            });
+            if opens {
+                self.warn(node, left_out_message(name));
+            }
+        }
+    }
+}
+
+/// Why a left-out element is not in the page.
+fn left_out_message(name: &str) -> String {
+    format!(
+        "the <{name}> element is left out: exported pages run no code of their own and load no other documents"
+    )
+}
+
 /// Renders a lowercase element. An element that runs code or loads another document is a
 /// warning and is left out with its content.
 pub fn element(m: &mut Markup<'_>, node: &Node, name: &str, attrs: &Attrs<'_>) {
     if vocabulary::LEFT_OUT.contains(&name) {
-        m.warn(
-            node,
-            format!("the <{name}> element is left out: exported pages run no code of their own and load no other documents"),
-        );
+        m.warn(node, left_out_message(name));
         return;
     }
     if m.raw.is_some() {
