@@ -169,6 +169,8 @@ const checks = {
       assert.ok(width > 0, `the image its template literal names loads: ${await image.getAttribute("src")}`);
     }
     assert.match(await page.locator("article p.counter").innerText(), /Widgets in stock: 3/, "the initial state");
+    const rows = await page.locator("article table.plans tbody tr").evaluateAll((trs) => trs.map((tr) => tr.innerText.replace(/\s+/g, " ").trim()));
+    assert.deepEqual(rows, ["Team €20 a month 10 seats", "Enterprise Contact us 1000 seats"], "rows mapped and filtered from the page's data");
   },
   async colors({ page }) {
     const swatches = await page.locator(".swatch").evaluateAll((s) => s.map((e) => getComputedStyle(e).backgroundColor));

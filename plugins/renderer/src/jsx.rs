@@ -1,12 +1,13 @@
 //! Components defined in JavaScript: `export const Name = ({ a, b }) => ( <markup/> )` (or
 //! `=> { return (...) }`, or `export function Name(props) { return (...) }`) in a snippet file or
-//! in a page. Nothing is run: the markup is parsed as MDX and rendered with the element's props
-//! in place of `{a}`, `href={b}`, `` `${a}.png` `` and `{children}`, with the literal constants
-//! and `useState` initial values a block body declares before its `return` as more values. A
-//! component whose markup computes anything else (calls, conditions, `.map`) cannot be drawn
-//! without a JavaScript runtime and is reported.
+//! in a page. Markup that only reads its props is parsed as MDX here and rendered with the
+//! element's props in place of `{a}`, `href={b}`, `` `${a}.png` `` and `{children}`, with the
+//! literal constants and `useState` initial values a block body declares before its `return`
+//! as more values. A component whose markup computes more (calls, conditions, `.map`) keeps its
+//! file's source and is evaluated by `crate::script` when it is used.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use markdown::mdast::{AttributeContent, AttributeValue, Node};
 
@@ -18,13 +19,16 @@ type Params = Vec<(String, Option<String>)>;
 pub struct JsxComponent {
     /// Prop names and their defaults (`{ size = "md" }`).
     pub params: Params,
-    /// The markup, or why it cannot be drawn statically.
+    /// The markup, or why it cannot be drawn without evaluating it.
     pub tree: Result<Node, String>,
+    /// The file that declares it, for evaluating one that computes (`crate::script`).
+    pub source: Arc<str>,
 }
 
 /// The components exported (or defined) in `source`, by name.
 pub fn components(source: &str) -> HashMap<String, JsxComponent> {
     let mut out = HashMap::new();
+    let file: Arc<str> = Arc::from(source);
     let mut rest = source;
     while let Some(at) = next_definition(rest) {
         let definition = &rest[at..];
@@ -41,7 +45,14 @@ pub fn components(source: &str) -> HashMap<String, JsxComponent> {
                     None => Ok(tree),
                 }
             });
-        out.insert(name, JsxComponent { params, tree });
+        out.insert(
+            name,
+            JsxComponent {
+                params,
+                tree,
+                source: file.clone(),
+            },
+        );
     }
     out
 }

@@ -22,6 +22,7 @@ mod navigation;
 mod not_found;
 mod page;
 mod raw_html;
+mod script;
 mod settings;
 mod site;
 mod site_files;

@@ -42,6 +42,7 @@ const SEEDS: &[&str] = &[
     "<math><mfrac><mi>a</mi><mn>2</mn></mfrac></math> <a href=\"javascript:x()\">j</a> <a href=\"data:text/html,x\">d</a>\n",
     "<Card title={<>A <b>B</b></>} icon={<><svg viewBox=\"0 0 1 1\"><path d=\"M0 0\" strokeWidth={2} /></svg></>}>c</Card>\n",
     "<Snippet file=\"support.mdx\" name=\"x\" />\n\n<Card icon=\"); background: url(x);/*\" title=\"t\" />\n",
+    "export const List = ({ items = [\"a\", \"b\"], n = 2 }) => {\n  const [open] = useState(true);\n  return (<ul>{items.filter((i) => i !== \"x\").map((i, k) => <li key={k}>{`${i}-${n * k}`}{open ? \"!\" : \"\"}</li>)}</ul>);\n};\n\n<List n={3} />\n",
 ];
 
 /// Characters the mutations insert: markup, entity and expression syntax, and other scripts.

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use markdown::mdast::Node;
 
+use super::components::Attrs;
 use super::{CHILDREN, MAX_SNIPPET_DEPTH, Markup, PageWarning};
 use crate::snippets::{self, Import};
 
@@ -14,13 +15,13 @@ impl Markup<'_> {
     /// page's path, or a snippet's file), whose relative imports start from its folder.
     /// Imports of packages are reported, since their components cannot run in a static export.
     pub(super) fn collect_imports(&mut self, root: &Node, importer: &str) {
+        // One module of all the file's `import`/`export` blocks: a component may use data the
+        // file declares in another block.
+        let mut module = String::new();
         for node in root.children().into_iter().flatten() {
             if let Node::MdxjsEsm(esm) = node {
-                self.local_components.extend(
-                    crate::jsx::components(&esm.value)
-                        .into_iter()
-                        .map(|(name, component)| (name, std::rc::Rc::new(component))),
-                );
+                module.push_str(&esm.value);
+                module.push('\n');
                 let (imports, foreign) = snippets::parse_imports(&esm.value, importer);
                 self.imports.extend(imports);
                 for source in foreign {
@@ -30,6 +31,13 @@ impl Markup<'_> {
                     );
                 }
             }
+        }
+        if !module.is_empty() {
+            self.local_components.extend(
+                crate::jsx::components(&module)
+                    .into_iter()
+                    .map(|(name, component)| (name, std::rc::Rc::new(component))),
+            );
         }
     }
 
@@ -41,9 +49,10 @@ impl Markup<'_> {
 
     /// Renders `<Name ... />` if `Name` is an imported snippet: the snippet's content with the
     /// element's attributes as its variables. False if `Name` is not a snippet.
-    pub fn snippet(&mut self, node: &Node, name: &str, props: HashMap<String, String>) -> bool {
+    pub fn snippet(&mut self, node: &Node, name: &str, attrs: &Attrs<'_>) -> bool {
+        let props = attrs.all();
         if let Some(component) = self.local_components.get(name).cloned() {
-            self.jsx_component(node, name, None, &component, props);
+            self.jsx_component(node, name, None, &component, props, attrs.expressions());
             return true;
         }
         let path = match self.imports.get(name).cloned() {
@@ -60,7 +69,14 @@ impl Markup<'_> {
                 else {
                     return false;
                 };
-                self.jsx_component(node, name, Some(&path), component, props);
+                self.jsx_component(
+                    node,
+                    name,
+                    Some(&path),
+                    component,
+                    props,
+                    attrs.expressions(),
+                );
                 return true;
             }
             None => return false,
@@ -132,31 +148,42 @@ impl Markup<'_> {
         file: Option<&str>,
         component: &crate::jsx::JsxComponent,
         props: HashMap<String, String>,
+        expressions: HashMap<String, String>,
     ) {
+        if self.snippet_depth >= MAX_SNIPPET_DEPTH {
+            self.warn(
+                node,
+                format!("components nest too deeply at <{name}> (a cycle?)"),
+            );
+            return;
+        }
+        // Markup that only reads its props is rendered as it is; one that computes is
+        // evaluated (`crate::script`) with the element's props.
+        let evaluated;
         let tree = match &component.tree {
-            Ok(tree) if self.snippet_depth < MAX_SNIPPET_DEPTH => tree,
-            Ok(_) => {
-                self.warn(
-                    node,
-                    format!("components nest too deeply at <{name}> (a cycle?)"),
-                );
-                return;
-            }
-            Err(reason) => {
-                let message = format!(
-                    "the component <{name}> needs a JavaScript runtime ({reason}); its children are rendered"
-                );
-                match file {
-                    Some(file) => self.warnings.push(PageWarning {
-                        file: Some(file.to_string()),
-                        line: None,
-                        message,
-                    }),
-                    None => self.warn(node, message),
+            Ok(tree) => tree,
+            Err(_) => match crate::script::render(&component.source, name, &props, &expressions) {
+                Ok(rendered) => {
+                    for why in rendered.left_out {
+                        self.component_warning(
+                            node,
+                            file,
+                            format!("in the component <{name}>, {why}; that part is left out and the rest is rendered"),
+                        );
+                    }
+                    evaluated = rendered.tree;
+                    &evaluated
                 }
-                self.children(node);
-                return;
-            }
+                Err(reason) => {
+                    self.component_warning(
+                        node,
+                        file,
+                        format!("the component <{name}> needs a JavaScript runtime ({reason}); its children are rendered"),
+                    );
+                    self.children(node);
+                    return;
+                }
+            },
         };
         let mut scope: HashMap<String, String> = component
             .params
@@ -186,6 +213,18 @@ impl Markup<'_> {
         }
         self.snippet_depth -= 1;
         self.variables.pop();
+    }
+
+    /// A problem in a component's definition: the snippet's that defines it, or the page's.
+    fn component_warning(&mut self, node: &Node, file: Option<&str>, message: String) {
+        match file {
+            Some(file) => self.warnings.push(PageWarning {
+                file: Some(file.to_string()),
+                line: None,
+                message,
+            }),
+            None => self.warn(node, message),
+        }
     }
 
     /// Whether a snippet or component is being rendered (its props are in scope).

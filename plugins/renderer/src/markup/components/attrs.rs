@@ -71,11 +71,26 @@ impl Attrs<'_> {
     }
 
     /// Every attribute with a string value, for a snippet's variables.
-    pub(super) fn all(&self) -> std::collections::HashMap<String, String> {
+    pub(crate) fn all(&self) -> std::collections::HashMap<String, String> {
         self.0
             .iter()
             .filter_map(|a| match a {
                 AttributeContent::Property(p) => Some((p.name.clone(), self.string(&p.name)?)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The source of every attribute written as an expression (`rows={callbacks()}`), for
+    /// evaluating a component's props.
+    pub(crate) fn expressions(&self) -> std::collections::HashMap<String, String> {
+        self.0
+            .iter()
+            .filter_map(|a| match a {
+                AttributeContent::Property(p) => match &p.value {
+                    Some(AttributeValue::Expression(e)) => Some((p.name.clone(), e.value.clone())),
+                    _ => None,
+                },
                 _ => None,
             })
             .collect()

@@ -64,7 +64,7 @@ pub fn render(
 /// Renders the component or element `name` with its attributes resolved.
 fn component(m: &mut Markup<'_>, node: &Node, name: &str, attrs: Attrs<'_>, flow: bool) {
     // `import Step from './step.mdx'` makes `<Step />` that snippet, not the built-in step.
-    if m.own_component(name) && m.snippet(node, name, attrs.all()) {
+    if m.own_component(name) && m.snippet(node, name, &attrs) {
         return;
     }
     match name {
@@ -295,7 +295,7 @@ fn component(m: &mut Markup<'_>, node: &Node, name: &str, attrs: Attrs<'_>, flow
             m.legacy_snippet(node, &file, attrs.all());
         }
         _ if crate::raw_html::vocabulary::is_element(name) => html::element(m, node, name, &attrs),
-        _ if m.snippet(node, name, attrs.all()) => {}
+        _ if m.snippet(node, name, &attrs) => {}
         _ => {
             m.warn(
                 node,

@@ -241,3 +241,15 @@ fn raw_html_in_markdown_pages_is_sanitised_with_the_markdown_around_it() {
         "{messages:?}"
     );
 }
+
+#[test]
+fn components_map_over_data_the_page_declares_in_another_block() {
+    let source = "export const steps = [\"Install\", \"Configure\", \"Run\"];\n\nexport const List = ({ skip = 0 }) => (\n  <ol className=\"plan\">{steps.slice(skip).map((s, i) => <li key={s}>{i + 1 + skip}. {s}</li>)}</ol>\n);\n\n<List skip={1} />\n";
+    let out = page(source);
+    assert!(
+        body(&out).contains("<ol class=\"plan\"><li>2. Configure</li><li>3. Run</li></ol>"),
+        "{}",
+        body(&out)
+    );
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+}
