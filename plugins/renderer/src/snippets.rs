@@ -17,6 +17,8 @@ pub struct Snippet {
     pub constants: HashMap<String, String>,
     /// The components it exports (`export const Name = (props) => (...)`).
     pub components: HashMap<String, crate::jsx::JsxComponent>,
+    /// Its text, for evaluating the values a page's computing component imports from it.
+    pub source: std::sync::Arc<str>,
 }
 
 impl Snippet {
@@ -31,6 +33,7 @@ impl Snippet {
             tree,
             constants: constants(source),
             components: crate::jsx::components(source),
+            source: std::sync::Arc::from(source),
         }
     }
 }

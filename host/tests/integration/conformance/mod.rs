@@ -118,7 +118,9 @@ async fn shared_corpora_publish_and_export_completely() {
         // Every warning, past the 500 the job record keeps (the list is left out when empty).
         assert_eq!(
             all["warnings"].as_array().map_or(0, Vec::len),
-            all["warningCount"].as_u64().map_or(usize::MAX, |n| n as usize),
+            all["warningCount"]
+                .as_u64()
+                .map_or(usize::MAX, |n| n as usize),
             "{name}: ?warnings=all lists every warning"
         );
         let (view, bytes) = api.download_bundle(&job_id).await;

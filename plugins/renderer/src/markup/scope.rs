@@ -162,7 +162,7 @@ impl Markup<'_> {
         let evaluated;
         let tree = match &component.tree {
             Ok(tree) => tree,
-            Err(_) => match crate::script::render(&component.source, name, &props, &expressions) {
+            Err(_) => match self.evaluate(component, name, file, &props, &expressions) {
                 Ok(rendered) => {
                     for why in rendered.left_out {
                         self.component_warning(
@@ -213,6 +213,38 @@ impl Markup<'_> {
         }
         self.snippet_depth -= 1;
         self.variables.pop();
+    }
+
+    /// Evaluates a component that computes (`crate::script`) with the element's props.
+    fn evaluate(
+        &self,
+        component: &crate::jsx::JsxComponent,
+        name: &str,
+        file: Option<&str>,
+        props: &HashMap<String, String>,
+        expressions: &HashMap<String, String>,
+    ) -> Result<crate::script::Rendered, String> {
+        let imports = self.imported_values(file);
+        crate::script::render(&component.source, name, props, expressions, &imports)
+    }
+
+    /// The values the page imports from its snippets (`import { plans } from ...`), for a
+    /// component the page defines (`file` is `None`); a snippet's component sees its own file.
+    fn imported_values(&self, file: Option<&str>) -> Vec<crate::script::Imported<'_>> {
+        if file.is_some() {
+            return Vec::new();
+        }
+        self.imports
+            .iter()
+            .filter_map(|(local, import)| match import {
+                Import::Constant { path, name } => Some(crate::script::Imported {
+                    local,
+                    module: &self.site.snippets.get(path)?.source,
+                    exported: name,
+                }),
+                Import::Snippet(_) => None,
+            })
+            .collect()
     }
 
     /// A problem in a component's definition: the snippet's that defines it, or the page's.

@@ -33,23 +33,19 @@ pub fn render(
     name: &str,
     props: &HashMap<String, String>,
     expressions: &HashMap<String, String>,
+    imports: &[Imported<'_>],
 ) -> Result<Rendered, String> {
     let mut evaluator = Evaluator::default();
     let scope = Scope::default();
     let mut failed = HashMap::new();
-    for declaration in parse::module(source) {
-        match declaration.value {
-            Ok(expr) => match evaluator.eval(&expr, &scope) {
-                Ok(value) => scope.set(&declaration.name, value),
-                Err(Unknown(why)) => {
-                    failed.insert(declaration.name, why);
-                }
-            },
-            Err(parse::Syntax(why)) => {
-                failed.insert(declaration.name, why);
-            }
+    for import in imports {
+        let module = Scope::default();
+        declare(&mut evaluator, import.module, &module, &mut HashMap::new());
+        if let Some(value) = lookup(&module, import.exported) {
+            scope.set(import.local, value);
         }
     }
+    declare(&mut evaluator, source, &scope, &mut failed);
     if let Some(why) = failed.get(name) {
         return Err(why.clone());
     }
@@ -88,6 +84,37 @@ pub fn render(
         }),
         left_out: evaluator.skipped.into_iter().map(explain).collect(),
     })
+}
+
+/// A name the file using a component imports from another file of the site (`import { plans }
+/// from '/snippets/data.mdx'`): its local name, that file's source and the name it exports.
+pub struct Imported<'a> {
+    pub local: &'a str,
+    pub module: &'a str,
+    pub exported: &'a str,
+}
+
+/// Evaluates the top-level declarations of `source` into `scope`; those that cannot be read or
+/// known go to `failed` with the reason.
+fn declare(
+    evaluator: &mut Evaluator,
+    source: &str,
+    scope: &Scope,
+    failed: &mut HashMap<String, String>,
+) {
+    for declaration in parse::module(source) {
+        match declaration.value {
+            Ok(expr) => match evaluator.eval(&expr, scope) {
+                Ok(value) => scope.set(&declaration.name, value),
+                Err(Unknown(why)) => {
+                    failed.insert(declaration.name, why);
+                }
+            },
+            Err(parse::Syntax(why)) => {
+                failed.insert(declaration.name, why);
+            }
+        }
+    }
 }
 
 fn lookup(scope: &Scope, name: &str) -> Option<Value> {

@@ -47,7 +47,7 @@ fn run(source: &str, name: &str, props: &[(&str, &str)]) -> Result<(String, Vec<
             }
         }
     }
-    render(source, name, &text, &expressions).map(|r| (html_of(&r.tree), r.left_out))
+    render(source, name, &text, &expressions, &[]).map(|r| (html_of(&r.tree), r.left_out))
 }
 
 #[test]
@@ -245,7 +245,7 @@ mod fuzz {
             let source: String = parts.concat();
             let end = source.char_indices().map(|(i, _)| i).nth(cut).unwrap_or(source.len());
             let props = HashMap::from([("a".to_string(), "[1, 2]".to_string())]);
-            let _ = render(&source[..end], "C", &props, &props);
+            let _ = render(&source[..end], "C", &props, &props, &[]);
         }
     }
 }
@@ -283,4 +283,25 @@ fn numbers_passed_on_stay_numbers() {
     let source = "export const Nest = ({ n = 0 }) => n > 2 ? <b>{n}</b> : <Nest n={n + 1} />;";
     let (html, _) = run(source, "Nest", &[("n", "{1}")]).unwrap();
     assert_eq!(html, "<Nest n={2}></Nest>");
+}
+
+#[test]
+fn names_imported_from_other_files_are_in_scope() {
+    let data =
+        "export const plans = [{ name: \"Team\", seats: 10 }];\nexport const unit = \"seats\";";
+    let source = "export const Plans = () => <ul>{plans.map((p) => <li>{p.name}: {p.seats} {unit}</li>)}</ul>;";
+    let imports = [
+        Imported {
+            local: "plans",
+            module: data,
+            exported: "plans",
+        },
+        Imported {
+            local: "unit",
+            module: data,
+            exported: "unit",
+        },
+    ];
+    let rendered = render(source, "Plans", &HashMap::new(), &HashMap::new(), &imports).unwrap();
+    assert_eq!(html_of(&rendered.tree), "<ul><li>Team: 10 seats</li></ul>");
 }

@@ -35,7 +35,12 @@ pub fn card(m: &mut Markup<'_>, node: &Node, attrs: &Attrs<'_>) {
         )),
         None => m.html.push_str(&format!("<div class=\"{class}\">")),
     }
-    if let Some(img) = attrs.string("img") {
+    if let Some(image) = m.element_prop("img") {
+        // `img={<img src="..." />}` (or any drawing): the element, where the image goes.
+        m.html.push_str("<div class=\"card-image\">");
+        m.html.push_str(&image);
+        m.html.push_str("</div>");
+    } else if let Some(img) = attrs.string("img") {
         let src = m.link_target(node, &img).unwrap_or_default();
         m.html.push_str(&format!(
             "<img class=\"card-image\" src=\"{}\" alt=\"\" loading=\"lazy\">",

@@ -253,3 +253,28 @@ fn components_map_over_data_the_page_declares_in_another_block() {
     );
     assert!(out.warnings.is_empty(), "{:?}", out.warnings);
 }
+
+#[test]
+fn computing_components_read_values_the_page_imports() {
+    let site = site().with_files(
+        vec![(
+            "snippets/data.mdx".into(),
+            "export const regions = [{ id: \"eu\", name: \"Europe\" }, { id: \"us\", name: \"United States\" }];\n".into(),
+        )],
+        vec![],
+    );
+    let source = "import { regions } from '/snippets/data.mdx';\n\nexport const Regions = () => (\n  <ul className=\"regions\">{regions.map((r) => <li key={r.id}><code>{r.id}</code> {r.name}</li>)}</ul>\n);\n\n<Regions />\n\n<Card title=\"Pic\" img={<img src=\"/images/a.png\" alt=\"A\" />}>Body</Card>\n";
+    let out = render_page(&site, "quickstart", "quickstart.mdx", source);
+    let html = body(&out);
+    assert!(
+        html.contains("<ul class=\"regions\"><li><code>eu</code> Europe</li><li><code>us</code> United States</li></ul>"),
+        "{html}"
+    );
+    assert!(
+        html.contains(
+            "<div class=\"card-image\"><img src=\"images/a.png\" alt=\"A\" loading=\"lazy\"></div>"
+        ),
+        "{html}"
+    );
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+}
