@@ -137,24 +137,7 @@ pub fn ui(name: &str, size: u32) -> String {
 /// SVG code given as the icon as a string (`icon="<svg ...>...</svg>"`), sanitised like every
 /// raw SVG in a page; JSX's camelCase attribute names become SVG's.
 fn inline_svg(code: &str, size: u32) -> Option<String> {
-    let mut svg = code.trim().to_string();
-    for (jsx, attribute) in [
-        ("strokeWidth", "stroke-width"),
-        ("strokeLinecap", "stroke-linecap"),
-        ("strokeLinejoin", "stroke-linejoin"),
-        ("strokeMiterlimit", "stroke-miterlimit"),
-        ("strokeOpacity", "stroke-opacity"),
-        ("fillRule", "fill-rule"),
-        ("fillOpacity", "fill-opacity"),
-        ("clipRule", "clip-rule"),
-        ("clipPath", "clip-path"),
-        ("stopColor", "stop-color"),
-        ("stopOpacity", "stop-opacity"),
-        ("xlinkHref", "xlink:href"),
-        ("className", "class"),
-    ] {
-        svg = svg.replace(&format!(" {jsx}="), &format!(" {attribute}="));
-    }
+    let svg = crate::raw_html::vocabulary::svg_source(code.trim());
     let clean = crate::raw_html::sanitize::clean(&svg);
     (clean.starts_with("<svg") && clean.ends_with("</svg>")).then(|| sized(&clean, size))
 }

@@ -4,7 +4,7 @@
 //! element's props in place of `{a}`, `href={b}`, `` `${a}.png` `` and `{children}`, with the
 //! literal constants and `useState` initial values a block body declares before its `return`
 //! as more values. A component whose markup computes more (calls, conditions, `.map`) keeps its
-//! file's source and is evaluated by `crate::script` when it is used.
+//! file's source and is evaluated by the `script` module when it is used.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -21,7 +21,7 @@ pub struct JsxComponent {
     pub params: Params,
     /// The markup, or why it cannot be drawn without evaluating it.
     pub tree: Result<Node, String>,
-    /// The file that declares it, for evaluating one that computes (`crate::script`).
+    /// The file that declares it, for evaluating one that computes (the `script` module).
     pub source: Arc<str>,
 }
 
@@ -230,7 +230,7 @@ fn params(text: &str) -> Params {
 }
 
 /// The index of the bracket closing the one at `open`, skipping strings and template literals.
-fn matching(text: &str, open: usize) -> Option<usize> {
+pub(crate) fn matching(text: &str, open: usize) -> Option<usize> {
     let bytes = text.as_bytes();
     let (opening, closing) = match bytes.get(open)? {
         b'(' => (b'(', b')'),

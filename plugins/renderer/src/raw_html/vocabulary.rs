@@ -148,6 +148,42 @@ pub(crate) fn attribute_name(jsx: &str, vocabulary: Vocabulary) -> Option<String
     Some(name)
 }
 
+/// SVG code written with JSX's attribute names (`<svg strokeWidth="2" className="x">`, an
+/// icon given as a string) with each attribute named as SVG names it; attribute values are
+/// left as they are.
+pub(crate) fn svg_source(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut quote: Option<char> = None;
+    let mut in_tag = false;
+    let mut rest = code;
+    while let Some(c) = rest.chars().next() {
+        let name_len = rest
+            .find(|ch: char| !(ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | ':')))
+            .unwrap_or(rest.len());
+        let is_attribute = in_tag
+            && quote.is_none()
+            && name_len > 0
+            && out.ends_with(char::is_whitespace)
+            && rest[name_len..].trim_start().starts_with('=');
+        if is_attribute {
+            let jsx = &rest[..name_len];
+            out.push_str(&attribute_name(jsx, Vocabulary::Svg).unwrap_or_else(|| jsx.to_string()));
+            rest = &rest[name_len..];
+            continue;
+        }
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (None, '"' | '\'') if in_tag => quote = Some(c),
+            (None, '<') => in_tag = true,
+            (None, '>') => in_tag = false,
+            _ => {}
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
 /// `strokeWidth` → `stroke-width`; a leading capital is a vendor prefix (`WebkitMask` →
 /// `-webkit-mask`).
 pub(crate) fn hyphenated(name: &str) -> String {
@@ -185,6 +221,12 @@ mod tests {
         assert_eq!(html("data-Tab"), "data-tab");
         assert_eq!(attribute_name("on click", Vocabulary::Html), None);
         assert_eq!(attribute_name("a\"b", Vocabulary::Html), None);
+        assert_eq!(
+            svg_source(
+                "<svg viewBox=\"0 0 1 1\" className=\"a strokeWidth=x\"><path strokeLinecap=\"round\" d=\"M0 0\"/></svg>"
+            ),
+            "<svg viewBox=\"0 0 1 1\" class=\"a strokeWidth=x\"><path stroke-linecap=\"round\" d=\"M0 0\"/></svg>"
+        );
     }
 
     #[test]

@@ -41,7 +41,7 @@ pub fn render(
     for import in imports {
         let module = Scope::default();
         declare(&mut evaluator, import.module, &module, &mut HashMap::new());
-        if let Some(value) = lookup(&module, import.exported) {
+        if let Some(value) = module.get(import.exported) {
             scope.set(import.local, value);
         }
     }
@@ -57,8 +57,7 @@ pub fn render(
             None => why,
         }
     };
-    let component = Scope::child(&scope);
-    let Some(function) = lookup(&component, name) else {
+    let Some(function) = scope.get(name) else {
         return Err(format!("{name} is not declared"));
     };
     let mut entries: Vec<(String, Value)> = props
@@ -115,13 +114,6 @@ fn declare(
             }
         }
     }
-}
-
-fn lookup(scope: &Scope, name: &str) -> Option<Value> {
-    let mut evaluator = Evaluator::default();
-    evaluator
-        .eval(&parse::Expr::Ident(name.to_string()), scope)
-        .ok()
 }
 
 /// A prop written in braces, evaluated in the module's scope (`rows={callbacks()}` where the

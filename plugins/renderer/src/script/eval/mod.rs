@@ -44,7 +44,8 @@ impl Scope {
         self.0.names.borrow_mut().insert(name.to_string(), value);
     }
 
-    fn get(&self, name: &str) -> Option<Value> {
+    /// The value `name` has here, from the innermost scope that binds it.
+    pub fn get(&self, name: &str) -> Option<Value> {
         let mut frame = Some(self);
         while let Some(scope) = frame {
             if let Some(v) = scope.0.names.borrow().get(name) {

@@ -2,7 +2,6 @@
 //! and calls, and the primary expressions (literals, arrays, objects, JSX, names).
 
 use super::jsx::is_jsx_start;
-use super::reader::matching;
 use super::{Body, Expr, Function, Item, Parsed, Parser, Pattern, Property};
 
 impl<'a> Parser<'a> {
@@ -19,7 +18,7 @@ impl<'a> Parser<'a> {
         self.eat_word("async");
         // `(a, { b }) => ...`, `name => ...`
         if self.peek() == Some('(') {
-            if let Some(close) = matching(self.src, self.pos) {
+            if let Some(close) = crate::jsx::matching(self.src, self.pos) {
                 let after = self.src[close + 1..].trim_start();
                 if after.starts_with("=>") {
                     self.pos += 1;

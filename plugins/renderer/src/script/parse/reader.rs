@@ -235,30 +235,3 @@ impl<'a> Parser<'a> {
 pub(super) fn is_name_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }
-
-/// The index of the bracket closing the one at `open`, skipping strings.
-pub(super) fn matching(text: &str, open: usize) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut depth = 0usize;
-    let mut quote: Option<u8> = None;
-    let mut i = open;
-    while i < bytes.len() {
-        let b = bytes[i];
-        match quote {
-            Some(_) if b == b'\\' => i += 1,
-            Some(q) if b == q => quote = None,
-            Some(_) => {}
-            None if matches!(b, b'"' | b'\'' | b'`') => quote = Some(b),
-            None if matches!(b, b'(' | b'[' | b'{') => depth += 1,
-            None if matches!(b, b')' | b']' | b'}') => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            None => {}
-        }
-        i += 1;
-    }
-    None
-}
