@@ -31,6 +31,11 @@ struct Figures {
     refused_answerable: usize,
     repeated_quotes: usize,
     code_quotes: usize,
+    /// Quoted sentences that introduce something (end in a colon) shown without it: no code
+    /// block, list or table right after the quote.
+    dangling_colons: usize,
+    /// Answers whose sources part is not the sections they link, in the order linked.
+    sources_unlike_links: usize,
     /// The length in words of each answer to an answerable question: facts are not to be
     /// bought with longer answers.
     answer_words: Vec<usize>,
@@ -50,10 +55,12 @@ fn assistant(text: &str) -> Value {
     json!({"id": "a", "role": "assistant", "content": text, "parts": [{"type": "text", "text": text}]})
 }
 
-/// What one answer searched: each section's page path and text, in rank order.
+/// What one answer searched (each section's page path and text, in rank order) and the URLs
+/// of its sources part, in order.
 struct Searched {
     pages: Vec<String>,
     texts: Vec<String>,
+    sources: Vec<String>,
 }
 
 /// The answer's text and the sections it searched.
@@ -71,6 +78,7 @@ async fn ask(base: &str, key: &str, domain: &str, messages: Vec<Value>) -> (Stri
     let mut text = String::new();
     let mut pages = Vec::new();
     let mut texts = Vec::new();
+    let mut sources = Vec::new();
     for line in stream.lines() {
         let Some((code, value)) = line.split_once(':') else {
             continue;
@@ -78,6 +86,7 @@ async fn ask(base: &str, key: &str, domain: &str, messages: Vec<Value>) -> (Stri
         let value: Value = serde_json::from_str(value).expect("a JSON part");
         match code {
             "0" => text.push_str(value.as_str().expect("text")),
+            "h" => sources.push(value["url"].as_str().unwrap_or_default().to_string()),
             "a" => {
                 for hit in value["result"].as_array().into_iter().flatten() {
                     pages.push(hit["path"].as_str().unwrap_or_default().to_string());
@@ -87,7 +96,56 @@ async fn ask(base: &str, key: &str, domain: &str, messages: Vec<Value>) -> (Stri
             _ => {}
         }
     }
-    (text, Searched { pages, texts })
+    (
+        text,
+        Searched {
+            pages,
+            texts,
+            sources,
+        },
+    )
+}
+
+/// The URLs the answer's text links, each once, in the order first linked.
+fn linked_urls(answer: &str) -> Vec<String> {
+    let mut urls = Vec::new();
+    for piece in answer.split("](").skip(1) {
+        if let Some(url) = piece.split(')').next()
+            && !urls.iter().any(|u| u == url)
+        {
+            urls.push(url.to_string());
+        }
+    }
+    urls
+}
+
+/// Quoted lines ending in a colon whose next non-blank line is not what they introduce: a code
+/// fence, a list item or a table row.
+fn dangling_colons(answer: &str) -> Vec<&str> {
+    let lines: Vec<&str> = answer.lines().collect();
+    lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, line)| {
+            let quote = line.strip_prefix("> ")?;
+            if !quote.trim_end().ends_with(':') {
+                return None;
+            }
+            let next = lines[i + 1..]
+                .iter()
+                .map(|l| l.trim_start_matches("> ").trim())
+                .find(|l| !l.is_empty() && !l.starts_with("From ["));
+            let introduced = next.is_some_and(|l| {
+                l.starts_with("```")
+                    || l.starts_with("- ")
+                    || l.starts_with("* ")
+                    || l.starts_with('|')
+                    || l.split_once(". ")
+                        .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+            });
+            (!introduced).then_some(quote)
+        })
+        .collect()
 }
 
 /// Said by the built-in answer when the documentation does not answer.
@@ -194,6 +252,20 @@ async fn the_assistant_answers_real_sites_questions() {
                     .misses
                     .push(format!("code quoted as prose: {quote}"));
             }
+            for quote in dangling_colons(&answer) {
+                figures.dangling_colons += 1;
+                figures
+                    .misses
+                    .push(format!("introduces what is not shown: {quote}"));
+            }
+            if searched.sources != linked_urls(&answer) {
+                figures.sources_unlike_links += 1;
+                figures.misses.push(format!(
+                    "sources {:?} are not the sections linked {:?}: {question}",
+                    searched.sources,
+                    linked_urls(&answer)
+                ));
+            }
             if q["unanswerable"].as_bool() == Some(true) {
                 figures.unanswerable += 1;
                 if is_refusal(&answer) {
@@ -274,7 +346,7 @@ async fn the_assistant_answers_real_sites_questions() {
     }
 
     let mut report = String::from(
-        "| site | answerable | hit@5 | MRR | fact in sections searched | fact in answer | answerable refused | unanswerable refused | repeated quotes | code quoted as prose | words per answer (median) | page by its description (hit@5) | page by its title (hit@5) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| site | answerable | hit@5 | MRR | fact in sections searched | fact in answer | answerable refused | unanswerable refused | repeated quotes | code quoted as prose | colon without what it introduces | sources unlike the sections linked | words per answer (median) | page by its description (hit@5) | page by its title (hit@5) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for f in &table {
         let share = |n: usize, of: usize| n as f64 / of.max(1) as f64;
@@ -283,7 +355,7 @@ async fn the_assistant_answers_real_sites_questions() {
         let median_words = words.get(words.len() / 2).copied().unwrap_or(0);
         writeln!(
             report,
-            "| {} | {} | {:.2} | {:.2} | {} ({:.0}%) | {} ({:.0}%) | {} | {}/{} ({:.0}%) | {} | {} | {} | {:.2} of {} | {:.2} |",
+            "| {} | {} | {:.2} | {:.2} | {} ({:.0}%) | {} ({:.0}%) | {} | {}/{} ({:.0}%) | {} | {} | {} | {} | {} | {:.2} of {} | {:.2} |",
             f.site,
             f.answerable,
             share(f.hits, f.answerable),
@@ -298,6 +370,8 @@ async fn the_assistant_answers_real_sites_questions() {
             share(f.refused, f.unanswerable) * 100.0,
             f.repeated_quotes,
             f.code_quotes,
+            f.dangling_colons,
+            f.sources_unlike_links,
             median_words,
             share(f.found_by_description, f.known_items),
             f.known_items,

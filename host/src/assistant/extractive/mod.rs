@@ -114,6 +114,7 @@ pub fn compose(input: &GenerationInput) -> Answer {
             let fewest = if step_code.is_some() { 2 } else { MIN_WORDS };
             if !(fewest..=MAX_WORDS).contains(&words)
                 || looks_like_code(sentence)
+                || introduces_nothing(parts, position)
                 || !seen.insert(normalised(sentence))
             {
                 continue;
@@ -200,42 +201,55 @@ pub fn compose(input: &GenerationInput) -> Answer {
         .iter()
         .map(|&c| (candidates[c].section, candidates[c].position))
         .collect();
+    // A quote that introduces code ("Verify the installation:") shows it right after itself,
+    // cut to the lines that matter; one whose list or code the answer cannot show is left out.
+    let mut shown_inline: Vec<&text::CodeBlock> = Vec::new();
+    let mut inline_share: f32 = 0.0;
+    let mut section_written = false;
+    let none = HashSet::new();
     for &c in &chosen {
         let candidate = &candidates[c];
         let section = &input.sections[candidate.section];
-        let passage = passage::passage(&splits[candidate.section], candidate.position, |i| {
+        let split = &splits[candidate.section];
+        let passage = passage::passage(split, candidate.position, |i| {
             !quoted.contains(&(candidate.section, i))
         });
-        quoted.extend(passage.taken.iter().map(|&i| (candidate.section, i)));
-        answer.push_str(&passage.markdown());
-        if chosen
-            .iter()
-            .filter(|&&o| o > c)
-            .all(|&o| candidates[o].section != candidate.section)
+        let introduces = passage.items.is_empty() && passage.lead.trim_end().ends_with(':');
+        let introduced = introduces
+            .then(|| split.introduced_code(candidate.position))
+            .flatten();
+        if !introduces || introduced.is_some() {
+            quoted.extend(passage.taken.iter().map(|&i| (candidate.section, i)));
+            answer.push_str(&passage.markdown());
+            section_written = true;
+        }
+        if let Some(block) = introduced {
+            answer.push_str(&fenced(block, &excerpt(&block.code, &weights)));
+            shown_inline.push(block);
+            inline_share = inline_share.max(covered(&terms(&block.code), &weights, &none) / total);
+        }
+        if section_written
+            && chosen
+                .iter()
+                .filter(|&&o| o > c)
+                .all(|&o| candidates[o].section != candidate.section)
         {
             answer.push_str(&format!("From [{}]({})\n\n", section.label(), section.url));
             cited.push(candidate.section);
+            section_written = false;
         }
     }
-    // A quoted sentence that ends in a colon introduces the code after it ("Add this to your
-    // config:"): that block is shown, unless another covers more of the question.
-    let none = HashSet::new();
-    let introduced = chosen.iter().find_map(|&c| {
-        let candidate = &candidates[c];
-        let block = splits[candidate.section].introduced_code(candidate.position)?;
-        Some(ShownCode {
-            section: candidate.section,
-            block,
-            code: excerpt(&block.code, &weights),
-            share: covered(&terms(&block.code), &weights, &none) / total,
-        })
-    });
-    let best = code_to_show(kind, &cited, &splits, &own_headings, &weights, total);
-    let shown = match (introduced, best) {
-        (Some(introduced), Some(best)) if best.share > introduced.share => Some(best),
-        (Some(introduced), _) => Some(introduced),
-        (None, best) => best,
-    };
+    // Code that covers more of the question than any shown with its quote ("how do I"
+    // answers show their best block whatever it covers).
+    let shown =
+        code_to_show(kind, &cited, &splits, &own_headings, &weights, total).filter(|best| {
+            !shown_inline.iter().any(|b| std::ptr::eq(*b, best.block))
+                && (shown_inline.is_empty() || best.share > inline_share)
+        });
+    if cited.is_empty() && shown.is_none() {
+        // Every quote chosen introduced what another had already shown.
+        return not_answered(input);
+    }
     if let Some(shown) = shown {
         answer.push_str(&shown.markdown(input));
         cited.push(shown.section);
@@ -258,8 +272,22 @@ fn quote_window(
         "Here is what the {} documentation says:\n\n",
         input.site_name
     );
+    let split = &splits[window.section];
+    let mut shown_inline = None;
     for &i in &window.positions {
-        answer.push_str(&format!("> {}\n", splits[window.section].sentences[i]));
+        let sentence = &split.sentences[i];
+        let introduced = split.introduced_code(i);
+        if sentence.trim_end().ends_with(':') && introduced.is_none() {
+            continue; // it introduces what the quote does not show
+        }
+        answer.push_str(&format!("> {sentence}\n"));
+        if let Some(block) = introduced {
+            answer.push_str(&format!(
+                "\n{}",
+                fenced(block, &excerpt(&block.code, weights))
+            ));
+            shown_inline = Some(block);
+        }
     }
     answer.push_str(&format!(
         "\nFrom [{}]({})\n\n",
@@ -268,7 +296,9 @@ fn quote_window(
     ));
     let only_this = &splits[window.section..=window.section];
     let own_heading = own_heading(section);
-    if let Some(shown) = code_to_show(kind, &[0], only_this, &[own_heading], weights, total) {
+    if let Some(shown) = code_to_show(kind, &[0], only_this, &[own_heading], weights, total)
+        && !shown_inline.is_some_and(|b| std::ptr::eq(b, shown.block))
+    {
         let shown = ShownCode {
             section: window.section,
             ..shown
@@ -276,6 +306,20 @@ fn quote_window(
         answer.push_str(&shown.markdown(input));
     }
     Answer::new(answer, [window.section])
+}
+
+/// A code block as the answer shows it, fenced with its language.
+fn fenced(block: &text::CodeBlock, code: &str) -> String {
+    format!("```{}\n{code}\n```\n\n", block.language)
+}
+
+/// Whether sentence `position` introduces something ("Run:", "as follows:") that a quote of
+/// it could not show: neither code nor a list follows it in its section. Such a sentence says
+/// nothing on its own, so it is never quoted.
+fn introduces_nothing(split: &text::Split, position: usize) -> bool {
+    split.sentences[position].trim_end().ends_with(':')
+        && split.introduced_code(position).is_none()
+        && passage::passage(split, position, |_| true).items.is_empty()
 }
 
 /// A section's own heading: the last of its trail, none for a page's opening text (whose trail

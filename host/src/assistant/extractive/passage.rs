@@ -98,7 +98,8 @@ pub fn passage(split: &Split, position: usize, free: impl Fn(usize) -> bool) -> 
             {
                 break;
             }
-            if item_is_code(item) {
+            // An item that introduces code or a list of its own would be quoted without it.
+            if item_is_code(item) || item.trim_end().ends_with(':') {
                 continue;
             }
             words += item_words;

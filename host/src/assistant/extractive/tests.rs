@@ -331,6 +331,27 @@ fn a_quoted_sentence_ending_in_a_colon_brings_its_code() {
 }
 
 #[test]
+fn each_quote_shows_the_code_it_introduces_and_one_that_cannot_is_not_quoted() {
+    let answer = ask(
+        "How do I verify the installation of the Acme CLI?",
+        vec![section(
+            "Install",
+            "install",
+            "Install the Acme CLI with npm:\n```bash\nnpm i -g acme\n```\nVerify the installation of the Acme CLI:\n```bash\nacme --version\n```\nThe Acme CLI installation is verified by these screens:\n",
+        )],
+    );
+    let verify = answer
+        .find("> Verify the installation of the Acme CLI:")
+        .unwrap_or_else(|| panic!("{answer}"));
+    assert!(
+        answer[verify..].contains(":\n\n```bash\nacme --version\n```"),
+        "the code comes right after its quote: {answer}"
+    );
+    // What the last sentence introduces (screenshots) is not in the text: it is not quoted.
+    assert!(!answer.contains("verified by these screens"), "{answer}");
+}
+
+#[test]
 fn sentences_that_leave_out_what_the_question_is_about_do_not_answer_it() {
     let sections = || {
         vec![
@@ -486,6 +507,28 @@ proptest::proptest! {
             .filter_map(|l| l.strip_prefix("> "))
             .map(|l| l.strip_prefix("- ").unwrap_or(l))
             .collect();
+        // The sources are the sections the text links, in the order it links them.
+        let mut linked: Vec<String> = Vec::new();
+        for url in answer.text.split("](/").skip(1).filter_map(|p| p.split(')').next()) {
+            let url = format!("/{url}");
+            if !linked.contains(&url) {
+                linked.push(url);
+            }
+        }
+        let cited: Vec<String> = answer.cited.iter().map(|i| format!("/page{i}")).collect();
+        proptest::prop_assert_eq!(&linked, &cited, "{}", answer.text);
+        // A quote that introduces something is followed by it: a list item or code.
+        let lines: Vec<&str> = answer.text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if line.starts_with("> ") && !line.starts_with("> - ") && line.trim_end().ends_with(':') {
+                let next = lines[i + 1..].iter().find(|l| !l.trim().is_empty());
+                proptest::prop_assert!(
+                    next.is_some_and(|l| l.starts_with("> - ") || l.starts_with("```")),
+                    "{line} introduces nothing shown\n{}",
+                    answer.text
+                );
+            }
+        }
         let mut seen = std::collections::HashSet::new();
         for line in &quoted {
             proptest::prop_assert!(seen.insert(*line), "quoted twice: {line}\n{}", answer.text);
