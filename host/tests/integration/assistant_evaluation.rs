@@ -36,6 +36,10 @@ struct Figures {
     dangling_colons: usize,
     /// Answers whose sources part is not the sections they link, in the order linked.
     sources_unlike_links: usize,
+    /// "How do I" questions whose fact is in a code block of their page, and those answered
+    /// with it.
+    how_to_in_code: usize,
+    how_to_in_code_answered: usize,
     /// The length in words of each answer to an answerable question: facts are not to be
     /// bought with longer answers.
     answer_words: Vec<usize>,
@@ -146,6 +150,39 @@ fn dangling_colons(answer: &str) -> Vec<&str> {
             (!introduced).then_some(quote)
         })
         .collect()
+}
+
+/// Whether `question` asks how to do something ("How do I ...", "How can I ...").
+fn is_how_to(question: &str) -> bool {
+    let lower = question.to_lowercase();
+    [
+        "how do i ",
+        "how can i ",
+        "how should i ",
+        "how do we ",
+        "how can we ",
+    ]
+    .iter()
+    .any(|start| lower.starts_with(start))
+}
+
+/// Whether `fact` is in a fenced code block of the page at `page` in the site folder `root`.
+fn fact_in_code(root: &std::path::Path, page: &str, fact: &str) -> bool {
+    let Some(source) = ["mdx", "md"]
+        .iter()
+        .find_map(|ext| std::fs::read_to_string(root.join(format!("{page}.{ext}"))).ok())
+    else {
+        return false;
+    };
+    let fact = fact.to_lowercase();
+    let mut in_fence = false;
+    source.lines().any(|line| {
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+            return false;
+        }
+        in_fence && line.to_lowercase().contains(&fact)
+    })
 }
 
 /// Said by the built-in answer when the documentation does not answer.
@@ -307,7 +344,12 @@ async fn the_assistant_answers_real_sites_questions() {
             if fact_at.is_some() {
                 figures.facts_searched += 1;
             }
-            if answer.to_lowercase().contains(&fact_lower) {
+            let answered = answer.to_lowercase().contains(&fact_lower);
+            if is_how_to(question) && fact_in_code(folder.path(), page, fact) {
+                figures.how_to_in_code += 1;
+                figures.how_to_in_code_answered += usize::from(answered);
+            }
+            if answered {
                 figures.facts += 1;
             } else {
                 let found = match fact_at {
@@ -346,7 +388,7 @@ async fn the_assistant_answers_real_sites_questions() {
     }
 
     let mut report = String::from(
-        "| site | answerable | hit@5 | MRR | fact in sections searched | fact in answer | answerable refused | unanswerable refused | repeated quotes | code quoted as prose | colon without what it introduces | sources unlike the sections linked | words per answer (median) | page by its description (hit@5) | page by its title (hit@5) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| site | answerable | hit@5 | MRR | fact in sections searched | fact in answer | answerable refused | unanswerable refused | repeated quotes | code quoted as prose | how-to, fact in code: in answer | colon without what it introduces | sources unlike the sections linked | words per answer (median) | page by its description (hit@5) | page by its title (hit@5) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for f in &table {
         let share = |n: usize, of: usize| n as f64 / of.max(1) as f64;
@@ -355,7 +397,7 @@ async fn the_assistant_answers_real_sites_questions() {
         let median_words = words.get(words.len() / 2).copied().unwrap_or(0);
         writeln!(
             report,
-            "| {} | {} | {:.2} | {:.2} | {} ({:.0}%) | {} ({:.0}%) | {} | {}/{} ({:.0}%) | {} | {} | {} | {} | {} | {:.2} of {} | {:.2} |",
+            "| {} | {} | {:.2} | {:.2} | {} ({:.0}%) | {} ({:.0}%) | {} | {}/{} ({:.0}%) | {} | {} | {}/{} | {} | {} | {} | {:.2} of {} | {:.2} |",
             f.site,
             f.answerable,
             share(f.hits, f.answerable),
@@ -370,6 +412,8 @@ async fn the_assistant_answers_real_sites_questions() {
             share(f.refused, f.unanswerable) * 100.0,
             f.repeated_quotes,
             f.code_quotes,
+            f.how_to_in_code_answered,
+            f.how_to_in_code,
             f.dangling_colons,
             f.sources_unlike_links,
             median_words,
@@ -390,6 +434,16 @@ async fn the_assistant_answers_real_sites_questions() {
         // What the built-in answer already holds to; the issue's targets are in BENCHMARKS.md.
         assert_eq!(f.repeated_quotes, 0, "{}: a quote repeated", f.site);
         assert_eq!(f.code_quotes, 0, "{}: code quoted as prose", f.site);
+        assert_eq!(
+            f.dangling_colons, 0,
+            "{}: a quote introduces what the answer does not show",
+            f.site
+        );
+        assert_eq!(
+            f.sources_unlike_links, 0,
+            "{}: sources that are not the sections linked",
+            f.site
+        );
     }
 }
 
