@@ -166,7 +166,10 @@ fn encode(event: Event) -> String {
             stream_v1::tool_call(&call_id, "search", &serde_json::json!({"query": query}))
         }
         Event::SearchResult { call_id, sections } => {
-            let hits: Vec<Value> = sections.iter().map(|s| s.tool_result_json()).collect();
+            let hits: Vec<Value> = sections
+                .iter()
+                .map(crate::assistant::tool_result_json)
+                .collect();
             stream_v1::tool_result(&call_id, &Value::Array(hits))
         }
         Event::StepFinish { reason, usage } => stream_v1::finish_step(reason, usage, false),

@@ -54,7 +54,7 @@ pub fn is_follow_up(question: &str) -> bool {
         return true;
     }
     // The words that say what it is about, as the built-in answer weighs a question.
-    super::extractive::terms(question).len() <= SHORT_QUESTION_TERMS
+    quire_answer::terms(question).len() <= SHORT_QUESTION_TERMS
 }
 
 /// The headings of the sections an answer quoted, each once, in order: the built-in answer

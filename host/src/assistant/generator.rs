@@ -18,7 +18,7 @@ pub struct GenerationInput {
     /// Earlier turns of the conversation as (role, text), oldest first.
     pub history: Vec<(String, String)>,
     /// The site's word counts, when its version has them: how much each word of the question
-    /// tells (see `search::vocabulary`).
+    /// tells (see `quire_answer::vocabulary`).
     pub vocabulary: Option<Arc<Vocabulary>>,
 }
 

@@ -25,6 +25,7 @@ use tokio::sync::mpsc;
 pub use extractive::ExtractiveGenerator;
 pub use generator::{GenerationInput, Generator, Piece};
 pub use openai::{OpenAiGenerator, OpenAiSettings};
+pub use quire_answer::RetrievedSection;
 pub use request::AssistantRequest;
 
 use crate::plugins::SearchFilter;
@@ -61,35 +62,13 @@ impl Usage {
     }
 }
 
-/// A section the search returned, with the link the answer cites.
-#[derive(Debug, Clone)]
-pub struct RetrievedSection {
-    pub path: String,
-    pub anchor: String,
-    pub title: String,
-    pub heading_trail: Vec<String>,
-    pub content: String,
-    /// Site-relative link to the section (`/guides/webhooks#retries`).
-    pub url: String,
-}
-
-impl RetrievedSection {
-    /// "Page title › Section heading", or the page title for a page's opening text.
-    pub fn label(&self) -> String {
-        match self.heading_trail.last() {
-            Some(last) if self.heading_trail.len() > 1 => format!("{} › {last}", self.title),
-            _ => self.title.clone(),
-        }
-    }
-
-    /// The shape of a hit in the `search` tool result: `{path, content, metadata: {title, ...}}`.
-    pub fn tool_result_json(&self) -> Value {
-        json!({
-            "path": self.path,
-            "content": self.content,
-            "metadata": {"title": self.title, "anchor": self.anchor, "headingTrail": self.heading_trail, "url": self.url},
-        })
-    }
+/// The shape of a hit in the `search` tool result: `{path, content, metadata: {title, ...}}`.
+pub fn tool_result_json(section: &RetrievedSection) -> Value {
+    json!({
+        "path": section.path,
+        "content": section.content,
+        "metadata": {"title": section.title, "anchor": section.anchor, "headingTrail": section.heading_trail, "url": section.url},
+    })
 }
 
 /// What the assistant emits, in order.

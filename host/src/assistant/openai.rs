@@ -191,7 +191,7 @@ fn checked(answer: String, input: &GenerationInput) -> Vec<Piece> {
         }
         Err(unsupported) => {
             tracing::info!("the model's answer is replaced by the built-in one: {unsupported}");
-            extractive::compose(input).pieces().collect()
+            extractive::answer(input).collect()
         }
     }
 }

@@ -7,10 +7,10 @@
 use std::path::Path;
 
 use super::sectioning;
-use super::vocabulary::Vocabulary;
 use crate::plugins::{IndexBuilderSession, IndexSection, PluginError, Plugins};
 use crate::rendering::{RenderError, SiteRender, Sources};
 use crate::sites::SiteManifest;
+use quire_answer::vocabulary::Vocabulary;
 
 /// Sections handed to the retriever per call.
 const BATCH: usize = 256;

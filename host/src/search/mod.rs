@@ -3,7 +3,6 @@
 
 mod indexing;
 mod sectioning;
-pub mod vocabulary;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use opendal::Operator;
 
 pub use indexing::{BuiltIndex, build_index};
-pub use vocabulary::Vocabulary;
+pub use quire_answer::vocabulary::Vocabulary;
 
 use crate::plugins::{
     IndexSession, LoadedPlugin, PluginError, Plugins, SearchFilter, SearchHit, SearchQuery,

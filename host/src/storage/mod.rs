@@ -73,7 +73,7 @@ pub mod paths {
         format!("{}search-index.bin", version_dir(domain, label))
     }
 
-    /// The version's vocabulary (`search::vocabulary`), counted beside the search index.
+    /// The version's vocabulary (`quire_answer::vocabulary`), counted beside the search index.
     pub fn search_vocabulary(domain: &str, label: &str) -> String {
         format!("{}search-vocabulary.json", version_dir(domain, label))
     }

@@ -4,8 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
-use crate::search::Vocabulary;
-use crate::search::vocabulary::{normalised, stem};
+use crate::vocabulary::{Vocabulary, normalised, stem};
 
 /// Words that say nothing about what a question is about, including those of the question's
 /// form ("what does X mean", "what happens when", "explain X", "how many", "where do I put").
@@ -101,7 +100,7 @@ pub(super) fn asking(question: &str) -> Asking {
 
 /// A question's or sentence's words that carry meaning, reduced so that plurals and verb
 /// endings meet.
-pub(in crate::assistant) fn terms(text: &str) -> HashSet<String> {
+pub fn terms(text: &str) -> HashSet<String> {
     normalised(text)
         .split(' ')
         .filter(|w| w.chars().count() > 1 && !QUESTION_WORDS.contains(w))

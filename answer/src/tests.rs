@@ -1,8 +1,7 @@
 //! The built-in answer on small, hand-made retrievals: what it quotes, what it leaves out.
 
 use super::compose;
-use crate::assistant::RetrievedSection;
-use crate::assistant::generator::GenerationInput;
+use super::{Question, RetrievedSection};
 
 fn section(title: &str, path: &str, content: &str) -> RetrievedSection {
     RetrievedSection {
@@ -20,11 +19,10 @@ fn ask(question: &str, sections: Vec<RetrievedSection>) -> String {
 }
 
 fn answer(question: &str, sections: Vec<RetrievedSection>) -> super::Answer {
-    compose(&GenerationInput {
-        site_name: "Acme".into(),
-        question: question.into(),
-        sections,
-        history: Vec::new(),
+    compose(&Question {
+        site_name: "Acme",
+        question,
+        sections: &sections,
         vocabulary: None,
     })
 }
@@ -61,11 +59,10 @@ fn the_sources_are_exactly_the_sections_the_answer_links() {
         1,
         section("Billing", "billing", "Taxes are added at checkout."),
     );
-    let refused = super::not_answered(&GenerationInput {
-        site_name: "Acme".into(),
-        question: "Is there a zeppelin fleet?".into(),
-        sections: with_copy,
-        history: Vec::new(),
+    let refused = super::not_answered(&Question {
+        site_name: "Acme",
+        question: "Is there a zeppelin fleet?",
+        sections: &with_copy,
         vocabulary: None,
     });
     assert_eq!(refused.cited, [0, 2, 3], "{}", refused.text);

@@ -4,9 +4,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::Question;
 use super::text::{CodeBlock, Split};
 use super::{Asking, covered, terms};
-use crate::assistant::generator::GenerationInput;
 
 /// Code blocks longer than this are shown in part: `EXCERPT_LINES` lines around the best match.
 const MAX_CODE_LINES: usize = 30;
@@ -25,7 +25,7 @@ pub(super) struct ShownCode<'a> {
 
 impl ShownCode<'_> {
     /// The fenced code and the link to its section.
-    pub(super) fn markdown(&self, input: &GenerationInput) -> String {
+    pub(super) fn markdown(&self, input: &Question) -> String {
         let section = &input.sections[self.section];
         format!(
             "```{}\n{}\n```\n\nFrom [{}]({})\n\n",

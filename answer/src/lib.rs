@@ -1,32 +1,33 @@
-//! The built-in answer: extractive and offline. It quotes the sentences of the retrieved
-//! sections that best cover the question's words (rarer words weigh more), never the same
-//! sentence twice (across versions of a page, say), never code as prose, and more of the
-//! best-ranked section than of the others (`choice`); it adds the code block a quoted sentence
-//! introduces ("...: "), or the one that covers most of the question, shown as code. What the
-//! question asks for leans the choice: a definition for "what is", a sentence with a number for
-//! "how much", a step and its code for "how do I". When the best sentence covers too little of
-//! the question (its words weighed by the whole site, when the site's vocabulary was counted at
-//! publish), it says the documentation does not seem to answer it and lists the closest pages
-//! instead of quoting something beside the point.
+//! The built-in answer of the docs assistant: extractive and offline. It quotes the sentences
+//! of the retrieved sections that best cover the question's words (rarer words weigh more),
+//! never the same sentence twice (across versions of a page, say), never code as prose, and
+//! more of the best-ranked section than of the others (`choice`); a quoted sentence that
+//! introduces code ("...: ") shows it right after itself, and the block that covers most of the
+//! question is added, shown as code. What the question asks for leans the choice: a definition
+//! for "what is", a sentence with a number for "how much", a step and its code for "how do I".
+//! When the best sentence covers too little of the question (its words weighed by the whole
+//! site, when the site's vocabulary was counted at publish), it says the documentation does not
+//! seem to answer it and lists the closest pages instead of quoting something beside the point.
+//!
+//! It does no I/O and holds no state: the host streams its answers, and the same code builds
+//! for WebAssembly, so an exported site can answer as the server does.
 
 mod choice;
 mod code;
 mod passage;
 mod question;
 mod text;
+pub mod vocabulary;
 mod window;
 
 use std::collections::{HashMap, HashSet};
 
-use futures::stream::{self, BoxStream};
-
-use super::generator::{GenerateError, GenerationInput, Generator, Piece, word_pieces};
-use crate::search::vocabulary::normalised;
 use choice::{choose, more_of_the_best_section};
 use code::{ShownCode, code_to_show, excerpt};
-pub(super) use question::terms;
+pub use question::terms;
 use question::{Asking, asking, covered, heaviest_term, site_weights, weights};
 use text::{looks_like_code, split};
+use vocabulary::{Vocabulary, normalised};
 
 /// Below this share of the question's weight, the best sentence is not an answer: weighed by
 /// the sections retrieved, and by the site's vocabulary (which gives the question's phrasing
@@ -52,14 +53,38 @@ struct Candidate {
     terms: HashSet<String>,
 }
 
-/// The built-in, offline generator.
-pub struct ExtractiveGenerator;
+/// A section the search returned, with the link an answer cites.
+#[derive(Debug, Clone)]
+pub struct RetrievedSection {
+    pub path: String,
+    pub anchor: String,
+    pub title: String,
+    pub heading_trail: Vec<String>,
+    pub content: String,
+    /// Site-relative link to the section (`/guides/webhooks#retries`).
+    pub url: String,
+}
 
-impl Generator for ExtractiveGenerator {
-    fn generate(&self, input: GenerationInput) -> BoxStream<'static, Result<Piece, GenerateError>> {
-        let pieces: Vec<_> = compose(&input).pieces().map(Ok).collect();
-        Box::pin(stream::iter(pieces))
+impl RetrievedSection {
+    /// "Page title › Section heading", or the page title for a page's opening text.
+    pub fn label(&self) -> String {
+        match self.heading_trail.last() {
+            Some(last) if self.heading_trail.len() > 1 => format!("{} › {last}", self.title),
+            _ => self.title.clone(),
+        }
     }
+}
+
+/// What an answer is composed from.
+pub struct Question<'a> {
+    /// The site's name, as the answer names its documentation.
+    pub site_name: &'a str,
+    pub question: &'a str,
+    /// The sections retrieved for it, best first.
+    pub sections: &'a [RetrievedSection],
+    /// The site's word counts, when its version has them: how much each word of the question
+    /// tells (see `vocabulary`).
+    pub vocabulary: Option<&'a Vocabulary>,
 }
 
 /// A composed answer: its Markdown and the sections it links to.
@@ -83,21 +108,12 @@ impl Answer {
             cited: unique,
         }
     }
-
-    /// The sources first, so a widget can show them while the text arrives, then the text in
-    /// word-sized pieces, as a model would stream it.
-    pub fn pieces(&self) -> impl Iterator<Item = Piece> + '_ {
-        self.cited
-            .iter()
-            .map(|&i| Piece::Cite(i))
-            .chain(word_pieces(&self.text))
-    }
 }
 
 /// The answer for `input`.
-pub fn compose(input: &GenerationInput) -> Answer {
-    let asked = terms(&input.question);
-    let kind = asking(&input.question);
+pub fn compose(input: &Question) -> Answer {
+    let asked = terms(input.question);
+    let kind = asking(input.question);
     let splits: Vec<_> = input.sections.iter().map(|s| split(&s.content)).collect();
     let own_headings: Vec<&str> = input.sections.iter().map(own_heading).collect();
     let mut seen = HashSet::new();
@@ -143,7 +159,7 @@ pub fn compose(input: &GenerationInput) -> Answer {
     let Some(best) = chosen.first() else {
         return nothing_found(input);
     };
-    let (weights, weak_evidence) = match &input.vocabulary {
+    let (weights, weak_evidence) = match input.vocabulary {
         Some(vocabulary) if vocabulary.sections() > 0 => {
             (site_weights(&asked, vocabulary), WEAK_EVIDENCE_BY_SITE)
         }
@@ -260,7 +276,7 @@ pub fn compose(input: &GenerationInput) -> Answer {
 /// The answer that quotes a section's `window`, with the section's code block that covers
 /// most of the question when it covers enough (`code_to_show`).
 fn quote_window(
-    input: &GenerationInput,
+    input: &Question,
     splits: &[text::Split],
     window: &window::Window,
     weights: &HashMap<String, f32>,
@@ -324,7 +340,7 @@ fn introduces_nothing(split: &text::Split, position: usize) -> bool {
 
 /// A section's own heading: the last of its trail, none for a page's opening text (whose trail
 /// is the page title alone).
-fn own_heading(section: &super::RetrievedSection) -> &str {
+fn own_heading(section: &RetrievedSection) -> &str {
     match section.heading_trail.as_slice() {
         [_, .., last] => last,
         _ => "",
@@ -354,7 +370,7 @@ fn misses_the_subject(
             .any(|&c| candidates[c].terms.contains(subject))
 }
 
-fn nothing_found(input: &GenerationInput) -> Answer {
+fn nothing_found(input: &Question) -> Answer {
     Answer::new(
         format!(
             "I could not find anything about that in the {} documentation. Try other words, or browse the documentation directly.",
@@ -366,7 +382,7 @@ fn nothing_found(input: &GenerationInput) -> Answer {
 
 /// The documentation does not say: the closest pages, each once. They are linked, so they are
 /// the answer's sources.
-fn not_answered(input: &GenerationInput) -> Answer {
+fn not_answered(input: &Question) -> Answer {
     let mut answer = format!(
         "The {} documentation does not seem to answer that directly. The closest pages:\n\n",
         input.site_name

@@ -5,7 +5,8 @@
 //! docs). Weighing by the few sections retrieved instead gives such a word, and any word of the
 //! question's phrasing the sections happen to miss ("big", "another"), the most weight of all.
 //!
-//! It is the host's, not the retriever's: it holds whatever retriever an operator selects.
+//! It belongs to the answer, not to the retriever: it holds whatever retriever an operator
+//! selects.
 
 use std::collections::{HashMap, HashSet};
 
