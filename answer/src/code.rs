@@ -28,13 +28,17 @@ impl ShownCode<'_> {
     pub(super) fn markdown(&self, input: &Question) -> String {
         let section = &input.sections[self.section];
         format!(
-            "```{}\n{}\n```\n\nFrom [{}]({})\n\n",
-            self.block.language,
-            self.code,
+            "{}From [{}]({})\n\n",
+            fenced(self.block, &self.code),
             section.label(),
             section.url
         )
     }
+}
+
+/// `code` (all of `block`, or the part shown) fenced with the block's language.
+pub(super) fn fenced(block: &CodeBlock, code: &str) -> String {
+    format!("```{}\n{code}\n```\n\n", block.language)
 }
 
 /// The code the answer shows: the block of the retrieved sections whose words cover most of

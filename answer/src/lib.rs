@@ -23,7 +23,7 @@ mod window;
 use std::collections::{HashMap, HashSet};
 
 use choice::{choose, more_of_the_best_section};
-use code::{ShownCode, code_to_show, excerpt};
+use code::{ShownCode, code_to_show, excerpt, fenced};
 pub use question::terms;
 use question::{Asking, asking, covered, heaviest_term, site_weights, weights};
 use text::{looks_like_code, split};
@@ -322,11 +322,6 @@ fn quote_window(
         answer.push_str(&shown.markdown(input));
     }
     Answer::new(answer, [window.section])
-}
-
-/// A code block as the answer shows it, fenced with its language.
-fn fenced(block: &text::CodeBlock, code: &str) -> String {
-    format!("```{}\n{code}\n```\n\n", block.language)
 }
 
 /// Whether sentence `position` introduces something ("Run:", "as follows:") that a quote of

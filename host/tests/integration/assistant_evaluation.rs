@@ -168,10 +168,7 @@ fn is_how_to(question: &str) -> bool {
 
 /// Whether `fact` is in a fenced code block of the page at `page` in the site folder `root`.
 fn fact_in_code(root: &std::path::Path, page: &str, fact: &str) -> bool {
-    let Some(source) = ["mdx", "md"]
-        .iter()
-        .find_map(|ext| std::fs::read_to_string(root.join(format!("{page}.{ext}"))).ok())
-    else {
+    let Some(source) = page_source(root, page) else {
         return false;
     };
     let fact = fact.to_lowercase();
@@ -183,6 +180,13 @@ fn fact_in_code(root: &std::path::Path, page: &str, fact: &str) -> bool {
         }
         in_fence && line.to_lowercase().contains(&fact)
     })
+}
+
+/// The source of the page at `page` in the site folder `root` (`.mdx`, else `.md`).
+fn page_source(root: &std::path::Path, page: &str) -> Option<String> {
+    ["mdx", "md"]
+        .iter()
+        .find_map(|ext| std::fs::read_to_string(root.join(format!("{page}.{ext}"))).ok())
 }
 
 /// Said by the built-in answer when the documentation does not answer.
@@ -458,10 +462,7 @@ async fn known_item_search(
 ) {
     let api = common::Api::new(base, key);
     for page in crate::conformance::reading_pages(root) {
-        let Some(source) = ["mdx", "md"]
-            .iter()
-            .find_map(|ext| std::fs::read_to_string(root.join(format!("{page}.{ext}"))).ok())
-        else {
+        let Some(source) = page_source(root, &page) else {
             continue;
         };
         let front: Value = source
