@@ -27,6 +27,7 @@ pub struct Config {
     pub limits: LimitsConfig,
     pub assistant: AssistantConfig,
     pub deployment: DeploymentConfig,
+    pub mcp: McpConfig,
 }
 
 /// The deployment type and the switches it leaves to the operator (see `deployment`): in an
@@ -116,6 +117,19 @@ impl Default for LimitsConfig {
             trusted_proxies: Vec::new(),
         }
     }
+}
+
+/// The sites' MCP servers (`/mcp/{domain}`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct McpConfig {
+    /// Domains whose MCP server answers without a key, as public docs MCP servers do (an agent
+    /// then needs only the URL). The others take the site's assistant key, as search does.
+    /// Requests are counted against the same rate limits either way.
+    pub open_sites: Vec<String>,
+    /// `Host` names the MCP endpoint answers besides loopback and `server.public_url`'s host
+    /// (the MCP specification's protection against DNS rebinding); `["*"]` takes any host.
+    pub allowed_hosts: Vec<String>,
 }
 
 /// Documentation search.

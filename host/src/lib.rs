@@ -14,6 +14,7 @@ pub mod export;
 pub mod http_client;
 mod jobs;
 mod limits;
+pub mod mcp;
 mod metrics;
 pub mod plugins;
 pub mod publishing;

@@ -72,10 +72,11 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    // A build is one command's output, not a service's log: only problems by default.
+    // A build is one command's output, not a service's log: only problems by default. The MCP
+    // SDK logs each stateless request's start and end at info; the request log has them.
     let default_filter = match cli.command {
         Command::Build(_) | Command::Dev(_) => "warn,wasmtime=warn,cranelift=warn",
-        _ => "info,wasmtime=warn,cranelift=warn",
+        _ => "info,wasmtime=warn,cranelift=warn,rmcp=warn",
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| default_filter.into());

@@ -212,6 +212,7 @@ impl Server {
         });
         let workers = spawn_workers(exports.clone(), stop.clone());
         let limits = RateLimiter::new(&config.limits, store.clone());
+        let mcp = crate::api::mcp_transport(&config);
         let state = Arc::new(AppState {
             store,
             operator,
@@ -221,6 +222,7 @@ impl Server {
             search,
             assistant,
             limits,
+            mcp,
         });
         Ok(Self {
             state,

@@ -75,44 +75,99 @@ impl FromRequestParts<SharedState> for DiscoveryCaller {
         state: &SharedState,
     ) -> Result<Self, Self::Rejection> {
         let principal = principal(parts, state, KeyKind::Assistant).await?;
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<std::net::SocketAddr>>()
-            .map(|ConnectInfo(peer)| peer.ip())
-            .ok_or_else(|| ApiError::internal("the server runs without peer addresses"))?;
-        let forwarded = parts
-            .headers
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok());
-        let ip = state.limits.client_ip(peer, forwarded);
-        match state.limits.admit(&principal.organization.name, ip).await {
-            Ok(rate) => Ok(Self { principal, rate }),
-            Err(AdmitError::Store(e)) => Err(e.into()),
-            Err(AdmitError::Limited(refused)) => {
-                crate::metrics::get()
-                    .rate_limit_refusals
-                    .get_or_create(&crate::metrics::ScopeLabels {
-                        scope: if refused.scope.starts_with("organization") {
-                            "organization".into()
-                        } else {
-                            "ip".into()
-                        },
-                    })
-                    .inc();
-                let mut error = ApiError::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "rate_limited",
-                    format!(
-                        "rate limit exceeded for this {}: {} requests; try again in {} seconds",
-                        refused.scope, refused.status.limit, refused.status.reset_after
-                    ),
-                );
-                error.headers = rate_headers(refused.status);
-                error
-                    .headers
-                    .push(("retry-after", refused.status.reset_after.to_string()));
-                Err(error)
-            }
+        let rate = admit(parts, state, &principal.organization.name).await?;
+        Ok(Self { principal, rate })
+    }
+}
+
+/// The caller of a site's MCP endpoint (`/mcp/{domain}`): the site's assistant key, as search
+/// takes, or no key for a site the operator made open (`mcp.open_sites`). Admitted by the same
+/// rate limits as the other discovery endpoints.
+pub struct McpCaller {
+    /// The organization whose site is asked for; the site is known to be its.
+    pub organization: String,
+    pub rate: RateStatus,
+}
+
+impl FromRequestParts<SharedState> for McpCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &SharedState,
+    ) -> Result<Self, Self::Rejection> {
+        let axum::extract::Path(domain) =
+            axum::extract::Path::<String>::from_request_parts(parts, state)
+                .await
+                .map_err(|e| ApiError::bad_request(e.body_text()))?;
+        let unknown = || ApiError::not_found(format!("no site {domain:?}"));
+        let organization = if parts.headers.contains_key(AUTHORIZATION)
+            || !state.config.mcp.open_sites.contains(&domain)
+        {
+            let principal = principal(parts, state, KeyKind::Assistant).await?;
+            state
+                .store
+                .site_of(&principal.organization.name, &domain)
+                .await?
+                .ok_or_else(unknown)?;
+            principal.organization.name
+        } else {
+            state
+                .store
+                .site(&domain)
+                .await?
+                .ok_or_else(unknown)?
+                .organization
+        };
+        let rate = admit(parts, state, &organization).await?;
+        Ok(Self { organization, rate })
+    }
+}
+
+/// Counts a request of `organization` from the caller's address against the rate limits,
+/// refusing it (429 with `Retry-After`) over either.
+async fn admit(
+    parts: &Parts,
+    state: &SharedState,
+    organization: &str,
+) -> Result<RateStatus, ApiError> {
+    let peer = parts
+        .extensions
+        .get::<ConnectInfo<std::net::SocketAddr>>()
+        .map(|ConnectInfo(peer)| peer.ip())
+        .ok_or_else(|| ApiError::internal("the server runs without peer addresses"))?;
+    let forwarded = parts
+        .headers
+        .get("x-forwarded-for")
+        .and_then(|v| v.to_str().ok());
+    let ip = state.limits.client_ip(peer, forwarded);
+    match state.limits.admit(organization, ip).await {
+        Ok(rate) => Ok(rate),
+        Err(AdmitError::Store(e)) => Err(e.into()),
+        Err(AdmitError::Limited(refused)) => {
+            crate::metrics::get()
+                .rate_limit_refusals
+                .get_or_create(&crate::metrics::ScopeLabels {
+                    scope: if refused.scope.starts_with("organization") {
+                        "organization".into()
+                    } else {
+                        "ip".into()
+                    },
+                })
+                .inc();
+            let mut error = ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "rate_limited",
+                format!(
+                    "rate limit exceeded for this {}: {} requests; try again in {} seconds",
+                    refused.scope, refused.status.limit, refused.status.reset_after
+                ),
+            );
+            error.headers = rate_headers(refused.status);
+            error
+                .headers
+                .push(("retry-after", refused.status.reset_after.to_string()));
+            Err(error)
         }
     }
 }

@@ -9,6 +9,7 @@ mod error;
 mod extract;
 mod health;
 mod keys;
+mod mcp;
 mod sites;
 mod static_export;
 
@@ -35,7 +36,7 @@ use crate::limits::{RateLimiter, RateStatus};
 use crate::search::SearchService;
 use crate::storage::LinkSigner;
 use crate::store::SharedStore;
-pub use keys::{AdminKey, DiscoveryCaller, EnterpriseKey};
+pub use keys::{AdminKey, DiscoveryCaller, EnterpriseKey, McpCaller};
 
 /// What every handler can reach.
 pub struct AppState {
@@ -47,6 +48,8 @@ pub struct AppState {
     pub search: Arc<SearchService>,
     pub assistant: Arc<Assistant>,
     pub limits: RateLimiter,
+    /// How the sites' MCP endpoints take requests.
+    pub mcp: crate::mcp::HttpTransport,
 }
 
 pub type SharedState = Arc<AppState>;
@@ -182,8 +185,12 @@ fn discovery_routes(features: Arc<Features>) -> OpenApiRouter<SharedState> {
         .allow_headers([
             axum::http::header::AUTHORIZATION,
             axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderName::from_static("mcp-protocol-version"),
+            axum::http::HeaderName::from_static("mcp-session-id"),
+            axum::http::HeaderName::from_static("last-event-id"),
         ])
         .expose_headers([
+            axum::http::HeaderName::from_static("mcp-session-id"),
             axum::http::HeaderName::from_static("x-thread-id"),
             axum::http::HeaderName::from_static("x-ratelimit-limit"),
             axum::http::HeaderName::from_static("x-ratelimit-remaining"),
@@ -195,6 +202,7 @@ fn discovery_routes(features: Arc<Features>) -> OpenApiRouter<SharedState> {
         .routes(routes!(assistant::message_v1))
         .routes(routes!(assistant::message_v2))
         .routes(routes!(analytics::record_event))
+        .route("/mcp/{domain}", axum::routing::any(mcp::serve))
         .layer(axum::middleware::from_fn_with_state(
             features.clone(),
             require_feature,
@@ -207,6 +215,20 @@ fn discovery_routes(features: Arc<Features>) -> OpenApiRouter<SharedState> {
             setting: None,
         }))
         .layer(cors)
+}
+
+/// How the API host's MCP endpoints take requests: the discovery endpoints' body limit, and
+/// the `Host`s of loopback, `server.public_url` and `mcp.allowed_hosts`.
+pub fn mcp_transport(config: &Config) -> crate::mcp::HttpTransport {
+    let mut hosts = config.mcp.allowed_hosts.clone();
+    hosts.extend(
+        config
+            .server
+            .public_url
+            .as_deref()
+            .and_then(crate::mcp::host_of),
+    );
+    crate::mcp::HttpTransport::new(&hosts, DISCOVERY_BODY_LIMIT)
 }
 
 /// The largest request body the discovery endpoints accept: far below the upload limit, as

@@ -43,6 +43,8 @@ pub enum SearchError {
     Store(#[from] StoreError),
     #[error("storage error: {0}")]
     Storage(#[from] opendal::Error),
+    #[error(transparent)]
+    Manifest(#[from] crate::sites::ManifestError),
 }
 
 /// A search as the API asks it.
@@ -64,6 +66,8 @@ struct SitePool {
     version: String,
     /// The site's name (docs.json `name`), for answers.
     site_name: String,
+    /// The version's manifest (its pages in navigation order), if it could be read.
+    manifest: Option<Arc<SiteManifest>>,
     /// Each page's docs.json version and language.
     scopes: HashMap<String, SearchFilter>,
     /// Where the site opens: the version and language of its first navigation page (the
@@ -184,7 +188,8 @@ impl SearchService {
         let vocabulary = self.vocabulary_of(domain, &version).await.map(Arc::new);
         let manifest = SiteManifest::read(&self.operator, domain, &version)
             .await
-            .ok();
+            .ok()
+            .map(Arc::new);
         let site_name = manifest
             .as_ref()
             .map_or_else(|| domain.to_string(), |m| m.name.clone());
@@ -204,6 +209,7 @@ impl SearchService {
         let pool = Arc::new(SitePool {
             version,
             site_name,
+            manifest: manifest.clone(),
             scopes,
             default_scope,
             index: Arc::new(bytes),
@@ -237,6 +243,21 @@ impl SearchService {
         Vocabulary::from_bytes(&bytes)
             .inspect_err(|e| tracing::warn!(domain, version, "{e}"))
             .ok()
+    }
+
+    /// The latest version of a site (its label and manifest), as the warm pool holds it: a
+    /// reader of many requests (an MCP server) reads the manifest once per version.
+    pub async fn published(
+        &self,
+        organization: &str,
+        domain: &str,
+    ) -> Result<(String, Arc<SiteManifest>), SearchError> {
+        let pool = self.pool(organization, domain).await?;
+        let manifest = match &pool.manifest {
+            Some(manifest) => manifest.clone(),
+            None => Arc::new(SiteManifest::read(&self.operator, domain, &pool.version).await?),
+        };
+        Ok((pool.version.clone(), manifest))
     }
 
     /// The name of a site whose index is loaded, and its version's vocabulary if it has one.
