@@ -12,7 +12,7 @@ use quire::config::Config;
 
 mod cli;
 
-use cli::{build, dev, docs_server, key, migrate, org, plugins, serve, site};
+use cli::{build, dev, docs_server, key, mcp, migrate, org, plugins, serve, site};
 
 /// Quire: documentation assistant and static export service.
 #[derive(Parser)]
@@ -68,6 +68,9 @@ enum Command {
     /// Preview a site folder on 127.0.0.1, rebuilding changed pages on save and reloading the
     /// browser.
     Dev(dev::DevArgs),
+    /// Serve a bundle's or a site folder's docs to a local agent over MCP on stdio, with no
+    /// network at all.
+    Mcp(mcp::McpArgs),
 }
 
 fn main() -> ExitCode {
@@ -75,7 +78,9 @@ fn main() -> ExitCode {
     // A build is one command's output, not a service's log: only problems by default. The MCP
     // SDK logs each stateless request's start and end at info; the request log has them.
     let default_filter = match cli.command {
-        Command::Build(_) | Command::Dev(_) => "warn,wasmtime=warn,cranelift=warn",
+        Command::Build(_) | Command::Dev(_) | Command::Mcp(_) => {
+            "warn,wasmtime=warn,cranelift=warn,rmcp=warn"
+        }
         _ => "info,wasmtime=warn,cranelift=warn,rmcp=warn",
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
@@ -117,6 +122,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Plugins { command } => return plugins::run(command, &config, &data_dir),
         Command::Build(args) => return build::run(args, &config, &data_dir),
         Command::Dev(args) => return dev::run(args, &config, &data_dir, &runtime),
+        Command::Mcp(args) => return mcp::run(args, &config, &data_dir, &runtime),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,18 +1,22 @@
 //! What an export adds around the renderer's pages, whatever the renderer: each page's Markdown
 //! source beside it, `sitemap.xml` and `robots.txt`, `llms.txt` and `llms-full.txt`, the
-//! offline search index, and `manifest.json` listing every file with its size and SHA-256.
+//! offline search index (and its reader, `offline_search`), `pages.json`, and `manifest.json`
+//! listing every file with its size and SHA-256.
 //! Built here rather than in the renderer plugin so every renderer's bundle has them, and so
 //! whole-site files stream through the host instead of piling up in a plugin's memory.
 
 mod fallback;
 mod llms;
 mod manifest;
+pub mod offline_search;
+mod page_list;
 pub mod redirects;
 mod search_index;
 mod sitemap;
 
 pub use fallback::fallback_page;
 pub use manifest::ManifestBuilder;
+pub use page_list::{ListedPage, PAGE_LIST_FILE, PageList};
 
 /// The feature file every bundle carries, which a docs server replaces.
 pub use quire_core::features::{FILE as FEATURES_FILE, script as features_script};
@@ -26,6 +30,8 @@ struct Listing {
     path: String,
     title: String,
     description: Option<String>,
+    version: Option<String>,
+    language: Option<String>,
 }
 
 /// Collects what the site-wide files need while pages are rendered.
@@ -102,6 +108,8 @@ impl SiteFiles {
                 path: path.to_string(),
                 title: page.title.clone(),
                 description: page.description.clone(),
+                version: version.map(str::to_string),
+                language: language.map(str::to_string),
             });
             self.full_text.add(path, &page.title, &source);
             for section in std::mem::take(&mut page.sections) {
@@ -143,6 +151,25 @@ impl SiteFiles {
             ),
             file("llms-full.txt", self.full_text.finish()),
         ];
+        let page_list = PageList {
+            name: self.name.clone(),
+            domain: self.domain.clone(),
+            pages: self
+                .listed
+                .iter()
+                .map(|l| ListedPage {
+                    path: l.path.clone(),
+                    title: l.title.clone(),
+                    description: l.description.clone(),
+                    version: l.version.clone(),
+                    language: l.language.clone(),
+                })
+                .collect(),
+        };
+        files.push(OutputFile {
+            path: PAGE_LIST_FILE.to_string(),
+            contents: serde_json::to_vec(&page_list).unwrap_or_default(),
+        });
         files.extend(
             self.search
                 .finish()

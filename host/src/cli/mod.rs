@@ -5,6 +5,7 @@ pub mod build;
 pub mod dev;
 pub mod docs_server;
 pub mod key;
+pub mod mcp;
 pub mod migrate;
 pub mod org;
 pub mod plugins;

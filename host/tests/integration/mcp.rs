@@ -141,3 +141,39 @@ fn an_open_sites_mcp_server_passes_the_conformance_suite() {
     run_node_tests("http.test.mjs", &[("QUIRE_MCP_URL", &url)], &server);
     run_conformance(&url, &|| server.log());
 }
+
+#[test]
+fn quire_mcp_serves_a_bundle_and_a_site_folder_over_stdio() {
+    let instance = Instance::with_config("");
+    let bundle = instance.dir.path().join("docs.tar.gz");
+    let site = common::example_site();
+    instance.cli_ok(&[
+        "build",
+        site.to_str().expect("utf-8 path"),
+        "-o",
+        bundle.to_str().expect("utf-8 path"),
+        "--format",
+        "tar.gz",
+        "--domain",
+        "docs.acme.test",
+    ]);
+    let dir = mcp_tests_dir();
+    let output = Command::new("node")
+        .arg("--test")
+        .arg("stdio.test.mjs")
+        .current_dir(&dir)
+        .env("QUIRE_BIN", env!("CARGO_BIN_EXE_quire"))
+        .env("QUIRE_DATA_DIR", instance.data_dir())
+        .env("QUIRE_PLUGINS__CACHE_DIR", common::plugin_cache())
+        .env("QUIRE_BUNDLE", &bundle)
+        .env("QUIRE_SITE", &site)
+        .output()
+        .expect("run node");
+    let report = String::from_utf8_lossy(&output.stdout);
+    println!("{report}");
+    assert!(
+        output.status.success() && report.contains("# fail 0"),
+        "the stdio tests failed:\n{report}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

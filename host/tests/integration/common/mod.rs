@@ -19,6 +19,12 @@ pub use api::Api;
 /// slowest part of starting `quire`, and artifacts are keyed by the component's bytes.
 const SHARED_PLUGIN_CACHE: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/plugin-cache");
 
+/// The compiled-plugin cache every instance of the run shares, for a `quire` started by
+/// another program (an MCP client).
+pub fn plugin_cache() -> &'static str {
+    SHARED_PLUGIN_CACHE
+}
+
 /// A data directory with a config file, on which CLI commands and servers run.
 pub struct Instance {
     pub dir: tempfile::TempDir,
