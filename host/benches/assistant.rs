@@ -3,8 +3,10 @@
 //! Publishes a generated site (default 10,000 pages; publishing renders every page and builds
 //! the search index), starts a real `quire serve`, then measures over HTTP on 127.0.0.1:
 //! search latency (p50/p99 of sequential requests), the memory the loaded index adds to the
-//! server, and the v1 assistant with the built-in generator under concurrent load: requests
-//! per second and time to first byte. Client and server share the machine's cores.
+//! server, and under concurrent load (requests per second, latency): the search endpoint, the
+//! site's MCP server answering `tools/call search` (the same retriever behind JSON-RPC), and
+//! the v1 assistant with the built-in generator (time to first byte too). Client and server
+//! share the machine's cores.
 //!
 //! The store: the embedded redb file, or PostgreSQL under `scripts/with-postgres` (which sets
 //! `QUIRE_TEST_POSTGRES`). There, `QUIRE_BENCH_REPLICAS=2` runs the assistant load against two
@@ -122,7 +124,49 @@ async fn run(pages: usize) {
         ms(percentile(&latencies, 0.99))
     );
 
-    let (rps, ttfb, total) = assistant_load(&bases, &key).await;
+    let search_urls: Vec<String> = bases
+        .iter()
+        .map(|base| format!("{base}/discovery/v1/search/bench.test"))
+        .collect();
+    let (rps, _, total) = load(&search_urls, &key, &[], |query| json!({"query": query})).await;
+    println!(
+        "| search endpoint: requests/s ({CONCURRENCY} concurrent clients, {LOAD_SECONDS} s) | {rps:.0} |"
+    );
+    println!(
+        "| search endpoint under load, p50 / p99 | {:.2} / {:.2} ms |",
+        ms(percentile(&total, 0.50)),
+        ms(percentile(&total, 0.99))
+    );
+    let mcp_urls: Vec<String> = bases
+        .iter()
+        .map(|base| format!("{base}/mcp/bench.test"))
+        .collect();
+    let mcp_headers = [
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let (rps, _, total) = load(&mcp_urls, &key, &mcp_headers, |query| {
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+               "params": {"name": "search", "arguments": {"query": query}}})
+    })
+    .await;
+    println!(
+        "| MCP `tools/call search`: requests/s ({CONCURRENCY} concurrent clients, {LOAD_SECONDS} s) | {rps:.0} |"
+    );
+    println!(
+        "| MCP `tools/call search` under load, p50 / p99 | {:.2} / {:.2} ms |",
+        ms(percentile(&total, 0.50)),
+        ms(percentile(&total, 0.99))
+    );
+
+    let assistant_urls: Vec<String> = bases
+        .iter()
+        .map(|base| format!("{base}/discovery/v1/assistant/bench.test/message"))
+        .collect();
+    let (rps, ttfb, total) = load(&assistant_urls, &key, &[], |question| {
+        json!({"fp": "anonymous", "messages": [{"id": "u", "role": "user", "content": question, "parts": [{"type": "text", "text": question}]}]})
+    })
+    .await;
     println!(
         "| assistant v1, built-in generator: requests/s ({CONCURRENCY} concurrent clients, {LOAD_SECONDS} s) | {rps:.0} |"
     );
@@ -152,28 +196,43 @@ async fn search(http: &reqwest::Client, url: &str, key: &str, query: &str) {
     response.bytes().await.expect("search body");
 }
 
-/// `CONCURRENCY` clients asking in a loop for `LOAD_SECONDS`.
-async fn assistant_load(bases: &[String], key: &str) -> (f64, Vec<Duration>, Vec<Duration>) {
-    let urls: Vec<Arc<String>> = bases
-        .iter()
-        .map(|base| Arc::new(format!("{base}/discovery/v1/assistant/bench.test/message")))
-        .collect();
+/// `CONCURRENCY` clients posting `body(query)` with `headers` in a loop for `LOAD_SECONDS`,
+/// spread over `urls` (one per replica), each answer read whole: requests per second, and each
+/// request's time to first byte and to its end.
+async fn load(
+    urls: &[String],
+    key: &str,
+    headers: &[(&'static str, &'static str)],
+    body: fn(&str) -> serde_json::Value,
+) -> (f64, Vec<Duration>, Vec<Duration>) {
+    let urls: Vec<Arc<String>> = urls.iter().map(|u| Arc::new(u.clone())).collect();
     let key = Arc::new(key.to_string());
+    let headers: Arc<Vec<(&'static str, &'static str)>> = Arc::new(headers.to_vec());
     let deadline = Instant::now() + Duration::from_secs(LOAD_SECONDS);
     let started = Instant::now();
     let mut clients = Vec::new();
     for client in 0..CONCURRENCY {
-        let (url, key) = (urls[client % urls.len()].clone(), key.clone());
+        let (url, key, headers) = (
+            urls[client % urls.len()].clone(),
+            key.clone(),
+            headers.clone(),
+        );
         clients.push(tokio::spawn(async move {
             let http = quire::http_client::client();
             let (mut ttfb, mut total) = (Vec::new(), Vec::new());
             let mut n = 0;
             while Instant::now() < deadline {
-                let question = QUERIES[(client + n) % QUERIES.len()];
+                let query = QUERIES[(client + n) % QUERIES.len()];
                 n += 1;
-                let body = json!({"fp": "anonymous", "messages": [{"id": "u", "role": "user", "content": question, "parts": [{"type": "text", "text": question}]}]});
                 let sent = Instant::now();
-                let mut response = http.post(url.as_str()).bearer_auth(key.as_str()).json(&body).send().await.expect("ask");
+                let mut request = http
+                    .post(url.as_str())
+                    .bearer_auth(key.as_str())
+                    .json(&body(query));
+                for (name, value) in headers.iter() {
+                    request = request.header(*name, *value);
+                }
+                let mut response = request.send().await.expect("request");
                 assert_eq!(response.status(), 200);
                 let mut first = None;
                 while let Some(chunk) = response.chunk().await.expect("stream") {

@@ -54,6 +54,7 @@ impl DeploymentConfig {
                 assistant: self.assistant,
                 analytics: self.analytics,
                 playground: None,
+                mcp: None,
             },
         )
     }

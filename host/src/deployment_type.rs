@@ -7,6 +7,7 @@
 //! | assistant API and widget    | on    | configurable  | off          |
 //! | web analytics               | on    | configurable  | off          |
 //! | API playground ("Try it")   | on    | on            | configurable |
+//! | the docs server's MCP (`/mcp`) | on | on            | configurable (on) |
 //!
 //! The bundle's own offline search needs no server and stays on everywhere.
 
@@ -66,6 +67,9 @@ pub enum Feature {
     Assistant,
     Analytics,
     Playground,
+    /// The docs server's MCP endpoint, answered from the bundle it serves: nothing leaves the
+    /// network, so an air-gapped deployment has it unless switched off.
+    Mcp,
 }
 
 impl Feature {
@@ -75,6 +79,7 @@ impl Feature {
             Self::Assistant => "assistant",
             Self::Analytics => "analytics",
             Self::Playground => "playground",
+            Self::Mcp => "mcp",
         }
     }
 }
@@ -96,9 +101,9 @@ impl DeploymentType {
         use Availability::*;
         match (self, feature) {
             (Self::Cloud, _) => On,
-            (Self::ClientHosted, Feature::Playground) => On,
+            (Self::ClientHosted, Feature::Playground | Feature::Mcp) => On,
             (Self::ClientHosted, _) => Configurable { default: false },
-            (Self::AirGapped, Feature::Playground) => Configurable { default: true },
+            (Self::AirGapped, Feature::Playground | Feature::Mcp) => Configurable { default: true },
             (Self::AirGapped, _) => Off,
         }
     }
@@ -111,6 +116,8 @@ pub struct FeatureRequests {
     pub assistant: Option<bool>,
     pub analytics: Option<bool>,
     pub playground: Option<bool>,
+    #[serde(default)]
+    pub mcp: Option<bool>,
 }
 
 impl FeatureRequests {
@@ -120,6 +127,7 @@ impl FeatureRequests {
             Feature::Assistant => self.assistant,
             Feature::Analytics => self.analytics,
             Feature::Playground => self.playground,
+            Feature::Mcp => self.mcp,
         }
     }
 }
@@ -132,6 +140,7 @@ pub struct Features {
     pub assistant: bool,
     pub analytics: bool,
     pub playground: bool,
+    pub mcp: bool,
     /// Requests the deployment type overrode, one sentence each, for the startup log.
     pub notes: Vec<String>,
 }
@@ -164,11 +173,12 @@ impl Features {
                 }
             }
         };
-        let (search, assistant, analytics, playground) = (
+        let (search, assistant, analytics, playground, mcp) = (
             decide(Feature::Search),
             decide(Feature::Assistant),
             decide(Feature::Analytics),
             decide(Feature::Playground),
+            decide(Feature::Mcp),
         );
         Self {
             deployment,
@@ -176,6 +186,7 @@ impl Features {
             assistant,
             analytics,
             playground,
+            mcp,
             notes,
         }
     }
@@ -191,6 +202,7 @@ impl Features {
             assistant = self.assistant,
             analytics = self.analytics,
             playground = self.playground,
+            mcp = self.mcp,
             "features"
         );
     }
@@ -201,6 +213,7 @@ impl Features {
             Feature::Assistant => self.assistant,
             Feature::Analytics => self.analytics,
             Feature::Playground => self.playground,
+            Feature::Mcp => self.mcp,
         }
     }
 }
@@ -240,6 +253,7 @@ mod tests {
             },
         );
         assert!(!gapped.assistant && !gapped.search && !gapped.analytics && !gapped.playground);
+        assert!(gapped.mcp && client.mcp && cloud.mcp);
         assert!(gapped.notes[0].contains("assistant is unavailable in air-gapped deployments"));
         assert_eq!(
             "air-gapped".parse::<DeploymentType>(),

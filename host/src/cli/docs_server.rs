@@ -34,6 +34,14 @@ pub struct DocsServerArgs {
     /// "Try it" playground switch (air-gapped; always on elsewhere).
     #[arg(long, env = "QUIRE_FEATURE_PLAYGROUND")]
     playground: Option<bool>,
+    /// The MCP endpoint (`/mcp`) agents search and read the served bundle through (on in cloud
+    /// and client-hosted deployments; on by default when air-gapped, where this switches it).
+    #[arg(long, env = "QUIRE_FEATURE_MCP")]
+    mcp: Option<bool>,
+    /// `Host` names the MCP endpoint answers besides loopback and the bundle's domain, comma
+    /// separated (`*` takes any): the names agents reach this server by.
+    #[arg(long, env = "QUIRE_MCP_ALLOWED_HOSTS", value_delimiter = ',')]
+    mcp_allowed_hosts: Vec<String>,
     /// Address to listen on.
     #[arg(long, env = "QUIRE_LISTEN", default_value = "0.0.0.0:8080")]
     listen: SocketAddr,
@@ -65,6 +73,7 @@ impl DocsServerArgs {
                 assistant: self.assistant,
                 analytics: self.analytics,
                 playground: self.playground,
+                mcp: self.mcp,
             },
             data_dir,
             listen: self.listen,
@@ -77,6 +86,7 @@ impl DocsServerArgs {
                 ..FetchLimits::default()
             },
             unpack: UnpackLimits::default(),
+            mcp_allowed_hosts: self.mcp_allowed_hosts,
         }
     }
 }

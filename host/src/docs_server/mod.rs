@@ -37,6 +37,9 @@ pub struct DocsServerConfig {
     pub assistant_key: Option<String>,
     pub fetch: FetchLimits,
     pub unpack: UnpackLimits,
+    /// `Host` names the MCP endpoint answers besides loopback and the bundle's domain (`*`
+    /// takes any).
+    pub mcp_allowed_hosts: Vec<String>,
 }
 
 /// Why the docs server could not start at all.
@@ -61,6 +64,45 @@ pub struct DocsState {
     pub content_security_policy: Option<axum::http::HeaderValue>,
     /// Why the startup install failed, if it did (what `/readyz` says when nothing is served).
     pub problem: Option<String>,
+    /// The MCP endpoint of the served bundle, where the deployment type has one.
+    pub mcp: Option<McpEndpoint>,
+}
+
+/// The docs server's MCP endpoint (`/mcp`): the served bundle's docs for agents, open to
+/// whoever can read the pages.
+pub struct McpEndpoint {
+    pub transport: crate::mcp::HttpTransport,
+    pub site: Arc<crate::mcp::BundleSite>,
+}
+
+/// The largest MCP request body the docs server takes, as the API host's discovery endpoints.
+const MCP_BODY_LIMIT: usize = 256 << 10;
+
+/// The MCP endpoint for the active version, if `features` has one and the bundle can be read
+/// as a library (a bundle from before `pages.json` cannot; the pages are served anyway).
+fn mcp_endpoint(
+    config: &DocsServerConfig,
+    features: &Features,
+    versions: &Versions,
+) -> Option<McpEndpoint> {
+    if !features.mcp {
+        return None;
+    }
+    let active = versions.active()?;
+    match crate::mcp::BundleSite::open(&active.dir, None) {
+        Ok(site) => {
+            let mut hosts = config.mcp_allowed_hosts.clone();
+            hosts.extend(active.domain.clone());
+            Some(McpEndpoint {
+                transport: crate::mcp::HttpTransport::new(&hosts, MCP_BODY_LIMIT),
+                site: Arc::new(site),
+            })
+        }
+        Err(e) => {
+            tracing::warn!(version = %active.label, "no MCP endpoint: {e}");
+            None
+        }
+    }
 }
 
 /// Why installing a bundle did not happen.
@@ -208,11 +250,13 @@ pub async fn run(config: DocsServerConfig) -> Result<(), DocsServerError> {
             "the assistant and analytics need --api-url and --assistant-key; without them the widget and beacon stay off"
         );
     }
+    let mcp = mcp_endpoint(&config, &features, &versions);
     let state = Arc::new(DocsState {
         versions,
         features_script: features_script(&config, &features, domain.as_deref()),
         content_security_policy: serve::content_security_policy(&features),
         problem,
+        mcp,
     });
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await

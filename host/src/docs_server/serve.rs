@@ -5,7 +5,8 @@
 //! are cached for a year. `quire-features.js` is written by the server from its deployment type.
 //! A path the bundle's redirect table (docs.json `redirects`) names is answered with 308 (or
 //! 307 for a rule that is not permanent) before any file. An air-gapped server sends a
-//! Content-Security-Policy that keeps pages from loading anything from off the server.
+//! Content-Security-Policy that keeps pages from loading anything from off the server. `/mcp` is
+//! the bundle's MCP endpoint for agents (`crate::mcp`), where the deployment type has one.
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
@@ -46,6 +47,7 @@ pub fn router(state: Arc<DocsState>) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
         .route("/metrics", get(|| async { crate::metrics::response() }))
+        .route("/mcp", axum::routing::any(mcp))
         .fallback(get(serve_file))
         .layer(axum::middleware::map_response(
             move |mut response: Response| {
@@ -63,6 +65,20 @@ pub fn router(state: Arc<DocsState>) -> Router {
         .layer(tower_http::compression::CompressionLayer::new())
         .with_state(state);
     crate::request_log::observed(router)
+}
+
+/// The served bundle's MCP endpoint; 404 where the deployment has none.
+async fn mcp(State(state): State<Arc<DocsState>>, request: axum::extract::Request) -> Response {
+    match &state.mcp {
+        Some(endpoint) => endpoint.transport.serve(endpoint.site.clone(), request).await,
+        None => (
+            StatusCode::NOT_FOUND,
+            axum::Json(serde_json::json!({
+                "error": "this docs server has no MCP endpoint (its deployment switches it off, or its bundle predates it)"
+            })),
+        )
+            .into_response(),
+    }
 }
 
 async fn readyz(State(state): State<Arc<DocsState>>) -> Response {

@@ -96,15 +96,18 @@ pub struct PageList {
 #[derive(Clone)]
 pub struct DocsMcp {
     library: Arc<dyn DocsLibrary>,
-    tool_router: ToolRouter<Self>,
+    tool_router: Arc<ToolRouter<Self>>,
 }
+
+/// The tools and their schemas, made once: a stateless server makes a `DocsMcp` per request.
+static TOOLS: std::sync::OnceLock<Arc<ToolRouter<DocsMcp>>> = std::sync::OnceLock::new();
 
 #[tool_router]
 impl DocsMcp {
     pub fn new(library: Arc<dyn DocsLibrary>) -> Self {
         Self {
             library,
-            tool_router: Self::tool_router(),
+            tool_router: TOOLS.get_or_init(|| Arc::new(Self::tool_router())).clone(),
         }
     }
 
@@ -116,12 +119,13 @@ impl DocsMcp {
             title = "Search the docs",
             read_only_hint = true,
             open_world_hint = false
-        )
+        ),
+        output_schema = schema_for_output::<SearchResults>()
     )]
     async fn search(
         &self,
         Parameters(arguments): Parameters<SearchArguments>,
-    ) -> Result<Json<SearchResults>, String> {
+    ) -> Result<CallToolResult, String> {
         let query = arguments.query.trim();
         if query.is_empty() {
             return Err("query must not be empty".into());
@@ -151,7 +155,8 @@ impl DocsMcp {
             })
             .await
             .map_err(|e| e.to_string())?;
-        Ok(Json(SearchResults { results }))
+        let text = results_as_markdown(&results);
+        structured(&SearchResults { results }, text)
     }
 
     /// Read one page of the documentation as Markdown, by its path or URL.
@@ -165,12 +170,8 @@ impl DocsMcp {
         Parameters(arguments): Parameters<PageArguments>,
     ) -> Result<CallToolResult, String> {
         let page = self.page(&arguments.path).await?;
-        let structured = serde_json::to_value(&page).map_err(|e| e.to_string())?;
-        // The Markdown itself as the text content, which is what an agent reads; the same
-        // page with its metadata as the structured content.
-        let mut result = CallToolResult::success(vec![ContentBlock::text(page.markdown)]);
-        result.structured_content = Some(structured);
-        Ok(result)
+        let markdown = page.markdown.clone();
+        structured(&page, markdown)
     }
 
     /// List the documentation's pages in navigation order, a page of the list at a time.
@@ -203,6 +204,35 @@ impl DocsMcp {
         let (pages, next_cursor) = page_of(pages, arguments.cursor.as_deref(), size)?;
         Ok(Json(PageList { pages, next_cursor }))
     }
+}
+
+/// A tool's result: `value` as its structured content, and `text` as its text content, which
+/// is what an agent reads. The text is Markdown rather than the structured content's JSON again
+/// (which the specification suggests for older clients): as readable to a model, and not the
+/// same bytes escaped twice.
+fn structured(value: &impl Serialize, text: String) -> Result<CallToolResult, String> {
+    let value = serde_json::to_value(value).map_err(|e| e.to_string())?;
+    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    result.structured_content = Some(value);
+    Ok(result)
+}
+
+/// Search results as an agent reads them: each section's trail, URL and text.
+fn results_as_markdown(results: &[SearchHit]) -> String {
+    if results.is_empty() {
+        return "No section of the docs matches.".into();
+    }
+    let mut text = String::new();
+    for hit in results {
+        text.push_str(&format!(
+            "## {}\n{} (path: {})\n\n{}\n\n",
+            hit.heading_trail.join(" › "),
+            hit.url,
+            hit.path,
+            hit.text.trim()
+        ));
+    }
+    text
 }
 
 impl DocsMcp {

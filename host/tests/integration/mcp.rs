@@ -1,6 +1,7 @@
 //! The sites' MCP servers, driven by the official TypeScript client (`host/tests/mcp/`,
 //! installed by `scripts/setup --test`): the API host's `/mcp/{domain}` on both stores, open
-//! and keyed, and the MCP conformance suite's scenarios that apply to a docs server.
+//! and keyed, `quire mcp` over stdio, and the MCP conformance suite's scenarios that apply to a
+//! docs server. The docs server's `/mcp` is in `docs_server/mcp.rs`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -17,7 +18,7 @@ fn mcp_tests_dir() -> PathBuf {
 }
 
 /// Runs a Node test file of `host/tests/mcp` with `env`; asserts every test passed.
-fn run_node_tests(file: &str, env: &[(&str, &str)], server: &Server) {
+pub fn run_node_tests(file: &str, env: &[(&str, &str)], server: &Server) {
     let dir = mcp_tests_dir();
     let output = Command::new("node")
         .arg("--test")

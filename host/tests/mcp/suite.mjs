@@ -57,6 +57,9 @@ export function docsSuite(name, connect) {
         assert.ok(Array.isArray(hit.headingTrail), JSON.stringify(hit));
         assert.match(hit.url, /^https?:\/\//);
       }
+      // The text content is the same results as Markdown, for the model to read.
+      assert.equal(found.content[0].type, "text");
+      for (const hit of results) assert.ok(found.content[0].text.includes(hit.url), hit.url);
       const quickstart = results.find((hit) => hit.path === "quickstart");
       assert.ok(quickstart, `quickstart among ${results.map((r) => r.path)}`);
       assert.match(quickstart.url, /\/quickstart#/);

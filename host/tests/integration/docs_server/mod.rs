@@ -2,10 +2,12 @@
 //! site, the signed link goes to a real `quire docs-server` process, and pages are fetched
 //! through it. Then new versions, pins, an expired link, a tampered bundle and archives that try
 //! to write outside the data directory; the deployment types (`deployment_types.rs`), downloads
-//! (`downloads.rs`) and bundles carrying more than their manifest lists (`oversized.rs`) beside it.
+//! (`downloads.rs`), bundles carrying more than their manifest lists (`oversized.rs`) and the MCP
+//! endpoint (`mcp.rs`) beside it.
 
 mod deployment_types;
 mod downloads;
+mod mcp;
 mod oversized;
 
 use crate::common;

@@ -1,0 +1,53 @@
+//! The docs server's MCP endpoint (`/mcp`), answered from the bundle it was fed by a real
+//! export: the official client's suite and the conformance scenarios, then the deployment
+//! switch that turns it off.
+
+use super::{api_host, export_link};
+use crate::common::archive::tar_gz_dir;
+use crate::common::{self, Api, docs_server};
+
+#[tokio::test]
+async fn a_docs_server_serves_its_bundle_over_mcp() {
+    let (_instance, server, key, _) = api_host("");
+    let api = Api::new(&server.base, &key);
+    let (status, body) = api
+        .publish("docs.acme.test", "v1", tar_gz_dir(&common::example_site()))
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let (link, _) = export_link(&api, "v1").await;
+    let home = tempfile::tempdir().expect("tempdir");
+
+    // Client-hosted: on, with no key (whoever reads the pages may search them).
+    let data = home.path().join("hosted");
+    let docs = docs_server(
+        &data,
+        &["--bundle-url", &link, "--deployment", "client-hosted"],
+    );
+    let url = format!("{}/mcp", docs.base);
+    crate::mcp::run_node_tests("http.test.mjs", &[("QUIRE_MCP_URL", &url)], &docs);
+    crate::mcp::run_conformance(&url, &|| docs.log());
+    drop(docs);
+
+    // Air-gapped: on unless switched off; off, `/mcp` is not there.
+    let data = home.path().join("gapped");
+    let docs = docs_server(
+        &data,
+        &[
+            "--bundle-url",
+            &link,
+            "--deployment",
+            "air-gapped",
+            "--mcp",
+            "false",
+        ],
+    );
+    let response = quire::http_client::client()
+        .post(format!("{}/mcp", docs.base))
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), 404);
+}
