@@ -137,11 +137,7 @@ impl DocsLibrary for BundleSite {
         let markdown = listing.and_then(|_| self.read_markdown(path));
         match (listing, markdown) {
             (Some(listing), Some(markdown)) => Ok(PageMarkdown {
-                path: listing.path.clone(),
-                title: listing.title.clone(),
-                url: listing.url.clone(),
-                version: listing.version.clone(),
-                language: listing.language.clone(),
+                page: listing.clone(),
                 markdown,
             }),
             _ => Err(LibraryError::NoSuchPage {

@@ -122,10 +122,12 @@ fn json_rpc_error(status: StatusCode, code: i32, message: &str) -> Response<Body
 
 /// The host (and port, if any) of `url`, for the hosts an endpoint answers.
 pub fn host_of(url: &str) -> Option<String> {
-    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let authority = authority.rsplit_once('@').map_or(authority, |(_, a)| a);
-    (!authority.is_empty()).then(|| authority.to_string())
+    let url = url::Url::parse(url).ok()?;
+    let host = url.host_str()?;
+    Some(match url.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_string(),
+    })
 }
 
 #[cfg(test)]

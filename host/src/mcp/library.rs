@@ -78,13 +78,9 @@ pub struct PageListing {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PageMarkdown {
-    pub path: String,
-    pub title: String,
-    pub url: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub language: Option<String>,
+    /// The page as `list_pages` lists it (its fields, side by side with `markdown`).
+    #[serde(flatten)]
+    pub page: PageListing,
     /// The page's Markdown (MDX) source, its variables replaced.
     pub markdown: String,
 }
@@ -123,11 +119,11 @@ pub trait DocsLibrary: Send + Sync {
 /// URL of the page on any host, with its query and fragment dropped.
 pub fn page_key_of(asked: &str) -> String {
     let asked = asked.trim();
-    let without_origin = match asked.split_once("://") {
-        Some((_, rest)) => rest.split_once('/').map_or("", |(_, path)| path),
-        None => asked,
+    let path = match url::Url::parse(asked) {
+        Ok(url) if url.has_host() => url.path().to_string(),
+        _ => asked.to_string(),
     };
-    let key = quire_core::paths::page_key(without_origin);
+    let key = quire_core::paths::page_key(&path);
     if key.is_empty() {
         "index".to_string()
     } else {

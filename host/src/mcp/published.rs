@@ -140,13 +140,8 @@ impl DocsLibrary for PublishedSite {
             .map_err(|e| LibraryError::Failed(format!("cannot read {}: {e}", entry.file)))?;
         let source = String::from_utf8_lossy(&source.to_vec()).into_owned();
         let variables = Variables::of(&self.manifest.settings());
-        let listing = self.listing(entry);
         Ok(PageMarkdown {
-            path: listing.path,
-            title: listing.title,
-            url: listing.url,
-            version: listing.version,
-            language: listing.language,
+            page: self.listing(entry),
             markdown: variables.substitute(&source).into_owned(),
         })
     }

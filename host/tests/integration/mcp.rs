@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{self, Instance, Server, postgres::Postgres};
+use crate::common::{self, Instance, postgres::Postgres};
 
 fn mcp_tests_dir() -> PathBuf {
     let dir = common::workspace().join("host/tests/mcp");
@@ -17,8 +17,9 @@ fn mcp_tests_dir() -> PathBuf {
     dir
 }
 
-/// Runs a Node test file of `host/tests/mcp` with `env`; asserts every test passed.
-pub fn run_node_tests(file: &str, env: &[(&str, &str)], server: &Server) {
+/// Runs a Node test file of `host/tests/mcp` with `env`; asserts every test passed, showing
+/// `log` (the server's) if not.
+pub fn run_node_tests(file: &str, env: &[(&str, &str)], log: &dyn Fn() -> String) {
     let dir = mcp_tests_dir();
     let output = Command::new("node")
         .arg("--test")
@@ -33,7 +34,7 @@ pub fn run_node_tests(file: &str, env: &[(&str, &str)], server: &Server) {
         output.status.success() && report.contains("# fail 0"),
         "the MCP client tests failed:\n{report}\n{}\nserver log:\n{}",
         String::from_utf8_lossy(&output.stderr),
-        server.log()
+        log()
     );
 }
 
@@ -46,7 +47,7 @@ fn client_suite_on(instance: &Instance) {
     run_node_tests(
         "http.test.mjs",
         &[("QUIRE_MCP_URL", &url), ("QUIRE_KEY", &key)],
-        &server,
+        &|| server.log(),
     );
 }
 
@@ -108,28 +109,14 @@ pub fn run_conformance(url: &str, log: &dyn Fn() -> String) {
 
 /// Whether any check the suite wrote under `dir` failed.
 fn failed_checks(dir: &Path) -> bool {
-    walkdir(dir).into_iter().any(|file| {
-        std::fs::read_to_string(&file)
-            .map(|text| {
-                text.contains("\"status\": \"FAILURE\"") || text.contains("\"status\":\"FAILURE\"")
-            })
-            .unwrap_or(false)
-    })
-}
-
-fn walkdir(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                files.extend(walkdir(&path));
-            } else {
-                files.push(path);
-            }
-        }
-    }
-    files
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_type().is_file())
+        .filter_map(|entry| std::fs::read_to_string(entry.path()).ok())
+        .any(|text| {
+            text.contains("\"status\": \"FAILURE\"") || text.contains("\"status\":\"FAILURE\"")
+        })
 }
 
 #[test]
@@ -139,7 +126,9 @@ fn an_open_sites_mcp_server_passes_the_conformance_suite() {
     let server = instance.start();
     let url = format!("{}/mcp/docs.acme.test", server.base);
     // Open: the client suite runs with no key at all.
-    run_node_tests("http.test.mjs", &[("QUIRE_MCP_URL", &url)], &server);
+    run_node_tests("http.test.mjs", &[("QUIRE_MCP_URL", &url)], &|| {
+        server.log()
+    });
     run_conformance(&url, &|| server.log());
 }
 
@@ -158,23 +147,16 @@ fn quire_mcp_serves_a_bundle_and_a_site_folder_over_stdio() {
         "--domain",
         "docs.acme.test",
     ]);
-    let dir = mcp_tests_dir();
-    let output = Command::new("node")
-        .arg("--test")
-        .arg("stdio.test.mjs")
-        .current_dir(&dir)
-        .env("QUIRE_BIN", env!("CARGO_BIN_EXE_quire"))
-        .env("QUIRE_DATA_DIR", instance.data_dir())
-        .env("QUIRE_PLUGINS__CACHE_DIR", common::plugin_cache())
-        .env("QUIRE_BUNDLE", &bundle)
-        .env("QUIRE_SITE", &site)
-        .output()
-        .expect("run node");
-    let report = String::from_utf8_lossy(&output.stdout);
-    println!("{report}");
-    assert!(
-        output.status.success() && report.contains("# fail 0"),
-        "the stdio tests failed:\n{report}\n{}",
-        String::from_utf8_lossy(&output.stderr)
+    let data_dir = instance.data_dir();
+    run_node_tests(
+        "stdio.test.mjs",
+        &[
+            ("QUIRE_BIN", env!("CARGO_BIN_EXE_quire")),
+            ("QUIRE_DATA_DIR", data_dir.to_str().expect("utf-8 path")),
+            ("QUIRE_PLUGINS__CACHE_DIR", common::plugin_cache()),
+            ("QUIRE_BUNDLE", bundle.to_str().expect("utf-8 path")),
+            ("QUIRE_SITE", site.to_str().expect("utf-8 path")),
+        ],
+        &String::new,
     );
 }

@@ -24,7 +24,7 @@ async fn a_docs_server_serves_its_bundle_over_mcp() {
         &["--bundle-url", &link, "--deployment", "client-hosted"],
     );
     let url = format!("{}/mcp", docs.base);
-    crate::mcp::run_node_tests("http.test.mjs", &[("QUIRE_MCP_URL", &url)], &docs);
+    crate::mcp::run_node_tests("http.test.mjs", &[("QUIRE_MCP_URL", &url)], &|| docs.log());
     crate::mcp::run_conformance(&url, &|| docs.log());
     drop(docs);
 
