@@ -8,8 +8,9 @@
 pub const FILE: &str = "quire-features.js";
 
 /// The switches a bundle starts with: the offline search box and the playground on, the
-/// assistant and analytics off, so the bundle makes no request to any other host.
-pub const DEFAULT: &str = r#"{"search":true,"playground":true,"assistant":{"enabled":false,"endpoint":"","key":""},"analytics":{"enabled":false,"endpoint":"","key":""}}"#;
+/// assistant and analytics off, so the bundle makes no request to any other host, and no MCP
+/// endpoint (only a server that answers MCP for the site can name one).
+pub const DEFAULT: &str = r#"{"search":true,"playground":true,"assistant":{"enabled":false,"endpoint":"","key":""},"analytics":{"enabled":false,"endpoint":"","key":""},"mcp":{"enabled":false,"endpoint":"","name":""}}"#;
 
 /// The feature file for the switches in `json` (a JSON object).
 pub fn script(json: &str) -> String {

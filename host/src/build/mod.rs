@@ -165,7 +165,7 @@ impl Builder {
             .filter(|p| paths.is_none_or(|paths| paths.contains(&p.path)))
             .collect();
         let work = format!("build {}", loaded.label);
-        let features = crate::docs_server::feature_file(features, None);
+        let features = crate::docs_server::feature_file(features, None, None);
         let export = Export {
             render: SiteRender {
                 manifest,

@@ -2,6 +2,9 @@
 //! proposal) and `llms-full.txt` (every page's Markdown in one file, for tools that read a site
 //! at once).
 
+/// The path of `llms.txt` in a bundle.
+pub const INDEX_FILE: &str = "llms.txt";
+
 /// `llms-full.txt` stops growing here and says so; the per-page `.md` files hold the rest.
 const FULL_TEXT_LIMIT: usize = 16 << 20;
 
@@ -26,6 +29,14 @@ pub fn index(
         out.push('\n');
     }
     out
+}
+
+/// The section a server that answers MCP for the site adds to `llms.txt`: where the endpoint
+/// is (`endpoint`, as a link from `llms.txt`) and what its tools do.
+pub fn mcp_section(endpoint: &str) -> String {
+    format!(
+        "\n## MCP server\n\n- [MCP server]({endpoint}): these docs over the Model Context Protocol (Streamable HTTP), with the tools `search` (sections matching a query, with their page URLs), `get_page` (a page's Markdown by path or URL) and `list_pages` (every page in navigation order)\n"
+    )
 }
 
 /// The growing `llms-full.txt`.
@@ -86,5 +97,9 @@ mod tests {
         let text = full.finish();
         assert!(text.starts_with("# Quickstart\nSource: quickstart.md\n\nHello"));
         assert!(!text.contains("title: Q"));
+        let advertised = list + &mcp_section("/mcp");
+        assert!(advertised.ends_with(
+            "\n\n## MCP server\n\n- [MCP server](/mcp): these docs over the Model Context Protocol (Streamable HTTP), with the tools `search` (sections matching a query, with their page URLs), `get_page` (a page's Markdown by path or URL) and `list_pages` (every page in navigation order)\n"
+        ));
     }
 }

@@ -6,7 +6,7 @@
 //! whole-site files stream through the host instead of piling up in a plugin's memory.
 
 mod fallback;
-mod llms;
+pub mod llms;
 mod manifest;
 pub mod offline_search;
 mod page_list;
@@ -15,6 +15,7 @@ mod search_index;
 mod sitemap;
 
 pub use fallback::fallback_page;
+pub use llms::INDEX_FILE as LLMS_INDEX_FILE;
 pub use manifest::ManifestBuilder;
 pub use page_list::{ListedPage, PAGE_LIST_FILE, PageList};
 
@@ -146,7 +147,7 @@ impl SiteFiles {
             file("sitemap.xml", sitemap::sitemap(&self.domain, &pages)),
             file("robots.txt", sitemap::robots(&self.domain)),
             file(
-                "llms.txt",
+                LLMS_INDEX_FILE,
                 llms::index(&self.name, self.description.as_deref(), &pages),
             ),
             file("llms-full.txt", self.full_text.finish()),

@@ -66,6 +66,16 @@ pub struct DocsState {
     pub problem: Option<String>,
     /// The MCP endpoint of the served bundle, where the deployment type has one.
     pub mcp: Option<McpEndpoint>,
+    /// The served bundle's `llms.txt` naming the MCP endpoint, where there is one.
+    pub llms_index: Option<String>,
+}
+
+/// The active version's `llms.txt` with a section naming the MCP endpoint, so agents that read
+/// the site's index find the server too.
+fn advertised_llms_index(versions: &Versions) -> Option<String> {
+    let active = versions.active()?;
+    let index = std::fs::read_to_string(active.dir.join(crate::bundle::LLMS_INDEX_FILE)).ok()?;
+    Some(index + &crate::bundle::llms::mcp_section(MCP_PATH))
 }
 
 /// The docs server's MCP endpoint (`/mcp`): the served bundle's docs for agents, open to
@@ -77,6 +87,9 @@ pub struct McpEndpoint {
 
 /// The largest MCP request body the docs server takes, as the API host's discovery endpoints.
 const MCP_BODY_LIMIT: usize = 256 << 10;
+
+/// Where the docs server answers MCP.
+pub const MCP_PATH: &str = "/mcp";
 
 /// The MCP endpoint for the active version, if `features` has one and the bundle can be read
 /// as a library (a bundle from before `pages.json` cannot; the pages are served anyway).
@@ -159,15 +172,24 @@ async fn install(config: &DocsServerConfig, versions: &Versions) -> Result<Strin
     Ok(bundle.content_version)
 }
 
-/// The feature file for the served site.
-fn features_script(config: &DocsServerConfig, features: &Features, domain: Option<&str>) -> String {
+/// The feature file for the served site; `mcp`, the MCP endpoint it serves, if any.
+fn features_script(
+    config: &DocsServerConfig,
+    features: &Features,
+    domain: Option<&str>,
+    mcp: Option<&McpEndpoint>,
+) -> String {
     let api = config.api_url.as_deref().map(|u| u.trim_end_matches('/'));
     let key = config.assistant_key.as_deref().unwrap_or("");
     let online = match (api, domain) {
         (Some(api), Some(domain)) if !key.is_empty() => Some(OnlineApi { api, domain, key }),
         _ => None,
     };
-    feature_file(features, online.as_ref())
+    let mcp = mcp.map(|endpoint| McpAdvert {
+        endpoint: MCP_PATH,
+        name: endpoint.site.name(),
+    });
+    feature_file(features, online.as_ref(), mcp.as_ref())
 }
 
 /// The API host a served site's assistant and analytics reach, with its public key.
@@ -177,9 +199,23 @@ pub struct OnlineApi<'a> {
     pub key: &'a str,
 }
 
+/// An MCP endpoint as pages name it to their readers' editors (the contextual menu's
+/// "Connect to Cursor" and "Connect to VS Code").
+pub struct McpAdvert<'a> {
+    /// The endpoint's address, absolute or relative to the page (`/mcp` on a docs server).
+    pub endpoint: &'a str,
+    /// The name an editor lists the server under: the site's.
+    pub name: &'a str,
+}
+
 /// The feature file (`quire-features.js`) of a site served with `features`; the assistant
-/// and analytics are on only where `online` names an API host to reach.
-pub fn feature_file(features: &Features, online: Option<&OnlineApi<'_>>) -> String {
+/// and analytics are on only where `online` names an API host to reach, the MCP options only
+/// where `mcp` names an endpoint.
+pub fn feature_file(
+    features: &Features,
+    online: Option<&OnlineApi<'_>>,
+    mcp: Option<&McpAdvert<'_>>,
+) -> String {
     let endpoint = |on: bool, path: &str| match online {
         Some(o) if on => serde_json::json!({
             "enabled": true,
@@ -198,6 +234,10 @@ pub fn feature_file(features: &Features, online: Option<&OnlineApi<'_>>) -> Stri
         // off wherever the deployment type or the operator switches web analytics off.
         "integrations": features.analytics,
         "deployment": features.deployment.as_str(),
+        "mcp": match mcp {
+            Some(mcp) => serde_json::json!({"enabled": true, "endpoint": mcp.endpoint, "name": mcp.name}),
+            None => serde_json::json!({"enabled": false, "endpoint": "", "name": ""}),
+        },
     });
     crate::bundle::features_script(&json.to_string())
 }
@@ -251,9 +291,11 @@ pub async fn run(config: DocsServerConfig) -> Result<(), DocsServerError> {
         );
     }
     let mcp = mcp_endpoint(&config, &features, &versions);
+    let llms_index = mcp.as_ref().and_then(|_| advertised_llms_index(&versions));
     let state = Arc::new(DocsState {
+        features_script: features_script(&config, &features, domain.as_deref(), mcp.as_ref()),
+        llms_index,
         versions,
-        features_script: features_script(&config, &features, domain.as_deref()),
         content_security_policy: serve::content_security_policy(&features),
         problem,
         mcp,

@@ -47,7 +47,7 @@ pub fn router(state: Arc<DocsState>) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
         .route("/metrics", get(|| async { crate::metrics::response() }))
-        .route("/mcp", axum::routing::any(mcp))
+        .route(super::MCP_PATH, axum::routing::any(mcp))
         .fallback(get(serve_file))
         .layer(axum::middleware::map_response(
             move |mut response: Response| {
@@ -113,6 +113,18 @@ async fn serve_file(State(state): State<Arc<DocsState>>, uri: Uri, headers: Head
     };
     if relative == crate::bundle::FEATURES_FILE {
         return script(state.features_script.clone());
+    }
+    if relative == crate::bundle::LLMS_INDEX_FILE
+        && let Some(index) = &state.llms_index
+    {
+        return (
+            [
+                (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            index.clone(),
+        )
+            .into_response();
     }
     let Some((file, key)) = resolve(&active.dir, &relative).await else {
         return not_found(&active.dir).await;

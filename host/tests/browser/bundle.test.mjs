@@ -195,6 +195,11 @@ for (const mode of ["file", "http"]) {
       assert.equal(assistants, 0, "no assistant links from file://");
       assert.equal(await share.count(), 0, "no page-naming option from file://");
     }
+    assert.equal(
+      await page.locator(".contextual [data-contextual=mcp], .contextual [data-contextual=cursor], .contextual [data-contextual=vscode]").count(),
+      0,
+      "no MCP options where nothing serves MCP",
+    );
     assert.equal(await page.locator(".contextual a >> text=Docs for models").getAttribute("href"), "llms-full.txt");
 
     // The banner's Markdown link leads to a page; closed, it stays closed on the next page.

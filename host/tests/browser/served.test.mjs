@@ -53,3 +53,38 @@ test("the served site stays within its own origin", async () => {
   await context.close();
   assert.deepEqual(problems, []);
 });
+
+test("the contextual menu connects editors to the server's MCP endpoint, where it has one", async () => {
+  const page = await browser.newPage();
+  await page.goto(site + "quickstart");
+  await page.waitForSelector(".contextual");
+  const options = ".contextual [data-contextual=mcp], .contextual [data-contextual=cursor], .contextual [data-contextual=vscode]";
+  if (process.env.QUIRE_EXPECT_MCP !== "on") {
+    assert.equal(await page.locator(options).count(), 0);
+    await page.close();
+    return;
+  }
+  const endpoint = new URL("/mcp", site).href;
+  const copy = page.locator(".contextual [data-contextual=mcp]");
+  assert.ok(await copy.isVisible());
+  assert.equal(await copy.getAttribute("data-url"), endpoint);
+  const cursor = new URL(await page.locator(".contextual a[data-contextual=cursor]").getAttribute("href"));
+  assert.equal(cursor.protocol + "//" + cursor.host + cursor.pathname, "cursor://anysphere.cursor-deeplink/mcp/install");
+  assert.equal(cursor.searchParams.get("name"), "Acme Widgets");
+  assert.deepEqual(JSON.parse(Buffer.from(cursor.searchParams.get("config"), "base64").toString()), { url: endpoint });
+  const vscode = await page.locator(".contextual a[data-contextual=vscode]").getAttribute("href");
+  assert.ok(vscode.startsWith("vscode:mcp/install?"), vscode);
+  assert.deepEqual(JSON.parse(decodeURIComponent(vscode.slice("vscode:mcp/install?".length))), { name: "Acme Widgets", type: "http", url: endpoint });
+  assert.ok(await page.locator(".contextual a[data-contextual=vscode]").isVisible());
+  // The endpoint the links name answers MCP.
+  const answer = await page.evaluate(async (url) => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    return response.json();
+  }, endpoint);
+  assert.deepEqual(answer, { jsonrpc: "2.0", id: 1, result: {} });
+  await page.close();
+});

@@ -328,6 +328,44 @@
         link.parentNode.removeChild(link);
       }
     });
+    // The MCP options: the deployment's endpoint (the feature file's, resolved against the
+    // page) copied, or handed to an editor's install link; gone where there is no endpoint.
+    var mcp = features.mcp || {};
+    var endpoint = /^https?:$/.test(location.protocol) && mcp.enabled && mcp.endpoint
+      ? new URL(mcp.endpoint, location.href).href : "";
+    var server = mcp.name || location.hostname;
+    var installs = {
+      cursor: function () {
+        var config = btoa(JSON.stringify({ url: endpoint }));
+        return "cursor://anysphere.cursor-deeplink/mcp/install?name=" + encodeURIComponent(server) +
+          "&config=" + encodeURIComponent(config);
+      },
+      vscode: function () {
+        return "vscode:mcp/install?" + encodeURIComponent(JSON.stringify({ name: server, type: "http", url: endpoint }));
+      },
+    };
+    menu.querySelectorAll("[data-contextual=mcp], [data-contextual=cursor], [data-contextual=vscode]").forEach(function (option) {
+      if (!endpoint) {
+        option.parentNode.removeChild(option);
+        return;
+      }
+      var kind = option.getAttribute("data-contextual");
+      if (kind === "mcp") {
+        option.setAttribute("data-url", endpoint);
+        option.title = endpoint;
+        option.addEventListener("click", function () {
+          var done = function () {
+            option.textContent = "Copied";
+            setTimeout(function () { option.textContent = "Copy MCP server URL"; }, 1500);
+          };
+          if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(endpoint).then(done, function () { fallbackCopy(endpoint, done); });
+          else fallbackCopy(endpoint, done);
+        });
+      } else {
+        option.href = installs[kind]();
+      }
+      option.hidden = false;
+    });
     // Custom options that name the page ($page: its address, $path: its path), under the
     // same rule as the assistants.
     var address = location.href.split("#")[0];

@@ -4,7 +4,7 @@
 use std::process::Command;
 use std::time::Duration;
 
-use super::{api_host, get};
+use super::{api_host, features_of};
 use crate::common::archive::tar_gz_dir;
 use crate::common::{self, Api, docs_server};
 use serde_json::json;
@@ -105,11 +105,12 @@ async fn deployment_types_decide_the_features() {
         .current_dir(common::workspace().join("host/tests/browser"))
         .env("QUIRE_SITE_URL", &docs.base)
         .env("QUIRE_EXPECT_DEPLOYMENT", "air-gapped")
+        .env("QUIRE_EXPECT_MCP", "on")
         .output()
         .expect("run node");
     let report = String::from_utf8_lossy(&node.stdout);
     assert!(
-        node.status.success() && report.contains("# pass 1"),
+        node.status.success() && report.contains("# pass 2"),
         "{report}\n{}",
         String::from_utf8_lossy(&node.stderr)
     );
@@ -201,14 +202,4 @@ fn browse_external(base: &str, fonts: bool, analytics: bool) {
         "fonts {fonts}, analytics {analytics}: {report}\n{}",
         String::from_utf8_lossy(&node.stderr)
     );
-}
-
-async fn features_of(base: &str) -> serde_json::Value {
-    let (status, _, script) = get(&format!("{base}/quire-features.js")).await;
-    assert_eq!(status, 200);
-    let json = script
-        .split_once("window.QUIRE_FEATURES = ")
-        .map(|(_, rest)| rest.trim().trim_end_matches(';'))
-        .expect("feature file");
-    serde_json::from_str(json).expect("feature JSON")
 }

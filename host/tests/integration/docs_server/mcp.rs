@@ -2,7 +2,7 @@
 //! export: the official client's suite and the conformance scenarios, then the deployment
 //! switch that turns it off.
 
-use super::{api_host, export_link};
+use super::{api_host, export_link, features_of, get};
 use crate::common::archive::tar_gz_dir;
 use crate::common::{self, Api, docs_server};
 
@@ -24,6 +24,19 @@ async fn a_docs_server_serves_its_bundle_over_mcp() {
         &["--bundle-url", &link, "--deployment", "client-hosted"],
     );
     let url = format!("{}/mcp", docs.base);
+    // Its pages and llms.txt name the endpoint (the contextual menu's install links are
+    // checked in a browser by the deployment types' test).
+    let features = features_of(&docs.base).await;
+    assert_eq!(features["mcp"]["enabled"], true, "{features}");
+    assert_eq!(features["mcp"]["endpoint"], "/mcp");
+    assert_eq!(features["mcp"]["name"], "Acme Widgets");
+    let (status, _, index) = get(&format!("{}/llms.txt", docs.base)).await;
+    assert_eq!(status, 200);
+    assert!(
+        index.starts_with("# Acme Widgets")
+            && index.contains("\n## MCP server\n\n- [MCP server](/mcp): "),
+        "{index}"
+    );
     crate::mcp::run_node_tests("http.test.mjs", &[("QUIRE_MCP_URL", &url)], &|| docs.log());
     crate::mcp::run_conformance(&url, &|| docs.log());
     drop(docs);
@@ -50,4 +63,12 @@ async fn a_docs_server_serves_its_bundle_over_mcp() {
         .await
         .expect("request");
     assert_eq!(response.status(), 404);
+    // Nor do its pages or llms.txt name one.
+    assert_eq!(features_of(&docs.base).await["mcp"]["enabled"], false);
+    let (status, _, index) = get(&format!("{}/llms.txt", docs.base)).await;
+    assert_eq!(status, 200);
+    assert!(
+        index.starts_with("# Acme") && !index.contains("MCP"),
+        "{index}"
+    );
 }

@@ -54,6 +54,16 @@ pub(super) async fn get(url: &str) -> (u16, reqwest::header::HeaderMap, String) 
     (status, headers, response.text().await.unwrap_or_default())
 }
 
+pub(super) async fn features_of(base: &str) -> serde_json::Value {
+    let (status, _, script) = get(&format!("{base}/quire-features.js")).await;
+    assert_eq!(status, 200);
+    let json = script
+        .split_once("window.QUIRE_FEATURES = ")
+        .map(|(_, rest)| rest.trim().trim_end_matches(';'))
+        .expect("feature file");
+    serde_json::from_str(json).expect("feature JSON")
+}
+
 pub(super) async fn ready_version(base: &str) -> Option<String> {
     let (status, _, body) = get(&format!("{base}/readyz")).await;
     let json: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();

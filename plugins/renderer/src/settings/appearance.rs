@@ -1,15 +1,25 @@
 //! docs.json settings about how pages look and what they offer readers, beyond the frame
 //! (`chrome.rs`): `background` (colours and decoration), `styling.eyebrows`, `search.prompt`,
 //! `errors.404` (drawn by `not_found`) and the `contextual` menu (copy the page, view it as
-//! Markdown, ask an assistant about it: the last only where the deployment lets pages reach
-//! other sites, decided by quire.js from the bundle's feature file).
+//! Markdown, ask an assistant about it, connect an agent to the site's MCP server: the
+//! assistants only where the deployment lets pages reach other sites, the MCP options only
+//! where it serves an MCP endpoint, both decided by quire.js from the bundle's feature file).
 
 use quire_sdk::config::{ContextualOption, Image, OptionHref, SiteConfig};
 
 use crate::settings::values::{is_hex_color, trimmed};
 
 /// The options of the contextual menu this renderer offers, in docs.json's spelling.
-const CONTEXTUAL: &[&str] = &["copy", "view", "chatgpt", "claude", "perplexity"];
+const CONTEXTUAL: &[&str] = &[
+    "copy",
+    "view",
+    "chatgpt",
+    "claude",
+    "perplexity",
+    "mcp",
+    "cursor",
+    "vscode",
+];
 
 /// An option of the contextual menu.
 #[derive(Debug, Clone, PartialEq)]
@@ -223,6 +233,14 @@ fn builtin_option(name: &str, markdown_href: &str) -> String {
             "<a data-contextual=\"view\" href=\"{}\">View as Markdown</a>",
             quire_sdk::escape::html(markdown_href)
         ),
+        // The MCP options need the endpoint's address, which only the serving deployment
+        // knows: quire.js fills them in from the feature file, or drops them.
+        "mcp" => {
+            "<button type=\"button\" data-contextual=\"mcp\" hidden>Copy MCP server URL</button>"
+                .to_string()
+        }
+        "cursor" => "<a data-contextual=\"cursor\" hidden>Connect to Cursor</a>".to_string(),
+        "vscode" => "<a data-contextual=\"vscode\" hidden>Connect to VS Code</a>".to_string(),
         assistant => format!(
             "<a data-contextual=\"{assistant}\" hidden rel=\"noopener\">Open in {}</a>",
             match assistant {
@@ -297,7 +315,7 @@ mod tests {
             r##"{"background":{"color":{"light":"#fafafa","dark":"red;}"},"decoration":"grid"},
                 "styling":{"eyebrows":"section"},"search":{"prompt":"Ask or search"},
                 "errors":{"404":{"title":"Lost?","description":"Try the search."}},
-                "contextual":{"options":["copy","view","chatgpt","mcp"]}}"##,
+                "contextual":{"options":["copy","view","chatgpt","windsurf"]}}"##,
         )
         .unwrap();
         let a = Appearance::from_config(&SiteConfig::of(&config));
@@ -319,6 +337,32 @@ mod tests {
             Appearance::from_config(&SiteConfig::of(&Value::Null)),
             Appearance::default()
         );
+    }
+
+    #[test]
+    fn mcp_options_wait_hidden_for_the_deployment_to_name_its_endpoint() {
+        let config: Value = serde_json::from_str(
+            r#"{"contextual":{"options":["mcp","cursor","vscode","windsurf"]}}"#,
+        )
+        .unwrap();
+        let a = Appearance::from_config(&SiteConfig::of(&config));
+        assert_eq!(
+            a.contextual.len(),
+            3,
+            "an option this renderer lacks is left out"
+        );
+        let menu = a.contextual_menu("p.md", "");
+        for (option, label) in [
+            ("mcp", "Copy MCP server URL"),
+            ("cursor", "Connect to Cursor"),
+            ("vscode", "Connect to VS Code"),
+        ] {
+            let tag = menu
+                .split('<')
+                .find(|t| t.contains(&format!("data-contextual=\"{option}\"")))
+                .unwrap_or_else(|| panic!("{option} in {menu}"));
+            assert!(tag.contains("hidden") && tag.ends_with(label), "{tag}");
+        }
     }
 
     #[test]
