@@ -13,16 +13,15 @@ use super::library::{
     close_matches,
 };
 use crate::plugins::SearchFilter;
-use crate::search::{SearchError, SearchRequest, SearchService};
-use crate::sites::{PageEntry, SiteManifest};
+use crate::search::{Published, SearchError, SearchRequest, SearchService};
+use crate::sites::PageEntry;
 use crate::storage::paths;
 
 /// The latest published version of one site of one organization.
 pub struct PublishedSite {
     identity: SiteIdentity,
     organization: String,
-    version: String,
-    manifest: Arc<SiteManifest>,
+    published: Published,
     search: Arc<SearchService>,
     operator: Operator,
 }
@@ -36,19 +35,18 @@ impl PublishedSite {
         organization: &str,
         domain: &str,
     ) -> Result<Self, LibraryError> {
-        let (version, manifest) = search
+        let published = search
             .published(organization, domain)
             .await
             .map_err(library_error)?;
         Ok(Self {
             identity: SiteIdentity {
-                name: manifest.name.clone(),
+                name: published.manifest.name.clone(),
                 domain: domain.to_string(),
                 base_url: format!("https://{domain}"),
             },
             organization: organization.to_string(),
-            version,
-            manifest,
+            published,
             search,
             operator,
         })
@@ -74,18 +72,21 @@ impl DocsLibrary for PublishedSite {
     async fn search(&self, query: LibraryQuery) -> Result<Vec<SearchHit>, LibraryError> {
         let hits = self
             .search
-            .search(SearchRequest {
-                organization: self.organization.clone(),
-                domain: self.identity.domain.clone(),
-                query: query.text,
-                limit: query.limit,
-                filter: SearchFilter {
-                    version: query.version,
-                    language: query.language,
+            .search_published(
+                &self.published,
+                SearchRequest {
+                    organization: self.organization.clone(),
+                    domain: self.identity.domain.clone(),
+                    query: query.text,
+                    limit: query.limit,
+                    filter: SearchFilter {
+                        version: query.version,
+                        language: query.language,
+                    },
+                    boost_paths: Vec::new(),
+                    reader: None,
                 },
-                boost_paths: Vec::new(),
-                reader: None,
-            })
+            )
             .await
             .map_err(library_error)?;
         Ok(hits
@@ -107,6 +108,7 @@ impl DocsLibrary for PublishedSite {
 
     async fn pages(&self) -> Result<Vec<PageListing>, LibraryError> {
         Ok(self
+            .published
             .manifest
             .pages
             .iter()
@@ -116,12 +118,19 @@ impl DocsLibrary for PublishedSite {
     }
 
     async fn page(&self, path: &str) -> Result<PageMarkdown, LibraryError> {
-        let Some(entry) = self.manifest.pages.iter().find(|p| p.path == path) else {
+        let Some(entry) = self
+            .published
+            .manifest
+            .pages
+            .iter()
+            .find(|p| p.path == path)
+        else {
             return Err(LibraryError::NoSuchPage {
                 asked: path.to_string(),
                 close: close_matches(
                     path,
-                    self.manifest
+                    self.published
+                        .manifest
                         .pages
                         .iter()
                         .filter(|p| p.searchable)
@@ -133,13 +142,13 @@ impl DocsLibrary for PublishedSite {
             .operator
             .read(&paths::version_file(
                 &self.identity.domain,
-                &self.version,
+                &self.published.version,
                 &entry.file,
             ))
             .await
             .map_err(|e| LibraryError::Failed(format!("cannot read {}: {e}", entry.file)))?;
         let source = String::from_utf8_lossy(&source.to_vec()).into_owned();
-        let variables = Variables::of(&self.manifest.settings());
+        let variables = Variables::of(&self.published.manifest.settings());
         Ok(PageMarkdown {
             page: self.listing(entry),
             markdown: variables.substitute(&source).into_owned(),

@@ -82,6 +82,14 @@ struct SitePool {
     next: AtomicUsize,
 }
 
+/// A site's latest version as the warm pool holds it: its label, its manifest, and the
+/// loaded index that `SearchService::search_published` searches.
+pub struct Published {
+    pub version: String,
+    pub manifest: Arc<SiteManifest>,
+    pool: Arc<SitePool>,
+}
+
 /// Searches sites through the retriever plugin.
 pub struct SearchService {
     store: SharedStore,
@@ -110,6 +118,24 @@ impl SearchService {
     /// The best sections of the site's latest version for the request.
     pub async fn search(&self, request: SearchRequest) -> Result<Vec<SearchHit>, SearchError> {
         let pool = self.pool(&request.organization, &request.domain).await?;
+        self.search_pool(pool, request).await
+    }
+
+    /// The best sections of `published` for the request, with no new look at the store: for
+    /// a reader that already holds the version (an MCP server answering one request).
+    pub async fn search_published(
+        &self,
+        published: &Published,
+        request: SearchRequest,
+    ) -> Result<Vec<SearchHit>, SearchError> {
+        self.search_pool(published.pool.clone(), request).await
+    }
+
+    async fn search_pool(
+        &self,
+        pool: Arc<SitePool>,
+        request: SearchRequest,
+    ) -> Result<Vec<SearchHit>, SearchError> {
         let plugins = self.plugins.clone();
         let mut filter = request.filter;
         if let Some(page) = &request.reader {
@@ -251,13 +277,17 @@ impl SearchService {
         &self,
         organization: &str,
         domain: &str,
-    ) -> Result<(String, Arc<SiteManifest>), SearchError> {
+    ) -> Result<Published, SearchError> {
         let pool = self.pool(organization, domain).await?;
         let manifest = match &pool.manifest {
             Some(manifest) => manifest.clone(),
             None => Arc::new(SiteManifest::read(&self.operator, domain, &pool.version).await?),
         };
-        Ok((pool.version.clone(), manifest))
+        Ok(Published {
+            version: pool.version.clone(),
+            manifest,
+            pool,
+        })
     }
 
     /// The name of a site whose index is loaded, and its version's vocabulary if it has one.
