@@ -217,6 +217,19 @@ fn structured(value: &impl Serialize, text: String) -> Result<CallToolResult, St
     Ok(result)
 }
 
+/// The site's name as a name of its docs: "Acme docs", but "Docs by Acme" as it is.
+fn named_docs(site: &str, noun: &str) -> String {
+    let lower = site.to_lowercase();
+    if lower
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|word| word == "docs" || word == "documentation")
+    {
+        site.to_string()
+    } else {
+        format!("{site} {noun}")
+    }
+}
+
 /// Search results as an agent reads them: each section's trail, URL and text.
 fn results_as_markdown(results: &[SearchHit]) -> String {
     if results.is_empty() {
@@ -302,8 +315,8 @@ impl ServerHandler for DocsMcp {
                 .build(),
         )
         .with_server_info(
-            Implementation::new(format!("{} docs", site.name), env!("CARGO_PKG_VERSION"))
-                .with_title(format!("{} documentation", site.name))
+            Implementation::new(named_docs(&site.name, "docs"), env!("CARGO_PKG_VERSION"))
+                .with_title(named_docs(&site.name, "documentation"))
                 .with_website_url(site.base_url.clone()),
         )
         .with_instructions(format!(
@@ -369,7 +382,18 @@ fn internal(error: LibraryError) -> ErrorData {
 
 #[cfg(test)]
 mod tests {
-    use super::page_of;
+    use super::{named_docs, page_of};
+
+    #[test]
+    fn a_site_is_named_as_docs_once() {
+        assert_eq!(named_docs("Acme", "docs"), "Acme docs");
+        assert_eq!(named_docs("Docs by LangChain", "docs"), "Docs by LangChain");
+        assert_eq!(
+            named_docs("Acme Documentation", "documentation"),
+            "Acme Documentation"
+        );
+        assert_eq!(named_docs("Dockside", "docs"), "Dockside docs");
+    }
 
     #[test]
     fn cursors_walk_the_list_and_end() {
