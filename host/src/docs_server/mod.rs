@@ -67,15 +67,15 @@ pub struct DocsState {
     /// The MCP endpoint of the served bundle, where the deployment type has one.
     pub mcp: Option<McpEndpoint>,
     /// The served bundle's `llms.txt` naming the MCP endpoint, where there is one.
-    pub llms_index: Option<String>,
+    pub llms_index: Option<axum::body::Bytes>,
 }
 
 /// The active version's `llms.txt` with a section naming the MCP endpoint, so agents that read
 /// the site's index find the server too.
-fn advertised_llms_index(versions: &Versions) -> Option<String> {
+fn advertised_llms_index(versions: &Versions) -> Option<axum::body::Bytes> {
     let active = versions.active()?;
     let index = std::fs::read_to_string(active.dir.join(crate::bundle::LLMS_INDEX_FILE)).ok()?;
-    Some(index + &crate::bundle::llms::mcp_section(MCP_PATH))
+    Some((index + &crate::bundle::llms::mcp_section(MCP_PATH)).into())
 }
 
 /// The docs server's MCP endpoint (`/mcp`): the served bundle's docs for agents, open to

@@ -142,7 +142,7 @@ impl DocsLibrary for PublishedSite {
             .operator
             .read(&paths::version_file(
                 &self.identity.domain,
-                &self.published.version,
+                self.published.version(),
                 &entry.file,
             ))
             .await

@@ -85,9 +85,15 @@ struct SitePool {
 /// A site's latest version as the warm pool holds it: its label, its manifest, and the
 /// loaded index that `SearchService::search_published` searches.
 pub struct Published {
-    pub version: String,
     pub manifest: Arc<SiteManifest>,
     pool: Arc<SitePool>,
+}
+
+impl Published {
+    /// The version's label.
+    pub fn version(&self) -> &str {
+        &self.pool.version
+    }
 }
 
 /// Searches sites through the retriever plugin.
@@ -283,11 +289,7 @@ impl SearchService {
             Some(manifest) => manifest.clone(),
             None => Arc::new(SiteManifest::read(&self.operator, domain, &pool.version).await?),
         };
-        Ok(Published {
-            version: pool.version.clone(),
-            manifest,
-            pool,
-        })
+        Ok(Published { manifest, pool })
     }
 
     /// The name of a site whose index is loaded, and its version's vocabulary if it has one.
