@@ -6,7 +6,8 @@
 //! (VmHWM), the archive size and the unpacked bundle, and what the bundle's offline search loads
 //! for a first query (the same files `assets/search.js` would fetch). Then it measures the
 //! plugin runtime in-process: compiling the renderer cold, loading it from the compiled cache,
-//! and one instantiation plus call.
+//! and one instantiation plus call. The render cache is off, so every export renders every
+//! page (`scripts/bench-incremental` measures what the cache saves).
 
 #[path = "../tests/integration/common/mod.rs"]
 #[allow(dead_code, unused_imports)]
@@ -72,8 +73,11 @@ const CONCURRENT_JOBS: usize = 4;
 
 /// `jobs` exports of one site started at once, spread over `replicas` servers (more than one
 /// needs PostgreSQL: `scripts/with-postgres`); prints the pages exported per second of wall time.
+/// Renders every page, as before the render cache: what an export costs from nothing.
+const NO_RENDER_CACHE: &str = "[plugins]\nrender_cache = false\n";
+
 async fn concurrent_exports(pages: usize, jobs: usize, replicas: usize) {
-    let instance = Instance::new("");
+    let instance = Instance::new(NO_RENDER_CACHE);
     let key = instance.generated_site("bench.test", pages);
     let mut servers = vec![instance.start()];
     let mut others = Vec::new();
@@ -111,7 +115,7 @@ async fn concurrent_exports(pages: usize, jobs: usize, replicas: usize) {
 }
 
 async fn export(pages: usize) {
-    let instance = Instance::new("");
+    let instance = Instance::new(NO_RENDER_CACHE);
     let key = instance.generated_site("bench.test", pages);
     let server = instance.start();
     let api = Api::new(&server.base, &key);

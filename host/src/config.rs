@@ -311,6 +311,13 @@ pub struct PluginsConfig {
     /// Renderer instances one export (or one index build at publish) runs at once, each on a
     /// thread of its own; 0, the default, is one per CPU core.
     pub render_threads: usize,
+    /// Keep each rendered page in object storage (under `render-cache/`) and reuse it while
+    /// its inputs are unchanged: the export after a publish, and the next release of a site,
+    /// render only the pages that changed. On by default.
+    pub render_cache: bool,
+    /// The most the render cache may hold, in MiB (`quire build`'s folder, or the API host's
+    /// `render-cache/` in storage); past it, the least recently used entries go.
+    pub render_cache_max_mib: u64,
 }
 
 /// Component files chosen for one deployment type; unset roles keep the general choice.
@@ -376,11 +383,18 @@ impl Default for PluginsConfig {
             watch_interval_ms: 1_000,
             cache_dir: None,
             render_threads: 0,
+            render_cache: true,
+            render_cache_max_mib: 4096,
         }
     }
 }
 
 impl PluginsConfig {
+    /// The folder `quire build` and `quire dev` keep rendered pages in, by default.
+    pub fn render_cache_dir(&self, data_dir: &Path) -> PathBuf {
+        data_dir.join("render-cache")
+    }
+
     /// Where compiled components are kept: `cache_dir`, else `plugin-cache` in `data_dir`.
     pub fn cache_dir(&self, data_dir: &Path) -> PathBuf {
         self.cache_dir

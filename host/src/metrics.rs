@@ -61,6 +61,10 @@ pub struct Metrics {
     pub export_pages: Counter,
     /// Pages an export could not render and carried as a plain fallback page instead.
     pub export_page_failures: Counter,
+    /// Pages the render pipeline (publishing and exports) rendered, and those it took from
+    /// the render cache instead.
+    pub pages_rendered: Counter,
+    pub pages_reused: Counter,
     /// Exports that ended, by outcome (completed, failed, requeued).
     pub exports_finished: Family<OutcomeLabels, Counter>,
     /// Bundle fetches by the docs server, by outcome (installed, pinned, expired, refused,
@@ -91,6 +95,8 @@ impl Metrics {
         let jobs = Family::<StatusLabels, Gauge>::default();
         let export_pages = Counter::default();
         let export_page_failures = Counter::default();
+        let pages_rendered = Counter::default();
+        let pages_reused = Counter::default();
         let exports_finished = Family::<OutcomeLabels, Counter>::default();
         let bundle_fetches = Family::<OutcomeLabels, Counter>::default();
         let rate_limit_refusals = Family::<ScopeLabels, Counter>::default();
@@ -116,6 +122,16 @@ impl Metrics {
             "export_page_failures",
             "Pages exports could not render and carried as plain fallback pages",
             export_page_failures.clone(),
+        );
+        registry.register(
+            "render_pages_rendered",
+            "Pages the renderer rendered (publishing and exports)",
+            pages_rendered.clone(),
+        );
+        registry.register(
+            "render_pages_reused",
+            "Pages taken from the render cache instead of rendered",
+            pages_reused.clone(),
         );
         registry.register(
             "exports_finished",
@@ -149,6 +165,8 @@ impl Metrics {
             jobs,
             export_pages,
             export_page_failures,
+            pages_rendered,
+            pages_reused,
             exports_finished,
             bundle_fetches,
             rate_limit_refusals,

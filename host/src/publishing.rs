@@ -11,6 +11,7 @@ use time::OffsetDateTime;
 use time::macros::format_description;
 
 use crate::plugins::Plugins;
+use crate::rendering::RenderCache;
 use crate::search::{BuiltIndex, build_index};
 use crate::sites::{SiteError, SiteLimits, load_site, validate_domain, validate_label};
 use crate::storage::paths;
@@ -118,27 +119,27 @@ pub async fn publish(
     for warning in &manifest.warnings {
         tracing::warn!(domain, version = %label, "{warning}");
     }
-    let (indexed_sections, index_problems) = match index_version(&request, &manifest, &label).await
-    {
-        Ok(built) => {
-            operator
-                .write(&paths::search_index(domain, &label), built.bytes)
-                .await?;
-            operator
-                .write(
-                    &paths::search_vocabulary(domain, &label),
-                    built.vocabulary.to_bytes(),
-                )
-                .await?;
-            let problems = built
-                .skipped
-                .into_iter()
-                .map(|(file, reason)| format!("{file}: {reason}"))
-                .collect();
-            (built.sections, problems)
-        }
-        Err(problem) => (0, vec![problem]),
-    };
+    let (indexed_sections, index_problems) =
+        match index_version(&request, operator, &manifest, &label).await {
+            Ok(built) => {
+                operator
+                    .write(&paths::search_index(domain, &label), built.bytes)
+                    .await?;
+                operator
+                    .write(
+                        &paths::search_vocabulary(domain, &label),
+                        built.vocabulary.to_bytes(),
+                    )
+                    .await?;
+                let problems = built
+                    .skipped
+                    .into_iter()
+                    .map(|(file, reason)| format!("{file}: {reason}"))
+                    .collect();
+                (built.sections, problems)
+            }
+            Err(problem) => (0, vec![problem]),
+        };
     for problem in &index_problems {
         tracing::warn!(domain, version = %label, "search index: {problem}");
     }
@@ -164,10 +165,12 @@ pub async fn publish(
     Ok(version)
 }
 
-/// Builds the version's search index on a blocking thread. A failure leaves the version
-/// published but unsearchable, and says why.
+/// Builds the version's search index on a blocking thread, keeping the rendered pages in the
+/// render cache for the export that follows. A failure leaves the version published but
+/// unsearchable, and says why.
 async fn index_version(
     request: &PublishRequest<'_>,
+    operator: &Operator,
     manifest: &crate::sites::SiteManifest,
     label: &str,
 ) -> Result<BuiltIndex, String> {
@@ -177,10 +180,19 @@ async fn index_version(
         label.to_string(),
         request.root.to_path_buf(),
     );
-    tokio::task::spawn_blocking(move || build_index(&plugins, &manifest, &label, &root))
-        .await
-        .map_err(|e| format!("indexing crashed: {e}"))?
-        .map_err(|e| format!("the version is not searchable: {e}"))
+    let cache = plugins.render_cache.then(|| {
+        RenderCache::in_storage(
+            operator.clone(),
+            tokio::runtime::Handle::current(),
+            paths::RENDER_CACHE,
+        )
+    });
+    tokio::task::spawn_blocking(move || {
+        build_index(&plugins, &manifest, &label, &root, cache.as_ref())
+    })
+    .await
+    .map_err(|e| format!("indexing crashed: {e}"))?
+    .map_err(|e| format!("the version is not searchable: {e}"))
 }
 
 fn default_label() -> String {

@@ -79,6 +79,8 @@ pub fn load_plugins(config: &Config, data_dir: &Path) -> Result<Plugins, PluginE
         retriever: Arc::new(retriever),
         packagers: Arc::new(packagers),
         render_threads: crate::rendering::render_threads(config.plugins.render_threads),
+        render_cache: config.plugins.render_cache,
+        render_cache_max_bytes: config.plugins.render_cache_max_mib.saturating_mul(1 << 20),
     })
 }
 

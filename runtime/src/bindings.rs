@@ -6,6 +6,8 @@ pub mod renderer {
     wasmtime::component::bindgen!({
         world: "renderer",
         path: "../wit",
+        // The host's render cache stores rendered pages and hashes what a page was given.
+        additional_derives: [serde::Serialize, serde::Deserialize],
     });
 }
 

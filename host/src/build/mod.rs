@@ -12,7 +12,7 @@ use crate::config::Config;
 use crate::deployment_type::{DeploymentType, FeatureRequests, Features};
 use crate::export::{ArchiveOutput, Export, ExportError, ExportProgress};
 use crate::plugins::{PluginError, Plugins, Warning};
-use crate::rendering::{SiteRender, Sources};
+use crate::rendering::{RenderCache, RenderCounts, SiteRender, Sources};
 use crate::sites::{SiteError, SiteLimits, SiteManifest, load_site, validate_domain};
 use crate::store::JobWarning;
 
@@ -44,12 +44,17 @@ pub struct BuildRequest<'a> {
     pub domain: &'a str,
     /// Refuse a site with publishing warnings (a navigation entry naming a missing page).
     pub strict: bool,
+    /// The folder keeping rendered pages between builds, if any: a build after a one-page
+    /// change renders that page and reuses the rest.
+    pub cache_dir: Option<&'a Path>,
 }
 
 /// What a build produced.
 #[derive(Debug)]
 pub struct BuildReport {
     pub pages: u64,
+    /// Of `pages`, how many were rendered and how many taken from the render cache.
+    pub rendered: RenderCounts,
     /// Every warning, and how many there were.
     pub warnings: Vec<JobWarning>,
     pub warning_count: u64,
@@ -105,6 +110,7 @@ pub struct Builder {
     limits: SiteLimits,
     domain: String,
     builds: u32,
+    cache: Option<RenderCache>,
 }
 
 impl Builder {
@@ -119,7 +125,21 @@ impl Builder {
             limits: SiteLimits::of(&config.publish),
             domain: domain.to_string(),
             builds: 0,
+            cache: None,
         })
+    }
+
+    /// Keeps rendered pages in `cache` and reuses them from there.
+    pub fn with_cache(mut self, cache: Option<RenderCache>) -> Self {
+        self.cache = cache;
+        self
+    }
+
+    /// Brings the render cache, if any, down to `max_bytes`.
+    pub fn trim_cache(&self, max_bytes: u64) {
+        if let Some(cache) = &self.cache {
+            cache.trim_and_log(max_bytes);
+        }
     }
 
     /// A folder of the builder's own, which lives as long as it does.
@@ -174,6 +194,7 @@ impl Builder {
                 sources: Sources::Folder(site),
                 cancel: None,
                 work: &work,
+                cache: self.cache.as_ref(),
             },
             domain: &self.domain,
             features: Some(&features),
@@ -183,6 +204,7 @@ impl Builder {
             last: None,
             warnings: Vec::new(),
             done: 0,
+            rendered: RenderCounts::default(),
         };
         let names = (self.domain.as_str(), loaded.label.as_str());
         let bytes = match destination {
@@ -206,6 +228,7 @@ impl Builder {
         };
         Ok(BuildReport {
             pages: progress.done,
+            rendered: progress.rendered,
             warning_count: progress.warnings.len() as u64,
             warnings: progress.warnings,
             bytes,
@@ -220,6 +243,7 @@ struct Progress<'a> {
     last: Option<Instant>,
     warnings: Vec<JobWarning>,
     done: u64,
+    rendered: RenderCounts,
 }
 
 impl ExportProgress for Progress<'_> {
@@ -242,6 +266,10 @@ impl ExportProgress for Progress<'_> {
             (self.on_progress)(done, total);
         }
         Ok(())
+    }
+
+    fn rendered(&mut self, counts: RenderCounts) {
+        self.rendered = counts;
     }
 }
 
@@ -296,7 +324,10 @@ pub fn build(
 ) -> Result<BuildReport, BuildError> {
     let started = Instant::now();
     check_output(request)?;
-    let mut builder = Builder::new(config, plugins, request.domain)?;
+    let cache = request
+        .cache_dir
+        .map(|folder| RenderCache::Folder(folder.to_path_buf()));
+    let mut builder = Builder::new(config, plugins, request.domain)?.with_cache(cache);
     let loaded = builder.load(request.site, request.strict)?;
     let read = started.elapsed();
     let features = Features::resolve(request.deployment, FeatureRequests::default());
@@ -326,6 +357,7 @@ pub fn build(
         export_ms = (started.elapsed() - read).as_millis() as u64,
         "built"
     );
+    builder.trim_cache(config.plugins.render_cache_max_mib.saturating_mul(1 << 20));
     report.elapsed = started.elapsed();
     Ok(report)
 }

@@ -36,6 +36,14 @@ pub struct BuildArgs {
     /// terminal shows the first 50).
     #[arg(long, value_name = "FILE")]
     warnings_json: Option<PathBuf>,
+    /// Keep rendered pages in this folder and reuse them while their inputs are unchanged, so
+    /// a build after a one-page change renders that page. Default: `render-cache` in the data
+    /// folder (shared with `quire dev`).
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
+    /// Render every page, neither reading nor writing the render cache.
+    #[arg(long, conflicts_with = "cache_dir")]
+    no_cache: bool,
 }
 
 /// Runs the build; exits non-zero only when the site cannot be built.
@@ -45,6 +53,11 @@ pub fn run(args: BuildArgs, config: &Config, data_dir: &Path) -> Result<ExitCode
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} pages {elapsed}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
+    let cache_dir = (!args.no_cache).then(|| {
+        args.cache_dir
+            .clone()
+            .unwrap_or_else(|| config.plugins.render_cache_dir(data_dir))
+    });
     let request = BuildRequest {
         site: &args.site,
         out: &args.out,
@@ -52,6 +65,7 @@ pub fn run(args: BuildArgs, config: &Config, data_dir: &Path) -> Result<ExitCode
         deployment: args.deployment_type,
         domain: &args.domain,
         strict: args.strict,
+        cache_dir: cache_dir.as_deref(),
     };
     let report = build(&request, config, plugins, &|done, total| {
         bar.set_length(total);
@@ -75,9 +89,11 @@ pub fn run(args: BuildArgs, config: &Config, data_dir: &Path) -> Result<ExitCode
         eprintln!("... and {hidden} more warnings");
     }
     eprintln!(
-        "built {} pages into {} ({} warnings, {:.1} MB, {:.1} s)",
+        "built {} pages into {} ({} rendered, {} reused; {} warnings, {:.1} MB, {:.1} s)",
         report.pages,
         args.out.display(),
+        report.rendered.rendered,
+        report.rendered.reused,
         report.warning_count,
         report.bytes as f64 / 1e6,
         report.elapsed.as_secs_f64()

@@ -27,9 +27,11 @@ pub fn run(
     runtime: &tokio::runtime::Runtime,
 ) -> Result<ExitCode> {
     let plugins = quire::server::load_plugins(config, data_dir)?;
+    let cache_dir = config.plugins.render_cache_dir(data_dir);
     let request = DevRequest {
         site: &args.site,
         listen: args.listen,
+        cache_dir: Some(&cache_dir),
     };
     preview(&request, config, plugins, runtime.handle(), &|line| {
         eprintln!("{line}")

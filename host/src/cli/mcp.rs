@@ -66,6 +66,8 @@ fn bundle_folder(
             );
         }
         let plugins = quire::server::load_plugins(config, data_dir)?;
+        // The same cache as `quire build`: serving a site folder again renders what changed.
+        let cache_dir = config.plugins.render_cache_dir(data_dir);
         let request = BuildRequest {
             site: path,
             out: &out,
@@ -73,6 +75,7 @@ fn bundle_folder(
             deployment: DeploymentType::AirGapped,
             domain: &args.domain,
             strict: false,
+            cache_dir: Some(&cache_dir),
         };
         let report = build(&request, config, plugins, &|_, _| {})?;
         eprintln!(

@@ -26,6 +26,8 @@ const SETTLE: Duration = Duration::from_millis(150);
 pub struct DevRequest<'a> {
     pub site: &'a Path,
     pub listen: SocketAddr,
+    /// The render cache's folder, shared with `quire build`, if any.
+    pub cache_dir: Option<&'a Path>,
 }
 
 /// Why the preview could not start.
@@ -62,7 +64,10 @@ pub fn run(
             request.site.display()
         )));
     }
-    let mut builder = Builder::new(config, plugins, "localhost")?;
+    let cache = request
+        .cache_dir
+        .map(|folder| crate::rendering::RenderCache::Folder(folder.to_path_buf()));
+    let mut builder = Builder::new(config, plugins, "localhost")?.with_cache(cache);
     let features = Features::resolve(DeploymentType::Cloud, FeatureRequests::default());
     let mut preview = Preview {
         site: request.site.to_path_buf(),

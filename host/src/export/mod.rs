@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::bundle::{FEATURES_FILE, SiteFiles};
 use crate::plugins::{OutputFile, Plugins, Warning};
-use crate::rendering::SiteRender;
+use crate::rendering::{RenderCounts, SiteRender};
 use crate::sites::{SiteManifest, is_static_asset};
 use crate::store::JobWarning;
 use quire_core::redirects::Redirects;
@@ -48,6 +48,10 @@ pub trait ExportProgress {
         warnings: Vec<Warning>,
         finished: bool,
     ) -> Result<(), ExportError>;
+
+    /// How many pages were rendered and how many taken from the render cache, once the pages
+    /// are done.
+    fn rendered(&mut self, _counts: RenderCounts) {}
 }
 
 /// Runs `export` and hands every file to `write`, which runs on a thread of its own and says
@@ -124,8 +128,12 @@ pub fn run<R: Send>(
                 Ok::<_, ExportError>(())
             })?;
             timings.render = render_started.elapsed();
+            let counts = prepared.counts();
+            progress.rendered(counts);
             tracing::info!(
                 work = render.work,
+                rendered = counts.rendered,
+                reused = counts.reused,
                 assets_ms = assets_time.as_millis() as u64,
                 render_ms = timings.render.as_millis() as u64,
                 writer_wait_ms = timings.waiting_for_writer.as_millis() as u64,

@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 use super::ExportContext;
 use crate::export::{ArchiveOutput, Export, ExportError, ExportProgress};
 use crate::plugins::Warning;
-use crate::rendering::{SiteRender, Sources};
+use crate::rendering::{RenderCache, SiteRender, Sources};
 use crate::sites::{ManifestError, SiteManifest};
 use crate::storage::paths;
 use crate::store::{BundleRecord, Job, JobUpdate, JobWarning};
@@ -41,6 +41,13 @@ pub fn run_export(
         });
     }
     let work = format!("job {}", job.id);
+    let cache = context.plugins.render_cache.then(|| {
+        RenderCache::in_storage(
+            context.operator.clone(),
+            runtime.clone(),
+            paths::RENDER_CACHE,
+        )
+    });
     let export = Export {
         render: SiteRender {
             manifest: &manifest,
@@ -54,6 +61,7 @@ pub fn run_export(
             },
             cancel: Some(cancel),
             work: &work,
+            cache: cache.as_ref(),
         },
         domain: &job.domain,
         features: job.features.as_deref(),
@@ -77,11 +85,31 @@ pub fn run_export(
             )
         },
     )?;
+    if let Some(cache) = &cache {
+        trim_now_and_then(cache, context.plugins.render_cache_max_bytes);
+    }
     Ok(BundleRecord {
         path: packed.output.path,
         size_bytes: packed.size_bytes,
         media_type: packed.media_type,
     })
+}
+
+/// How often an export trims the render cache in storage: listing it costs a request per
+/// thousand entries, too many to pay after every export.
+const TRIM_INTERVAL: Duration = Duration::from_secs(3600);
+
+/// Trims the render cache to `max_bytes` if this process has not in the last interval.
+fn trim_now_and_then(cache: &RenderCache, max_bytes: u64) {
+    static LAST_TRIM: std::sync::Mutex<Option<Instant>> = std::sync::Mutex::new(None);
+    {
+        let mut last = LAST_TRIM.lock().unwrap_or_else(|p| p.into_inner());
+        if last.is_some_and(|at| at.elapsed() < TRIM_INTERVAL) {
+            return;
+        }
+        *last = Some(Instant::now());
+    }
+    cache.trim_and_log(max_bytes);
 }
 
 /// An archive streamed into object storage.

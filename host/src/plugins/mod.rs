@@ -26,6 +26,10 @@ pub struct Plugins {
     pub packagers: std::sync::Arc<Packagers>,
     /// Renderer sessions an export or an index build runs at once, each on a thread of its own.
     pub render_threads: usize,
+    /// Whether publishing and exports keep rendered pages in object storage and reuse them.
+    pub render_cache: bool,
+    /// The most the render cache may hold, in bytes.
+    pub render_cache_max_bytes: u64,
 }
 
 impl Plugins {

@@ -4,11 +4,15 @@
 //! and `quire build` all take their pages from here, so a page is read, rendered and, when the
 //! renderer fails on it, replaced by the same fallback whatever it is rendered for. It knows
 //! nothing of jobs, stores or archives: its caller decides what a rendered page becomes.
+//! With a render cache (`cache`), a page whose inputs are unchanged is reused, not rendered.
 
+mod cache;
+mod keys;
 mod pool;
 mod sources;
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio_util::sync::CancellationToken;
@@ -20,6 +24,7 @@ use crate::plugins::{
 };
 use crate::sites::{PageEntry, SiteManifest};
 
+pub use cache::RenderCache;
 pub use pool::render_threads;
 pub use sources::Sources;
 
@@ -53,6 +58,8 @@ pub struct SiteRender<'a> {
     pub cancel: Option<&'a CancellationToken>,
     /// Names the run in logs and plugin errors (`job 123`, `indexing version v1`).
     pub work: &'a str,
+    /// Where rendered pages are kept and reused from, if anywhere.
+    pub cache: Option<&'a RenderCache>,
 }
 
 /// One page, rendered.
@@ -65,6 +72,15 @@ pub struct PageRendered<'a> {
     pub output: RenderedPage,
     /// Why the renderer failed on the page, when `output` is the fallback.
     pub failure: Option<PluginError>,
+    /// Taken from the render cache rather than rendered.
+    pub reused: bool,
+}
+
+/// How many pages a run rendered and how many it took from the render cache.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RenderCounts {
+    pub rendered: u64,
+    pub reused: u64,
 }
 
 /// A run ready to render: the site as the renderer sees it, and the renderer component, taken
@@ -77,6 +93,10 @@ pub struct Prepared<'a> {
     site: SiteInfo,
     /// The session of the site-wide calls (assets, site output), apart from the pages'.
     site_session: Mutex<Option<RendererSession>>,
+    /// What the pages' cache keys share, when the run has a cache.
+    site_key: Option<keys::SiteKey>,
+    rendered: AtomicU64,
+    reused: AtomicU64,
 }
 
 impl<'a> SiteRender<'a> {
@@ -86,17 +106,32 @@ impl<'a> SiteRender<'a> {
         let site = self
             .manifest
             .site_info(self.version, |file| self.sources.read_text(file));
+        let renderer = plugins.renderer.current();
+        let site_key = self
+            .cache
+            .and_then(|_| keys::SiteKey::of(&renderer.sha256, &site));
         Prepared {
             render: self,
             plugins,
-            renderer: plugins.renderer.current(),
+            renderer,
             site,
             site_session: Mutex::new(None),
+            site_key,
+            rendered: AtomicU64::new(0),
+            reused: AtomicU64::new(0),
         }
     }
 }
 
 impl Prepared<'_> {
+    /// The pages rendered and reused so far.
+    pub fn counts(&self) -> RenderCounts {
+        RenderCounts {
+            rendered: self.rendered.load(Ordering::Relaxed),
+            reused: self.reused.load(Ordering::Relaxed),
+        }
+    }
+
     /// The files every page shares (stylesheets, scripts), from the site-wide session.
     pub fn assets(&self) -> Result<Vec<OutputFile>, RenderError> {
         self.with_site_session(|session| session.assets())
@@ -152,6 +187,7 @@ impl Prepared<'_> {
             .map(|page| page.file.clone())
             .collect();
         let mut reads = render.sources.read_in_order(stored);
+        let shows_dates = self.render.manifest.settings().metadata.timestamp;
         let inputs = render.pages.iter().map(|page| {
             if render.cancel.is_some_and(CancellationToken::is_cancelled) {
                 return Err(RenderError::Cancelled.into());
@@ -161,23 +197,40 @@ impl Prepared<'_> {
                 Some(source) => source.clone().into_bytes(),
                 None => reads.next_file()?,
             };
+            let source = String::from_utf8_lossy(&bytes).into_owned();
+            // The date goes only to a page that shows it, so a page's output (and its cache
+            // key) does not change with its file's time alone: a fresh checkout renders
+            // nothing again.
+            let modified = page
+                .modified
+                .filter(|_| shows_date(&source, shows_dates.unwrap_or(false)));
             let input = PageInput {
                 path: page.path.clone(),
                 file: page.file.clone(),
-                source: String::from_utf8_lossy(&bytes).into_owned(),
-                modified: page.modified,
+                source,
+                modified,
             };
-            Ok::<_, E>((*page, input))
+            let key = self.site_key.as_ref().and_then(|site| site.page(&input));
+            Ok::<_, E>((*page, input, key))
         });
         pool::render_in_order(
             &self.plugins.runtime,
             &self.renderer,
             &self.site,
+            render.cache,
             render.work,
             self.plugins.render_threads,
             inputs,
-            |page, input, rendered| {
-                let (output, failure) = match rendered {
+            |page, input, outcome| {
+                let metrics = crate::metrics::get();
+                let (counter, metric) = if outcome.reused {
+                    (&self.reused, &metrics.pages_reused)
+                } else {
+                    (&self.rendered, &metrics.pages_rendered)
+                };
+                counter.fetch_add(1, Ordering::Relaxed);
+                metric.inc();
+                let (output, failure) = match outcome.output {
                     Ok(output) => (output, None),
                     Err(failure) => (fallback(page, &input.source, &failure), Some(failure)),
                 };
@@ -186,10 +239,20 @@ impl Prepared<'_> {
                     source: input.source,
                     output,
                     failure,
+                    reused: outcome.reused,
                 })
             },
         )
     }
+}
+
+/// Whether the page `source` shows its "last modified" date: its frontmatter's `timestamp`,
+/// else the site's `metadata.timestamp` (`site_default`).
+fn shows_date(source: &str, site_default: bool) -> bool {
+    quire_core::frontmatter::of_page(source)
+        .0
+        .timestamp
+        .unwrap_or(site_default)
 }
 
 /// The plain page that stands in for one the renderer failed on, with a warning saying so.

@@ -3,12 +3,16 @@
 //! the results back in the order it gave them, so an export's bundle and a version's index are
 //! the same whatever the number of threads. A page whose call traps or runs out of time or
 //! memory comes back as that error, and its thread opens a fresh session for the next page.
+//! With a render cache, a thread first looks the page up by its key and renders only what it
+//! does not find (opening its session only then), keeping what it rendered.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, Sender, channel, sync_channel};
 
 use super::RenderError;
+use super::cache::RenderCache;
+use super::keys::PageKey;
 use crate::plugins::{
     LoadedPlugin, PageInput, PluginError, PluginRuntime, RenderedPage, RendererSession, SiteInfo,
 };
@@ -18,10 +22,17 @@ use crate::plugins::{
 /// small.
 const AHEAD_PER_THREAD: usize = 16;
 
-/// One page handed to a rendering thread, with the caller's tag.
-type Task<T> = (usize, T, PageInput);
+/// One page handed to a rendering thread, with the caller's tag and its cache key.
+type Task<T> = (usize, T, PageInput, Option<PageKey>);
 /// A page back from a rendering thread, or the error that stopped the thread.
-type Done<T> = Result<(usize, T, PageInput, Result<RenderedPage, PluginError>), PluginError>;
+type Done<T> = Result<(usize, T, PageInput, Outcome), PluginError>;
+
+/// What became of one page.
+pub(super) struct Outcome {
+    pub output: Result<RenderedPage, PluginError>,
+    /// Taken from the render cache rather than rendered.
+    pub reused: bool,
+}
 
 /// How many renderer sessions render at once: `configured`, or one per CPU core when it is 0.
 pub fn render_threads(configured: usize) -> usize {
@@ -33,19 +44,22 @@ pub fn render_threads(configured: usize) -> usize {
 }
 
 /// Renders `pages` with `plugin` on `threads` threads and gives each result to `on_page`, on
-/// the calling thread and in the order of `pages`, with the tag and input it came with.
+/// the calling thread and in the order of `pages`, with the tag and input it came with. A page
+/// with a key is looked up in `cache` first, and kept there once rendered.
 ///
 /// `pages` is pulled on the calling thread as the threads need work; its first error stops
 /// the run and is returned, as is `on_page`'s first error. A session that cannot be opened
 /// (the component does not instantiate, or its `open` fails) stops the run with that error.
+#[allow(clippy::too_many_arguments)] // one run's parts, each needed by every thread
 pub(super) fn render_in_order<T, E>(
     runtime: &PluginRuntime,
     plugin: &LoadedPlugin,
     site: &SiteInfo,
+    cache: Option<&RenderCache>,
     work: &str,
     threads: usize,
-    pages: impl IntoIterator<Item = Result<(T, PageInput), E>>,
-    mut on_page: impl FnMut(T, PageInput, Result<RenderedPage, PluginError>) -> Result<(), E>,
+    pages: impl IntoIterator<Item = Result<(T, PageInput, Option<PageKey>), E>>,
+    mut on_page: impl FnMut(T, PageInput, Outcome) -> Result<(), E>,
 ) -> Result<(), E>
 where
     T: Send,
@@ -61,7 +75,15 @@ where
             let done_sender = done_sender.clone();
             let task_receiver = &task_receiver;
             scope.spawn(move || {
-                render_thread(runtime, plugin, site, work, task_receiver, done_sender)
+                render_thread(
+                    runtime,
+                    plugin,
+                    site,
+                    cache,
+                    work,
+                    task_receiver,
+                    done_sender,
+                )
             });
         }
         drop(done_sender);
@@ -75,11 +97,11 @@ where
 /// The calling thread's side: hands out pages up to `ahead` past the next one due, and takes
 /// results back in order.
 fn collect<T, E>(
-    pages: impl IntoIterator<Item = Result<(T, PageInput), E>>,
+    pages: impl IntoIterator<Item = Result<(T, PageInput, Option<PageKey>), E>>,
     ahead: usize,
     tasks: &std::sync::mpsc::SyncSender<Task<T>>,
     done: &Receiver<Done<T>>,
-    on_page: &mut impl FnMut(T, PageInput, Result<RenderedPage, PluginError>) -> Result<(), E>,
+    on_page: &mut impl FnMut(T, PageInput, Outcome) -> Result<(), E>,
 ) -> Result<(), E>
 where
     E: From<RenderError>,
@@ -92,8 +114,8 @@ where
         while !exhausted && handed_out < next_due + ahead {
             match pages.next() {
                 Some(page) => {
-                    let (tag, input) = page?;
-                    if tasks.send((handed_out, tag, input)).is_err() {
+                    let (tag, input, key) = page?;
+                    if tasks.send((handed_out, tag, input, key)).is_err() {
                         break; // every thread stopped; the error is on its way back
                     }
                     handed_out += 1;
@@ -104,7 +126,7 @@ where
         if exhausted && next_due == handed_out {
             return Ok(());
         }
-        let (index, tag, input, rendered) = match done.recv() {
+        let (index, tag, input, outcome) = match done.recv() {
             Ok(finished) => finished.map_err(RenderError::Plugin)?,
             Err(_) => {
                 return Err(RenderError::Plugin(PluginError::Engine(
@@ -113,31 +135,27 @@ where
                 .into());
             }
         };
-        waiting.insert(index, (tag, input, rendered));
-        while let Some((tag, input, rendered)) = waiting.remove(&next_due) {
+        waiting.insert(index, (tag, input, outcome));
+        while let Some((tag, input, outcome)) = waiting.remove(&next_due) {
             next_due += 1;
-            on_page(tag, input, rendered)?;
+            on_page(tag, input, outcome)?;
         }
     }
 }
 
-/// One rendering thread: a session of its own, pages from the shared queue until it closes.
+/// One rendering thread: a session of its own, opened for the first page the cache does not
+/// have, and pages from the shared queue until it closes.
 fn render_thread<T>(
     runtime: &PluginRuntime,
     plugin: &LoadedPlugin,
     site: &SiteInfo,
+    cache: Option<&RenderCache>,
     work: &str,
     tasks: &Mutex<Receiver<Task<T>>>,
     done: Sender<Done<T>>,
 ) {
     let open = || RendererSession::open(runtime, plugin, site, work);
-    let mut session = match open() {
-        Ok(session) => session,
-        Err(e) => {
-            let _ = done.send(Err(e));
-            return;
-        }
-    };
+    let mut session: Option<RendererSession> = None;
     loop {
         // The lock is held only to take one page; a poisoned lock means another thread
         // panicked, and the scope reports that.
@@ -145,22 +163,48 @@ fn render_thread<T>(
             Ok(receiver) => receiver.recv(),
             Err(_) => return,
         };
-        let Ok((index, tag, input)) = task else {
+        let Ok((index, tag, input, key)) = task else {
             return; // the queue is closed: the run is over
         };
-        let rendered = session.render_page(&input);
-        // A trap, a timeout or running out of memory may leave the instance broken; a fault
-        // the plugin reported leaves it as it was.
-        if matches!(&rendered, Err(e) if !matches!(e, PluginError::Reported { .. })) {
-            match open() {
-                Ok(fresh) => session = fresh,
-                Err(e) => {
-                    let _ = done.send(Err(e));
-                    return;
+        let cached = cache
+            .zip(key.as_ref())
+            .and_then(|(cache, key)| cache.get(key));
+        let outcome = match cached {
+            Some(output) => Outcome {
+                output: Ok(output),
+                reused: true,
+            },
+            None => {
+                let live = match session.as_mut() {
+                    Some(live) => live,
+                    None => match open() {
+                        Ok(fresh) => session.insert(fresh),
+                        Err(e) => {
+                            let _ = done.send(Err(e));
+                            return;
+                        }
+                    },
+                };
+                let rendered = live.render_page(&input);
+                match &rendered {
+                    Ok(output) => {
+                        if let (Some(cache), Some(key)) = (cache, &key) {
+                            cache.put(key, output);
+                        }
+                    }
+                    // A trap, a timeout or running out of memory may leave the instance
+                    // broken, so the next page opens a fresh one; a fault the plugin reported
+                    // leaves it as it was.
+                    Err(e) if !matches!(e, PluginError::Reported { .. }) => session = None,
+                    Err(_) => {}
+                }
+                Outcome {
+                    output: rendered,
+                    reused: false,
                 }
             }
-        }
-        if done.send(Ok((index, tag, input, rendered))).is_err() {
+        };
+        if done.send(Ok((index, tag, input, outcome))).is_err() {
             return;
         }
     }

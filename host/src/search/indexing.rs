@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::sectioning;
 use crate::plugins::{IndexBuilderSession, IndexSection, PluginError, Plugins};
-use crate::rendering::{RenderError, SiteRender, Sources};
+use crate::rendering::{RenderCache, RenderError, SiteRender, Sources};
 use crate::sites::SiteManifest;
 use quire_answer::vocabulary::Vocabulary;
 
@@ -36,12 +36,14 @@ pub enum IndexError {
 
 /// Renders every searchable page of the site folder `root` through the render pipeline and
 /// indexes its sections, in the manifest's order. A page the renderer fails on is skipped (and
-/// reported): one bad page never makes a whole version unsearchable.
+/// reported): one bad page never makes a whole version unsearchable. Pages found in `cache` are
+/// reused, and those rendered are kept there.
 pub fn build_index(
     plugins: &Plugins,
     manifest: &SiteManifest,
     version: &str,
     root: &Path,
+    cache: Option<&RenderCache>,
 ) -> Result<BuiltIndex, IndexError> {
     let work = format!("indexing version {version}");
     let mut builder =
@@ -50,21 +52,28 @@ pub fn build_index(
     let mut sections = 0;
     let mut vocabulary = Vocabulary::new();
     let mut skipped = Vec::new();
-    // Pages readers cannot reach are left out unless the site says otherwise (`searchable`).
+    // Pages readers cannot reach are left out of the index unless the site says otherwise
+    // (`searchable`). With a cache they are rendered all the same, so the export that follows
+    // renders nothing again.
     let render = SiteRender {
         manifest,
         version,
         pages: manifest
             .pages
             .iter()
-            .filter(|page| page.searchable)
+            .filter(|page| cache.is_some() || page.searchable)
             .collect(),
         sources: Sources::Folder(root),
         cancel: None,
         work: &work,
+        cache,
     };
-    render.prepare(plugins).pages(|rendered| {
+    let prepared = render.prepare(plugins);
+    prepared.pages(|rendered| {
         let page = rendered.page;
+        if !page.searchable {
+            return Ok::<_, IndexError>(());
+        }
         if let Some(failure) = rendered.failure {
             skipped.push((page.file.clone(), failure.to_string()));
             return Ok::<_, IndexError>(());
@@ -101,6 +110,13 @@ pub fn build_index(
     sections += batch.len();
     builder.add(&batch)?;
     let bytes = builder.finish()?;
+    let counts = prepared.counts();
+    tracing::info!(
+        version,
+        rendered = counts.rendered,
+        reused = counts.reused,
+        "pages rendered for the search index"
+    );
     Ok(BuiltIndex {
         bytes,
         sections,

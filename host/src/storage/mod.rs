@@ -83,6 +83,10 @@ pub mod paths {
         format!("{}files/{file}", version_dir(domain, label))
     }
 
+    /// Where the render cache keeps pages (`rendering::RenderCache`), shared by every site:
+    /// an entry is named by the hash of everything its page was rendered from.
+    pub const RENDER_CACHE: &str = "render-cache";
+
     /// Where archives live; a download link names an archive by what follows.
     const BUNDLES: &str = "bundles/";
 

@@ -21,6 +21,7 @@ mod export_flow;
 mod export_formats;
 mod helm_chart;
 mod hostile_plugins;
+mod incremental;
 mod local_model;
 mod mcp;
 mod openai_generator;

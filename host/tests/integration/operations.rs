@@ -6,7 +6,7 @@ use std::time::Duration;
 use crate::common::{Api, Instance, docs_server};
 use serde_json::json;
 
-async fn metrics(base: &str) -> String {
+pub(crate) async fn metrics(base: &str) -> String {
     let response = quire::http_client::client()
         .get(format!("{base}/metrics"))
         .send()
@@ -23,7 +23,7 @@ async fn metrics(base: &str) -> String {
 }
 
 /// The value of the sample whose line starts with `series` (name and labels).
-fn sample(text: &str, series: &str) -> Option<f64> {
+pub(crate) fn sample(text: &str, series: &str) -> Option<f64> {
     text.lines()
         .find(|l| l.starts_with(series))
         .and_then(|l| l.rsplit(' ').next())

@@ -151,24 +151,13 @@ fn the_bundle_does_not_depend_on_the_number_of_rendering_threads() {
         let built = instance
             .command()
             .env("QUIRE_PLUGINS__RENDER_THREADS", threads)
-            .args(["build", site.to_str().unwrap(), "-o", out.to_str().unwrap()])
+            // Rendered, not taken from the first build's cache.
+            .args(["build", "--no-cache", site.to_str().unwrap()])
+            .args(["-o", out.to_str().unwrap()])
             .output()
             .expect("run quire");
         assert!(built.status.success(), "{}", stderr(&built));
-        let mut files = std::collections::BTreeMap::new();
-        for entry in walkdir::WalkDir::new(&out).into_iter().flatten() {
-            let name = entry
-                .path()
-                .strip_prefix(&out)
-                .unwrap()
-                .display()
-                .to_string();
-            // The manifest says when it was made; everything else must be equal.
-            if entry.file_type().is_file() && name != "manifest.json" {
-                files.insert(name, std::fs::read(entry.path()).unwrap());
-            }
-        }
-        files
+        common::archive::bundle_folder(&out)
     };
     let one = build("1");
     let three = build("3");
@@ -186,6 +175,160 @@ fn the_bundle_does_not_depend_on_the_number_of_rendering_threads() {
             "{name} differs with three threads"
         );
     }
+}
+
+/// The "N rendered, M reused" of `quire build`'s summary.
+fn rendered_and_reused(output: &std::process::Output) -> (u64, u64) {
+    let text = stderr(output);
+    let counts = text
+        .split_once(" pages into ")
+        .and_then(|(_, rest)| rest.split_once(" ("))
+        .and_then(|(_, rest)| rest.split_once(" reused"))
+        .map(|(counts, _)| counts.to_string())
+        .unwrap_or_else(|| panic!("no counts in {text}"));
+    let (rendered, reused) = counts.split_once(" rendered, ").expect("two counts");
+    (rendered.parse().unwrap(), reused.parse().unwrap())
+}
+
+/// `quire build` keeps each rendered page in its cache folder: the next build of an unchanged
+/// site renders nothing, a one-page edit renders that page alone, a changed snippet renders
+/// again what imports it, a damaged cache entry is rendered again rather than served, and
+/// every bundle equals, file for file, a build that rendered everything.
+#[test]
+fn a_build_renders_only_what_changed_and_equals_a_full_build() {
+    let instance = Instance::new("");
+    let site = instance.dir.path().join("site");
+    common::sites::copy_dir(&common::example_site(), &site);
+    let cache = instance.dir.path().join("render-cache");
+    let mut builds = 0;
+    let mut build = |extra: &[&str]| {
+        builds += 1;
+        let out = instance.dir.path().join(format!("out-{builds}"));
+        let output = instance
+            .command()
+            .args(["build", site.to_str().unwrap(), "-o", out.to_str().unwrap()])
+            .args(extra)
+            .output()
+            .expect("run quire");
+        assert!(output.status.success(), "{}", stderr(&output));
+        (
+            rendered_and_reused(&output),
+            common::archive::bundle_folder(&out),
+        )
+    };
+    let cached = ["--cache-dir", cache.to_str().unwrap()];
+
+    let ((rendered, reused), first) = build(&cached);
+    assert_eq!(reused, 0);
+    let pages = rendered;
+    assert!(pages > 20, "{pages}");
+    let ((rendered, reused), again) = build(&cached);
+    assert_eq!((rendered, reused), (0, pages), "an unchanged site");
+    assert!(first == again, "a build from the cache equals the first");
+
+    // One sentence appended to one page.
+    let page = site.join("quickstart.mdx");
+    let mut text = std::fs::read_to_string(&page).unwrap();
+    text.push_str("\nOne more sentence, appended.\n");
+    std::fs::write(&page, text).unwrap();
+    let ((rendered, reused), edited) = build(&cached);
+    assert_eq!((rendered, reused), (1, pages - 1), "one page changed");
+    let (_, full) = build(&["--no-cache"]);
+    assert!(edited == full, "incremental equals a full build");
+    assert!(String::from_utf8_lossy(&edited["quickstart.html"]).contains("One more sentence"));
+
+    // A snippet one page imports, and one another page names in a legacy `<Snippet file>`:
+    // each renders that page again, and no other.
+    for (snippet, user) in [
+        ("snippets/support.mdx", "guides/components.html"),
+        ("snippets/get-help.mdx", "components/legacy-snippets.html"),
+    ] {
+        let snippet = site.join(snippet);
+        let mut text = std::fs::read_to_string(&snippet).unwrap();
+        text.push_str("\nA new line, for the test.\n");
+        std::fs::write(&snippet, text).unwrap();
+        let ((rendered, reused), edited) = build(&cached);
+        assert_eq!(
+            (rendered, reused),
+            (1, pages - 1),
+            "{} changed",
+            snippet.display()
+        );
+        assert!(String::from_utf8_lossy(&edited[user]).contains("A new line, for the test."));
+        let (_, full) = build(&["--no-cache"]);
+        assert!(edited == full, "after {} changed", snippet.display());
+    }
+
+    // Damaged entries are rendered again, never served. An emptied cache first, so that every
+    // entry in it is one the next build looks up.
+    std::fs::remove_dir_all(&cache).unwrap();
+    let ((rendered, reused), _) = build(&cached);
+    assert_eq!((rendered, reused), (pages, 0), "an emptied cache");
+    let mut damaged = 0;
+    for entry in walkdir::WalkDir::new(&cache).into_iter().flatten() {
+        if entry.file_type().is_file() && damaged < 3 {
+            let mut bytes = std::fs::read(entry.path()).unwrap();
+            let middle = bytes.len() / 2;
+            bytes[middle] ^= 0x55;
+            std::fs::write(entry.path(), bytes).unwrap();
+            damaged += 1;
+        }
+    }
+    let ((rendered, reused), repaired) = build(&cached);
+    assert_eq!((rendered, reused), (3, pages - 3), "the damaged entries");
+    let (_, full) = build(&["--no-cache"]);
+    assert!(repaired == full, "after damaged entries");
+}
+
+/// Two builds writing one cache folder at once (two CI jobs of one site) leave it whole: a
+/// third build takes every page from it and equals a build that rendered everything.
+#[test]
+fn builds_sharing_a_cache_at_once_leave_it_whole() {
+    let (first, second) = (Instance::new(""), Instance::new(""));
+    let site = common::example_site();
+    let cache = first.dir.path().join("shared-cache");
+    let start = |instance: &Instance, name: &str| {
+        instance
+            .command()
+            .args(["build", site.to_str().unwrap(), "-o"])
+            .arg(instance.dir.path().join(name))
+            .args(["--cache-dir", cache.to_str().unwrap()])
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run quire")
+    };
+    let racing = [start(&first, "a"), start(&second, "b")];
+    for child in racing {
+        let output = child.wait_with_output().expect("wait");
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    let after = first
+        .command()
+        .args(["build", site.to_str().unwrap(), "-o"])
+        .arg(first.dir.path().join("c"))
+        .args(["--cache-dir", cache.to_str().unwrap()])
+        .output()
+        .expect("run quire");
+    assert!(after.status.success(), "{}", stderr(&after));
+    let (rendered, reused) = rendered_and_reused(&after);
+    assert_eq!(
+        rendered,
+        0,
+        "every page was in the cache: {}",
+        stderr(&after)
+    );
+    assert!(reused > 20);
+    let full = second
+        .command()
+        .args(["build", "--no-cache", site.to_str().unwrap(), "-o"])
+        .arg(second.dir.path().join("d"))
+        .output()
+        .expect("run quire");
+    assert!(full.status.success(), "{}", stderr(&full));
+    let from_cache = common::archive::bundle_folder(&first.dir.path().join("c"));
+    assert!(from_cache == common::archive::bundle_folder(&second.dir.path().join("d")));
+    assert!(from_cache == common::archive::bundle_folder(&first.dir.path().join("a")));
+    assert!(from_cache == common::archive::bundle_folder(&second.dir.path().join("b")));
 }
 
 /// Code is highlighted by the host's tree-sitter grammars through the component's

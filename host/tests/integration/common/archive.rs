@@ -101,3 +101,23 @@ pub fn sidebar_of(
     };
     Some((items, shown))
 }
+
+/// The files of a bundle written as a folder, by path, without its manifest (which says when
+/// the bundle was made, so two builds of one site differ there alone).
+pub fn bundle_folder(out: &Path) -> BTreeMap<String, Vec<u8>> {
+    walkdir::WalkDir::new(out)
+        .into_iter()
+        .flatten()
+        .filter(|entry| entry.file_type().is_file())
+        .map(|entry| {
+            let name = entry
+                .path()
+                .strip_prefix(out)
+                .expect("inside")
+                .display()
+                .to_string();
+            (name, std::fs::read(entry.path()).expect("read"))
+        })
+        .filter(|(name, _)| name != "manifest.json")
+        .collect()
+}

@@ -49,6 +49,44 @@ pub fn hostile(dir: &Path) {
     }
 }
 
+/// The shared corpora (`../shared/corpora/NAME.tar.gz`, real docs.json sites), each unpacked
+/// into a folder of its own under `dir`: their names and folders, in name order.
+pub fn unpack_corpora(dir: &Path) -> Vec<(String, std::path::PathBuf)> {
+    let corpora = super::workspace().join("../shared/corpora");
+    assert!(
+        corpora.is_dir(),
+        "the shared corpora are not at {}: this test needs the shared folder beside the repository",
+        corpora.display()
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&corpora)
+        .expect("corpora")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|n| n.strip_suffix(".tar.gz").map(String::from))
+        .collect();
+    names.sort();
+    assert!(
+        !names.is_empty(),
+        "no .tar.gz site in {}",
+        corpora.display()
+    );
+    names
+        .into_iter()
+        .map(|name| {
+            let root = dir.join(&name);
+            let archive = std::fs::read(corpora.join(format!("{name}.tar.gz"))).expect("corpus");
+            for (path, contents) in super::archive::unpack(&archive) {
+                if path.ends_with('/') {
+                    continue; // a folder entry; its files come on their own
+                }
+                let target = root.join(&path);
+                std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
+                std::fs::write(target, contents).expect("write");
+            }
+            (name, root)
+        })
+        .collect()
+}
+
 /// Copies the folder `from` (a site, say) to `to`, creating it.
 pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
     std::fs::create_dir_all(to).unwrap();

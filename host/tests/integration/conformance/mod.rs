@@ -55,46 +55,19 @@ struct Figures {
 
 #[tokio::test]
 async fn shared_corpora_publish_and_export_completely() {
-    let corpora = common::workspace().join("../shared/corpora");
-    assert!(
-        corpora.is_dir(),
-        "the shared corpora are not at {}: this test needs the shared folder beside the repository",
-        corpora.display()
-    );
-    let mut names: Vec<String> = std::fs::read_dir(&corpora)
-        .expect("corpora")
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter_map(|n| n.strip_suffix(".tar.gz").map(String::from))
-        .collect();
-    names.sort();
-    assert!(
-        !names.is_empty(),
-        "no .tar.gz site in {}",
-        corpora.display()
-    );
-
     let instance = Instance::new("[jobs]\nworkers = 1\n");
     let key = instance.organization("acme", "enterprise");
     let sites = tempfile::tempdir().expect("sites dir");
-    let mut roots = Vec::new();
-    for name in &names {
-        let root = sites.path().join(name);
-        let archive = std::fs::read(corpora.join(format!("{name}.tar.gz"))).expect("corpus");
-        for (path, contents) in unpack(&archive) {
-            if path.ends_with('/') {
-                continue; // a folder entry; its files come on their own
-            }
-            let target = root.join(&path);
-            std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
-            std::fs::write(target, contents).expect("write");
-        }
+    let (names, roots): (Vec<String>, Vec<_>) = common::sites::unpack_corpora(sites.path())
+        .into_iter()
+        .unzip();
+    for (name, root) in names.iter().zip(&roots) {
         instance.publish_folder(
             &format!("{name}.test"),
             root.to_str().expect("utf-8"),
             "acme",
             Some("v1"),
         );
-        roots.push(root);
     }
 
     let server = instance.start();

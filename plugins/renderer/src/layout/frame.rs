@@ -60,10 +60,9 @@ pub(super) fn footer(html: &mut String, site: &Site, path: &str, root: &str) {
         }
         html.push_str("</span>");
     }
-    html.push_str(&format!(
-        "<span class=\"footer-version\">{}</span></footer>\n",
-        escape::html(&site.version)
-    ));
+    // No content version label here: a page's output must not depend on it, so that an
+    // unchanged page is reused from one version to the next (the contract's `site-info`).
+    html.push_str("</footer>\n");
 }
 
 /// The top bar.

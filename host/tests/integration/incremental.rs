@@ -1,0 +1,266 @@
+//! Incremental releases on the API host: publishing renders each page once and keeps it in the
+//! render cache in object storage, the export that follows renders nothing again, and the next
+//! version renders only its changed page, with a bundle equal, file for file, to one exported
+//! with no cache at all. Counted through the server's `/metrics`.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use crate::common::archive::{tar_gz_dir, unpack};
+use crate::common::{self, Api, Instance};
+use crate::operations::{metrics, sample};
+use serde_json::json;
+
+/// Pages rendered and reused by the server so far.
+async fn counts(base: &str) -> (f64, f64) {
+    let text = metrics(base).await;
+    let value = |series| sample(&text, series).unwrap_or(0.0);
+    (
+        value("quire_render_pages_rendered_total"),
+        value("quire_render_pages_reused_total"),
+    )
+}
+
+/// Publishes `site` as `label` and exports it; returns the bundle's files (the manifest,
+/// which says when it was made, left out) and its page count.
+async fn release(
+    api: &Api,
+    site: &std::path::Path,
+    label: &str,
+) -> (BTreeMap<String, Vec<u8>>, f64) {
+    let (status, version) = api.publish("docs.acme.test", label, tar_gz_dir(site)).await;
+    assert_eq!(status, 201, "{version}");
+    let (job_id, last) = api
+        .run_job(
+            json!({"domain": "docs.acme.test", "version": label}),
+            Duration::from_secs(120),
+        )
+        .await;
+    assert_eq!(last["status"], "completed", "{last}");
+    let (_, bytes) = api.download_bundle(&job_id).await;
+    let mut files = unpack(&bytes);
+    files.remove("manifest.json");
+    (files, last["pageCount"].as_f64().expect("pageCount"))
+}
+
+#[tokio::test]
+async fn a_release_renders_each_page_once_and_the_next_only_what_changed() {
+    let instance = Instance::new("");
+    let key = instance.organization("acme", "enterprise");
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let site = instance.dir.path().join("site");
+    common::sites::copy_dir(&common::example_site(), &site);
+
+    let (v1, pages) = release(&api, &site, "v1").await;
+    let (rendered, reused) = counts(&server.base).await;
+    assert_eq!(rendered, pages, "publishing rendered every page, once");
+    assert_eq!(reused, pages, "the export rendered none again");
+
+    let page = site.join("quickstart.mdx");
+    let mut text = std::fs::read_to_string(&page).unwrap();
+    text.push_str("\nOne more sentence, appended.\n");
+    std::fs::write(&page, text).unwrap();
+    let (v2, _) = release(&api, &site, "v2").await;
+    let (rendered, reused) = counts(&server.base).await;
+    assert_eq!(rendered, pages + 1.0, "v2 rendered its changed page alone");
+    assert_eq!(reused, pages + (pages - 1.0) + pages);
+    let changed: Vec<&String> = v2
+        .keys()
+        .filter(|name| v1.get(*name) != v2.get(*name))
+        .collect();
+    assert!(
+        changed.iter().any(|name| *name == "quickstart.html"),
+        "{changed:?}"
+    );
+    assert!(
+        !changed
+            .iter()
+            .any(|name| name.ends_with(".html") && *name != "quickstart.html"),
+        "no other page changed: {changed:?}"
+    );
+
+    // The same version exported by a server with no render cache, from scratch.
+    let uncached = Instance::new("[plugins]\nrender_cache = false\n");
+    let key = uncached.organization("acme", "enterprise");
+    let server = uncached.start();
+    let api = Api::new(&server.base, &key);
+    let (scratch, _) = release(&api, &site, "v2").await;
+    assert_eq!(
+        counts(&server.base).await.1,
+        0.0,
+        "nothing reused without a cache"
+    );
+    assert_eq!(
+        scratch.keys().collect::<Vec<_>>(),
+        v2.keys().collect::<Vec<_>>()
+    );
+    for (name, contents) in &v2 {
+        assert!(
+            scratch[name] == *contents,
+            "{name} differs from a full export"
+        );
+    }
+}
+
+/// A render cache over its limit is trimmed once an export ends: with no room at all, nothing
+/// is left of it, and the next release renders its pages again.
+#[tokio::test]
+async fn a_render_cache_over_its_limit_is_trimmed() {
+    let instance = Instance::new("[plugins]\nrender_cache_max_mib = 0\n");
+    let key = instance.organization("acme", "enterprise");
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let cache = instance.data_dir().join("storage").join("render-cache");
+    let (_, pages) = release(&api, &common::example_site(), "v1").await;
+    let entries = walkdir::WalkDir::new(&cache)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .count();
+    assert_eq!(entries, 0, "the cache was emptied");
+    let (rendered, _) = counts(&server.base).await;
+    assert_eq!(rendered, pages, "{pages}");
+}
+
+/// One small change a writer makes between two releases.
+#[derive(Debug, Clone, Copy)]
+enum Edit {
+    /// A sentence appended to a page.
+    PageText,
+    /// A line appended to a snippet (to a page, for a site with none).
+    Snippet,
+    /// A new page, added to the navigation.
+    NavigationPage,
+}
+
+/// Applies `edit` to the site at `root`, choosing with `rng`; says what it did.
+fn apply(edit: Edit, root: &std::path::Path, rng: &mut impl rand::Rng, n: usize) -> String {
+    let files = |under: &str| -> Vec<std::path::PathBuf> {
+        let mut found: Vec<_> = walkdir::WalkDir::new(root.join(under))
+            .into_iter()
+            .flatten()
+            .map(|e| e.into_path())
+            .filter(|p| p.extension().is_some_and(|x| x == "mdx" || x == "md"))
+            .filter(|p| under == "snippets" || !p.starts_with(root.join("snippets")))
+            .collect();
+        found.sort();
+        found
+    };
+    let append = |file: &std::path::Path, text: &str| {
+        let mut contents = std::fs::read_to_string(file).unwrap_or_default();
+        contents.push_str(text);
+        std::fs::write(file, contents).expect("edit");
+    };
+    let snippets = files("snippets");
+    match edit {
+        Edit::Snippet if !snippets.is_empty() => {
+            let snippet = &snippets[rng.random_range(0..snippets.len())];
+            append(snippet, &format!("\nEdited snippet line {n}.\n"));
+            format!("snippet {}", snippet.display())
+        }
+        Edit::PageText | Edit::Snippet => {
+            let pages = files("");
+            let page = &pages[rng.random_range(0..pages.len())];
+            append(page, &format!("\nEdited sentence {n}.\n"));
+            format!("page {}", page.display())
+        }
+        Edit::NavigationPage => {
+            let config = root.join("docs.json");
+            let mut docs: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&config).expect("docs.json")).unwrap();
+            let name = format!("added-page-{n}");
+            std::fs::write(
+                root.join(format!("{name}.mdx")),
+                format!("---\ntitle: Added {n}\n---\n\nA page added to the navigation.\n"),
+            )
+            .unwrap();
+            let list = first_page_list(&mut docs["navigation"]).expect("a page list");
+            let at = rng.random_range(0..=list.len());
+            list.insert(at, serde_json::Value::String(name.clone()));
+            std::fs::write(&config, serde_json::to_vec_pretty(&docs).unwrap()).unwrap();
+            format!("navigation page {name} at {at}")
+        }
+    }
+}
+
+/// The first list of page paths in a docs.json navigation.
+fn first_page_list(node: &mut serde_json::Value) -> Option<&mut Vec<serde_json::Value>> {
+    let holds_pages = |v: &serde_json::Value| {
+        v.get("pages")
+            .and_then(|p| p.as_array())
+            .is_some_and(|p| p.iter().any(|e| e.is_string()))
+    };
+    if holds_pages(node) {
+        return node.get_mut("pages")?.as_array_mut();
+    }
+    match node {
+        serde_json::Value::Object(map) => map.values_mut().find_map(first_page_list),
+        serde_json::Value::Array(items) => items.iter_mut().find_map(first_page_list),
+        _ => None,
+    }
+}
+
+/// On every shared corpus, random edits of each kind, one after another: after each, a build
+/// from the render cache equals, file for file, a build that renders everything. The seed is
+/// printed; `QUIRE_EDIT_SEED` replays one.
+#[test]
+fn incremental_builds_equal_full_builds_on_the_corpora_after_random_edits() {
+    use rand::{Rng, SeedableRng};
+    let seed = std::env::var("QUIRE_EDIT_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+        });
+    eprintln!("QUIRE_EDIT_SEED={seed}");
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let instance = Instance::new("");
+    let sites = tempfile::tempdir().expect("sites");
+    let cache = instance.dir.path().join("render-cache");
+    let builds = std::cell::Cell::new(0);
+    let mut edits = 0;
+    for (name, root) in common::sites::unpack_corpora(sites.path()) {
+        let build = |extra: &[&str]| {
+            builds.set(builds.get() + 1);
+            let out = instance.dir.path().join(format!("out-{}", builds.get()));
+            let output = instance
+                .command()
+                .args(["build", root.to_str().unwrap(), "-o", out.to_str().unwrap()])
+                .args(extra)
+                .output()
+                .expect("run quire");
+            assert!(
+                output.status.success(),
+                "{name}: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            let files = common::archive::bundle_folder(&out);
+            std::fs::remove_dir_all(&out).unwrap();
+            files
+        };
+        let cached = ["--cache-dir", cache.to_str().unwrap()];
+        build(&cached);
+        let kinds = [Edit::PageText, Edit::Snippet, Edit::NavigationPage];
+        for _ in 0..2 {
+            let edit = kinds[rng.random_range(0..kinds.len())];
+            edits += 1;
+            let done = apply(edit, &root, &mut rng, edits);
+            let incremental = build(&cached);
+            let full = build(&["--no-cache"]);
+            assert_eq!(
+                incremental.keys().collect::<Vec<_>>(),
+                full.keys().collect::<Vec<_>>(),
+                "{name} after {done} (QUIRE_EDIT_SEED={seed})"
+            );
+            for (path, contents) in &full {
+                assert!(
+                    incremental[path] == *contents,
+                    "{name}: {path} differs from a full build after {done} (QUIRE_EDIT_SEED={seed})"
+                );
+            }
+        }
+    }
+}
