@@ -46,8 +46,18 @@ pub fn build_index(
     cache: Option<&RenderCache>,
 ) -> Result<BuiltIndex, IndexError> {
     let work = format!("indexing version {version}");
+    // The retriever's first failure ends the index but, with a cache, not the rendering: the
+    // export that follows still finds every page rendered.
+    let mut index_failure: Option<PluginError> = None;
     let mut builder =
-        IndexBuilderSession::start(&plugins.runtime, &plugins.retriever.current(), &work)?;
+        match IndexBuilderSession::start(&plugins.runtime, &plugins.retriever.current(), &work) {
+            Ok(builder) => Some(builder),
+            Err(e) if cache.is_some() => {
+                index_failure = Some(e);
+                None
+            }
+            Err(e) => return Err(e.into()),
+        };
     let mut batch = Vec::with_capacity(BATCH);
     let mut sections = 0;
     let mut vocabulary = Vocabulary::new();
@@ -71,7 +81,7 @@ pub fn build_index(
     let prepared = render.prepare(plugins);
     prepared.pages(|rendered| {
         let page = rendered.page;
-        if !page.searchable {
+        if !page.searchable || index_failure.is_some() {
             return Ok::<_, IndexError>(());
         }
         if let Some(failure) = rendered.failure {
@@ -102,14 +112,16 @@ pub fn build_index(
         }
         if batch.len() >= BATCH {
             sections += batch.len();
-            builder.add(&batch)?;
+            if let Some(Err(e)) = builder.as_mut().map(|b| b.add(&batch)) {
+                if cache.is_none() {
+                    return Err(e.into());
+                }
+                index_failure = Some(e);
+            }
             batch.clear();
         }
         Ok(())
     })?;
-    sections += batch.len();
-    builder.add(&batch)?;
-    let bytes = builder.finish()?;
     let counts = prepared.counts();
     tracing::info!(
         version,
@@ -117,6 +129,16 @@ pub fn build_index(
         reused = counts.reused,
         "pages rendered for the search index"
     );
+    let mut builder = match (builder, index_failure) {
+        (Some(builder), None) => builder,
+        (_, Some(failure)) => return Err(failure.into()),
+        (None, None) => {
+            return Err(PluginError::Engine("the index builder did not start".into()).into());
+        }
+    };
+    sections += batch.len();
+    builder.add(&batch)?;
+    let bytes = builder.finish()?;
     Ok(BuiltIndex {
         bytes,
         sections,

@@ -123,6 +123,37 @@ async fn a_render_cache_over_its_limit_is_trimmed() {
     assert_eq!(rendered, pages, "{pages}");
 }
 
+/// A version the retriever cannot index (here it has no room at all) is published unsearchable,
+/// with the reason, and its pages are rendered all the same: the export renders none again.
+#[tokio::test]
+async fn pages_are_rendered_once_even_when_the_search_index_fails() {
+    let instance = Instance::new("[plugins.limits.retriever]\nmemory_limit_mib = 1\n");
+    let key = instance.organization("acme", "enterprise");
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let (status, version) = api
+        .publish("docs.acme.test", "v1", tar_gz_dir(&common::example_site()))
+        .await;
+    assert_eq!(status, 201, "{version}");
+    assert_eq!(version["indexedSections"], 0, "{version}");
+    assert!(
+        version["indexProblems"][0]
+            .as_str()
+            .is_some_and(|p| p.contains("not searchable")),
+        "{version}"
+    );
+    let (job_id, last) = api
+        .run_job(
+            json!({"domain": "docs.acme.test"}),
+            Duration::from_secs(120),
+        )
+        .await;
+    assert_eq!(last["status"], "completed", "{last}");
+    let pages = last["pageCount"].as_f64().expect("pageCount");
+    let (rendered, reused) = counts(&server.base).await;
+    assert_eq!((rendered, reused), (pages, pages), "job {job_id}");
+}
+
 /// One small change a writer makes between two releases.
 #[derive(Debug, Clone, Copy)]
 enum Edit {
