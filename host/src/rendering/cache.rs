@@ -9,11 +9,14 @@
 //! refused.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use opendal::Operator;
 use sha2::{Digest, Sha256};
 use tokio::runtime::Handle;
+use tokio::sync::Semaphore;
+use tokio::task::JoinHandle;
 
 use super::keys::PageKey;
 use crate::plugins::RenderedPage;
@@ -21,6 +24,9 @@ use crate::plugins::RenderedPage;
 /// An entry: this magic, the SHA-256 of the payload, then the payload (the page, encoded).
 const MAGIC: &[u8; 4] = b"QRC1";
 const HASH_LEN: usize = 32;
+/// Entries written to object storage at once: a store's latency, not its bandwidth, is what a
+/// run of small entries waits on.
+const STORAGE_WRITES: usize = 16;
 
 /// Where rendered pages are kept.
 #[derive(Clone)]
@@ -33,7 +39,18 @@ pub enum RenderCache {
         operator: Operator,
         runtime: Handle,
         prefix: String,
+        /// Writes under way, waited for by [`RenderCache::flush`].
+        writes: Arc<Mutex<Vec<JoinHandle<()>>>>,
+        write_slots: Arc<Semaphore>,
     },
+}
+
+/// A lookup under way. In object storage the read starts when the page is queued, so that the
+/// reads of the pages waiting for a renderer thread overlap; in a folder it is made when the
+/// thread asks.
+pub struct Lookup {
+    pub key: PageKey,
+    read: Option<JoinHandle<Option<Vec<u8>>>>,
 }
 
 impl RenderCache {
@@ -43,6 +60,36 @@ impl RenderCache {
             operator,
             runtime,
             prefix: prefix.trim_end_matches('/').to_string(),
+            writes: Arc::default(),
+            write_slots: Arc::new(Semaphore::new(STORAGE_WRITES)),
+        }
+    }
+
+    /// Starts looking `key` up; [`RenderCache::finish`] gives the page.
+    pub fn start(&self, key: PageKey) -> Lookup {
+        let read = match self {
+            RenderCache::Folder(_) => None,
+            RenderCache::Storage {
+                operator, runtime, ..
+            } => {
+                let (operator, name) = (operator.clone(), self.entry_name(&key));
+                Some(runtime.spawn(async move {
+                    operator.read(&name).await.ok().map(|bytes| bytes.to_vec())
+                }))
+            }
+        };
+        Lookup { key, read }
+    }
+
+    /// The page `lookup` found, if its bytes check out. Call from a thread outside the async
+    /// runtime (the render pipeline's).
+    pub fn finish(&self, lookup: Lookup) -> Option<RenderedPage> {
+        match (self, lookup.read) {
+            (RenderCache::Storage { runtime, .. }, Some(read)) => {
+                let bytes = runtime.block_on(read).ok().flatten()?;
+                self.checked(&lookup.key, &bytes)
+            }
+            _ => self.get(&lookup.key),
         }
     }
 
@@ -66,9 +113,15 @@ impl RenderCache {
                 operator, runtime, ..
             } => runtime.block_on(operator.read(&name)).ok()?.to_vec(),
         };
-        match decode(&bytes) {
+        self.checked(key, &bytes)
+    }
+
+    /// The page in an entry's `bytes`, if they check out.
+    fn checked(&self, key: &PageKey, bytes: &[u8]) -> Option<RenderedPage> {
+        match decode(bytes) {
             Ok(page) => Some(page),
             Err(reason) => {
+                let name = self.entry_name(key);
                 tracing::warn!(entry = %name, "render cache entry refused ({reason}); rendering the page again");
                 None
             }
@@ -82,17 +135,52 @@ impl RenderCache {
         let Some(bytes) = encode(page) else {
             return;
         };
-        let written = match self {
-            RenderCache::Folder(root) => write_file_atomically(&root.join(&name), &bytes),
+        match self {
+            RenderCache::Folder(root) => {
+                if let Err(e) = write_file_atomically(&root.join(&name), &bytes) {
+                    tracing::warn!(entry = %name, "cannot write a render cache entry: {e}");
+                }
+            }
+            // Written in the background, several at once, so rendering does not wait on
+            // storage's latency; `flush` waits for them.
             RenderCache::Storage {
-                operator, runtime, ..
-            } => runtime
-                .block_on(operator.write(&name, bytes))
-                .map(|_| ())
-                .map_err(|e| e.to_string()),
-        };
-        if let Err(e) = written {
-            tracing::warn!(entry = %name, "cannot write a render cache entry: {e}");
+                operator,
+                runtime,
+                writes,
+                write_slots,
+                ..
+            } => {
+                let (operator, slots) = (operator.clone(), write_slots.clone());
+                let write = runtime.spawn(async move {
+                    let Ok(_slot) = slots.acquire_owned().await else {
+                        return;
+                    };
+                    if let Err(e) = operator.write(&name, bytes).await {
+                        tracing::warn!(entry = %name, "cannot write a render cache entry: {e}");
+                    }
+                });
+                writes
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+                    .push(write);
+            }
+        }
+    }
+
+    /// Waits for the writes under way. Call from a thread outside the async runtime.
+    pub fn flush(&self) {
+        if let RenderCache::Storage {
+            runtime, writes, ..
+        } = self
+        {
+            let pending = std::mem::take(
+                &mut *writes
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner()),
+            );
+            for write in pending {
+                let _ = runtime.block_on(write);
+            }
         }
     }
 
@@ -160,6 +248,7 @@ impl RenderCache {
                 operator,
                 runtime,
                 prefix,
+                ..
             } => runtime.block_on(async {
                 let listed = operator
                     .list_with(&format!("{prefix}/"))

@@ -210,10 +210,14 @@ impl Prepared<'_> {
                 source,
                 modified,
             };
-            let key = self.site_key.as_ref().and_then(|site| site.page(&input));
-            Ok::<_, E>((*page, input, key))
+            // Started now, the lookup overlaps those of the pages queued before it.
+            let lookup = render
+                .cache
+                .zip(self.site_key.as_ref().and_then(|site| site.page(&input)))
+                .map(|(cache, key)| cache.start(key));
+            Ok::<_, E>((*page, input, lookup))
         });
-        pool::render_in_order(
+        let rendered = pool::render_in_order(
             &self.plugins.runtime,
             &self.renderer,
             &self.site,
@@ -242,7 +246,12 @@ impl Prepared<'_> {
                     reused: outcome.reused,
                 })
             },
-        )
+        );
+        // Every page kept in the cache is there once the run is over.
+        if let Some(cache) = render.cache {
+            cache.flush();
+        }
+        rendered
     }
 }
 

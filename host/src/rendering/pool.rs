@@ -11,8 +11,7 @@ use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, Sender, channel, sync_channel};
 
 use super::RenderError;
-use super::cache::RenderCache;
-use super::keys::PageKey;
+use super::cache::{Lookup, RenderCache};
 use crate::plugins::{
     LoadedPlugin, PageInput, PluginError, PluginRuntime, RenderedPage, RendererSession, SiteInfo,
 };
@@ -22,8 +21,8 @@ use crate::plugins::{
 /// small.
 const AHEAD_PER_THREAD: usize = 16;
 
-/// One page handed to a rendering thread, with the caller's tag and its cache key.
-type Task<T> = (usize, T, PageInput, Option<PageKey>);
+/// One page handed to a rendering thread, with the caller's tag and its cache lookup.
+type Task<T> = (usize, T, PageInput, Option<Lookup>);
 /// A page back from a rendering thread, or the error that stopped the thread.
 type Done<T> = Result<(usize, T, PageInput, Outcome), PluginError>;
 
@@ -58,7 +57,7 @@ pub(super) fn render_in_order<T, E>(
     cache: Option<&RenderCache>,
     work: &str,
     threads: usize,
-    pages: impl IntoIterator<Item = Result<(T, PageInput, Option<PageKey>), E>>,
+    pages: impl IntoIterator<Item = Result<(T, PageInput, Option<Lookup>), E>>,
     mut on_page: impl FnMut(T, PageInput, Outcome) -> Result<(), E>,
 ) -> Result<(), E>
 where
@@ -97,7 +96,7 @@ where
 /// The calling thread's side: hands out pages up to `ahead` past the next one due, and takes
 /// results back in order.
 fn collect<T, E>(
-    pages: impl IntoIterator<Item = Result<(T, PageInput, Option<PageKey>), E>>,
+    pages: impl IntoIterator<Item = Result<(T, PageInput, Option<Lookup>), E>>,
     ahead: usize,
     tasks: &std::sync::mpsc::SyncSender<Task<T>>,
     done: &Receiver<Done<T>>,
@@ -114,8 +113,8 @@ where
         while !exhausted && handed_out < next_due + ahead {
             match pages.next() {
                 Some(page) => {
-                    let (tag, input, key) = page?;
-                    if tasks.send((handed_out, tag, input, key)).is_err() {
+                    let (tag, input, lookup) = page?;
+                    if tasks.send((handed_out, tag, input, lookup)).is_err() {
                         break; // every thread stopped; the error is on its way back
                     }
                     handed_out += 1;
@@ -163,12 +162,13 @@ fn render_thread<T>(
             Ok(receiver) => receiver.recv(),
             Err(_) => return,
         };
-        let Ok((index, tag, input, key)) = task else {
+        let Ok((index, tag, input, lookup)) = task else {
             return; // the queue is closed: the run is over
         };
+        let key = lookup.as_ref().map(|l| l.key);
         let cached = cache
-            .zip(key.as_ref())
-            .and_then(|(cache, key)| cache.get(key));
+            .zip(lookup)
+            .and_then(|(cache, lookup)| cache.finish(lookup));
         let outcome = match cached {
             Some(output) => Outcome {
                 output: Ok(output),

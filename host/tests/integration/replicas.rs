@@ -42,6 +42,22 @@ impl Cluster {
     }
 }
 
+/// Prints a server's log if the test panics while it is held.
+struct LogOnPanic<'a>(&'a Server);
+
+impl Drop for LogOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let log = self.0.log();
+            let tail: Vec<&str> = log.lines().rev().take(60).collect();
+            eprintln!(
+                "the server's last log lines:\n{}",
+                tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+            );
+        }
+    }
+}
+
 /// A user message as the chat SDK sends it.
 fn user(text: &str) -> Value {
     json!({"id": "u1", "role": "user", "content": text, "parts": [{"type": "text", "text": text}]})
@@ -178,6 +194,8 @@ async fn a_job_whose_replica_is_killed_is_taken_over_after_its_lease() {
     let server_b = b.start();
     let api_b = Api::new(&server_b.base, &key);
     server_a.signal("-KILL");
+    // If the job never finishes, what B did is the answer.
+    let _b_log = LogOnPanic(&server_b);
 
     let seen = api_b.wait_job(&job, Duration::from_secs(180)).await;
     let last = seen.last().unwrap();
