@@ -256,12 +256,18 @@ impl Prepared<'_> {
 }
 
 /// Whether the page `source` shows its "last modified" date: its frontmatter's `timestamp`,
-/// else the site's `metadata.timestamp` (`site_default`).
+/// else the site's `metadata.timestamp` (`site_default`). Runs for every page on the reading
+/// thread, so the YAML is parsed only when it names the field.
 fn shows_date(source: &str, site_default: bool) -> bool {
-    quire_core::frontmatter::of_page(source)
-        .0
-        .timestamp
-        .unwrap_or(site_default)
+    match quire_core::frontmatter::block(source) {
+        Some(block) if block.yaml.contains("timestamp") => {
+            quire_core::frontmatter::read(block.yaml)
+                .0
+                .timestamp
+                .unwrap_or(site_default)
+        }
+        _ => site_default,
+    }
 }
 
 /// The plain page that stands in for one the renderer failed on, with a warning saying so.
@@ -273,4 +279,21 @@ fn fallback(page: &PageEntry, source: &str, failure: &PluginError) -> RenderedPa
         message: format!("the page could not be rendered and is exported as plain text: {failure}"),
     });
     fallback
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shows_date;
+
+    #[test]
+    fn a_page_shows_its_date_as_its_frontmatter_or_else_the_site_says() {
+        assert!(!shows_date("# A\n", false));
+        assert!(shows_date("# A\n", true));
+        assert!(shows_date("---\ntitle: A\n---\n# A\n", true));
+        assert!(shows_date("---\ntimestamp: true\n---\n# A\n", false));
+        assert!(!shows_date(
+            "---\ntitle: A\ntimestamp: false\n---\n# A\n",
+            true
+        ));
+    }
 }

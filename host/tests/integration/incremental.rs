@@ -91,16 +91,7 @@ async fn a_release_renders_each_page_once_and_the_next_only_what_changed() {
         0.0,
         "nothing reused without a cache"
     );
-    assert_eq!(
-        scratch.keys().collect::<Vec<_>>(),
-        v2.keys().collect::<Vec<_>>()
-    );
-    for (name, contents) in &v2 {
-        assert!(
-            scratch[name] == *contents,
-            "{name} differs from a full export"
-        );
-    }
+    common::archive::assert_same_files(&scratch, &v2, "v2 from the cache, and a full export");
 }
 
 /// A render cache over its limit is trimmed once an export ends: with no room at all, nothing
@@ -281,17 +272,13 @@ fn incremental_builds_equal_full_builds_on_the_corpora_after_random_edits() {
             let done = apply(edit, &root, &mut rng, edits);
             let incremental = build(&cached);
             let full = build(&["--no-cache"]);
-            assert_eq!(
-                incremental.keys().collect::<Vec<_>>(),
-                full.keys().collect::<Vec<_>>(),
-                "{name} after {done} (QUIRE_EDIT_SEED={seed})"
+            common::archive::assert_same_files(
+                &incremental,
+                &full,
+                &format!(
+                    "{name}, from the cache and in full, after {done} (QUIRE_EDIT_SEED={seed})"
+                ),
             );
-            for (path, contents) in &full {
-                assert!(
-                    incremental[path] == *contents,
-                    "{name}: {path} differs from a full build after {done} (QUIRE_EDIT_SEED={seed})"
-                );
-            }
         }
     }
 }

@@ -165,16 +165,7 @@ fn the_bundle_does_not_depend_on_the_number_of_rendering_threads() {
         one.keys().any(|f| f.starts_with("assets/mermaid-")),
         "a diagram script"
     );
-    assert_eq!(
-        one.keys().collect::<Vec<_>>(),
-        three.keys().collect::<Vec<_>>()
-    );
-    for (name, contents) in &one {
-        assert!(
-            three[name] == *contents,
-            "{name} differs with three threads"
-        );
-    }
+    common::archive::assert_same_files(&three, &one, "with one and with three threads");
 }
 
 /// The "N rendered, M reused" of `quire build`'s summary.

@@ -121,3 +121,20 @@ pub fn bundle_folder(out: &Path) -> BTreeMap<String, Vec<u8>> {
         .filter(|(name, _)| name != "manifest.json")
         .collect()
 }
+
+/// Asserts that two bundles hold the same files, byte for byte; `context` says which two, and
+/// the message names the first file that differs.
+pub fn assert_same_files(
+    actual: &BTreeMap<String, Vec<u8>>,
+    expected: &BTreeMap<String, Vec<u8>>,
+    context: &str,
+) {
+    assert_eq!(
+        actual.keys().collect::<Vec<_>>(),
+        expected.keys().collect::<Vec<_>>(),
+        "{context}"
+    );
+    for (name, contents) in expected {
+        assert!(actual[name] == *contents, "{name} differs: {context}");
+    }
+}
