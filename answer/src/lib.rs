@@ -93,19 +93,26 @@ pub struct Answer {
     pub text: String,
     /// Indexes into the input's sections, each once, in the order the answer first links them.
     pub cited: Vec<usize>,
+    /// Where each of `cited` is first linked: the byte offset in `text` right after the line
+    /// that links it, so a stream can send the section as a source at the point it supports.
+    pub cited_at: Vec<usize>,
 }
 
 impl Answer {
-    fn new(text: String, cited: impl IntoIterator<Item = usize>) -> Self {
-        let mut unique = Vec::new();
-        for i in cited {
-            if !unique.contains(&i) {
-                unique.push(i);
+    /// `cited` holds each linked section with the length of the text when it was linked.
+    fn new(text: String, cited: impl IntoIterator<Item = (usize, usize)>) -> Self {
+        let text = text.trim_end().to_string();
+        let (mut unique, mut at) = (Vec::new(), Vec::new());
+        for (section, offset) in cited {
+            if !unique.contains(&section) {
+                unique.push(section);
+                at.push(offset.min(text.len()));
             }
         }
         Self {
-            text: text.trim_end().to_string(),
+            text,
             cited: unique,
+            cited_at: at,
         }
     }
 }
@@ -188,14 +195,15 @@ pub fn compose(input: &Question) -> Answer {
             return quote_window(input, &splits, &window, &weights, total, kind);
         }
         return match code_alone {
-            Some(shown) => Answer::new(
-                format!(
+            Some(shown) => {
+                let text = format!(
                     "Here is what the {} documentation shows:\n\n{}",
                     input.site_name,
                     shown.markdown(input)
-                ),
-                [shown.section],
-            ),
+                );
+                let end = text.len();
+                Answer::new(text, [(shown.section, end)])
+            }
             None => not_answered(input),
         };
     }
@@ -251,24 +259,31 @@ pub fn compose(input: &Question) -> Answer {
                 .all(|&o| candidates[o].section != candidate.section)
         {
             answer.push_str(&format!("From [{}]({})\n\n", section.label(), section.url));
-            cited.push(candidate.section);
+            cited.push((candidate.section, answer.len()));
             section_written = false;
         }
     }
     // Code that covers more of the question than any shown with its quote ("how do I"
     // answers show their best block whatever it covers).
-    let shown =
-        code_to_show(kind, &cited, &splits, &own_headings, &weights, total).filter(|best| {
-            !shown_inline.iter().any(|b| std::ptr::eq(*b, best.block))
-                && (shown_inline.is_empty() || best.share > inline_share)
-        });
+    let shown = code_to_show(
+        kind,
+        &quoted_sections(&cited),
+        &splits,
+        &own_headings,
+        &weights,
+        total,
+    )
+    .filter(|best| {
+        !shown_inline.iter().any(|b| std::ptr::eq(*b, best.block))
+            && (shown_inline.is_empty() || best.share > inline_share)
+    });
     if cited.is_empty() && shown.is_none() {
         // Every quote chosen introduced what another had already shown.
         return not_answered(input);
     }
     if let Some(shown) = shown {
         answer.push_str(&shown.markdown(input));
-        cited.push(shown.section);
+        cited.push((shown.section, answer.len()));
     }
     Answer::new(answer, cited)
 }
@@ -310,6 +325,7 @@ fn quote_window(
         section.label(),
         section.url
     ));
+    let linked_at = answer.len();
     let only_this = &splits[window.section..=window.section];
     let own_heading = own_heading(section);
     if let Some(shown) = code_to_show(kind, &[0], only_this, &[own_heading], weights, total)
@@ -321,7 +337,7 @@ fn quote_window(
         };
         answer.push_str(&shown.markdown(input));
     }
-    Answer::new(answer, [window.section])
+    Answer::new(answer, [(window.section, linked_at)])
 }
 
 /// Whether sentence `position` introduces something ("Run:", "as follows:") that a quote of
@@ -375,6 +391,11 @@ fn nothing_found(input: &Question) -> Answer {
     )
 }
 
+/// The sections of `cited`, in its order.
+fn quoted_sections(cited: &[(usize, usize)]) -> Vec<usize> {
+    cited.iter().map(|&(section, _)| section).collect()
+}
+
 /// The documentation does not say: the closest pages, each once. They are linked, so they are
 /// the answer's sources.
 fn not_answered(input: &Question) -> Answer {
@@ -392,7 +413,7 @@ fn not_answered(input: &Question) -> Answer {
         .take(3)
     {
         answer.push_str(&format!("- [{}]({})\n", section.label(), section.url));
-        cited.push(i);
+        cited.push((i, answer.len()));
     }
     Answer::new(answer, cited)
 }

@@ -514,6 +514,17 @@ proptest::proptest! {
         }
         let cited: Vec<String> = answer.cited.iter().map(|i| format!("/page{i}")).collect();
         proptest::prop_assert_eq!(&linked, &cited, "{}", answer.text);
+        // Each source is first linked by the line that ends where the answer says it is cited:
+        // a stream sends the source right after what it supports.
+        proptest::prop_assert_eq!(answer.cited_at.len(), answer.cited.len());
+        proptest::prop_assert!(answer.cited_at.windows(2).all(|w| w[0] <= w[1]));
+        for (section, &at) in answer.cited.iter().zip(&answer.cited_at) {
+            let link = format!("](/page{section})");
+            let first = answer.text.find(&link);
+            proptest::prop_assert!(first.is_some_and(|i| i < at), "{link} not before {at}: {}", answer.text);
+            let line_end = first.and_then(|i| answer.text[i..].find('\n').map(|n| i + n)).unwrap_or(answer.text.len());
+            proptest::prop_assert!(at >= line_end && answer.text[line_end..at].trim().is_empty(), "{link} cited at {at}: {}", answer.text);
+        }
         // A quote that introduces something is followed by it: a list item or code.
         let lines: Vec<&str> = answer.text.lines().collect();
         for (i, line) in lines.iter().enumerate() {

@@ -103,23 +103,35 @@ pub fn check(answer: &str, sections: usize) -> Result<Vec<usize>, Unsupported> {
     Ok(cited)
 }
 
-/// `answer` with each citation linked to its section: `[2]` becomes `[[2]](url)`. Call it on
-/// an answer `check` accepted.
-pub fn link(answer: &str, urls: &[&str]) -> String {
+/// `answer` with each citation linked to its section (`[2]` becomes `[[2]](url)`), and where
+/// each section is first cited: its index (the `[1]` is index 0) with the byte offset in the
+/// linked text right after that mark, in order. Call it on an answer `check` accepted.
+pub fn link(answer: &str, urls: &[&str]) -> (String, Vec<(usize, usize)>) {
     let mut linked = String::with_capacity(answer.len());
+    let mut first_cited = Vec::new();
     let mut copied = 0;
     for mark in marks(answer) {
         linked.push_str(&answer[copied..mark.start]);
+        let mut new = Vec::new();
         for number in mark.numbers {
-            match number.checked_sub(1).and_then(|i| urls.get(i)) {
-                Some(url) => linked.push_str(&format!("[[{number}]]({url})")),
+            match number
+                .checked_sub(1)
+                .and_then(|i| urls.get(i).map(|url| (i, url)))
+            {
+                Some((i, url)) => {
+                    linked.push_str(&format!("[[{number}]]({url})"));
+                    if !first_cited.iter().chain(&new).any(|&(s, _)| s == i) {
+                        new.push((i, 0));
+                    }
+                }
                 None => linked.push_str(&format!("[{number}]")),
             }
         }
+        first_cited.extend(new.into_iter().map(|(i, _)| (i, linked.len())));
         copied = mark.end;
     }
     linked.push_str(&answer[copied..]);
-    linked
+    (linked, first_cited)
 }
 
 #[cfg(test)]
@@ -155,11 +167,15 @@ mod tests {
     #[test]
     fn citations_become_links_to_their_sections() {
         let urls = ["/a#one", "/b"];
+        let (text, cited) = link("Retries back off [2]. Both [1, 2]; `v[1]` stays.", &urls);
         assert_eq!(
-            link("Retries back off [2]. Both [1, 2]; `v[1]` stays.", &urls),
+            text,
             "Retries back off [[2]](/b). Both [[1]](/a#one)[[2]](/b); `v[1]` stays."
         );
-        assert_eq!(link("é [1][2]", &urls), "é [[1]](/a#one)[[2]](/b)");
+        // Each section is cited right after its first mark.
+        assert_eq!(cited, [(1, 26), (0, 55)]);
+        assert_eq!(&text[..26], "Retries back off [[2]](/b)");
+        assert_eq!(link("é [1][2]", &urls).0, "é [[1]](/a#one)[[2]](/b)");
     }
 
     proptest::proptest! {
@@ -172,13 +188,22 @@ mod tests {
         ) {
             let urls: Vec<String> = (0..sections).map(|i| format!("/s{i}")).collect();
             let urls: Vec<&str> = urls.iter().map(String::as_str).collect();
-            let linked = link(&answer, &urls);
+            let (linked, first_cited) = link(&answer, &urls);
             if let Ok(cited) = check(&answer, sections) {
                 proptest::prop_assert!(!cited.is_empty());
                 let mut unique = cited.clone();
                 unique.sort_unstable();
                 unique.dedup();
                 proptest::prop_assert_eq!(unique.len(), cited.len());
+                proptest::prop_assert_eq!(
+                    first_cited.iter().map(|&(i, _)| i).collect::<Vec<_>>(),
+                    cited.clone()
+                );
+                for &(i, at) in &first_cited {
+                    let mark = format!("]({})", urls[i]);
+                    proptest::prop_assert!(linked.is_char_boundary(at));
+                    proptest::prop_assert!(linked[..at].ends_with(&mark));
+                }
                 for i in cited {
                     proptest::prop_assert!(i < sections);
                     let url = format!("]({})", urls[i]);

@@ -1,9 +1,9 @@
 //! The built-in generator: the answer `quire_answer` composes, streamed as a model would
-//! stream one (its sources first, then its text in word-sized pieces).
+//! stream one: its text in word-sized pieces, each source right after the line that links it.
 
 use futures::stream::{self, BoxStream};
 
-use super::generator::{GenerateError, GenerationInput, Generator, Piece, word_pieces};
+use super::generator::{GenerateError, GenerationInput, Generator, Piece, cited_pieces};
 
 /// The built-in, offline generator.
 pub struct ExtractiveGenerator;
@@ -15,8 +15,8 @@ impl Generator for ExtractiveGenerator {
     }
 }
 
-/// The built-in answer to `input` as pieces: the sources first, so a widget can show them
-/// while the text arrives, then the text.
+/// The built-in answer to `input` as pieces: its text, with each section it quotes cited right
+/// after the quote's "From" line.
 pub fn answer(input: &GenerationInput) -> impl Iterator<Item = Piece> + use<> {
     let answer = quire_answer::compose(&quire_answer::Question {
         site_name: &input.site_name,
@@ -24,6 +24,6 @@ pub fn answer(input: &GenerationInput) -> impl Iterator<Item = Piece> + use<> {
         sections: &input.sections,
         vocabulary: input.vocabulary.as_deref(),
     });
-    let text: Vec<Piece> = word_pieces(&answer.text).collect();
-    answer.cited.into_iter().map(Piece::Cite).chain(text)
+    let citations = answer.cited.into_iter().zip(answer.cited_at);
+    cited_pieces(&answer.text, citations).into_iter()
 }

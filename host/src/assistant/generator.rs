@@ -29,6 +29,8 @@ pub enum Piece {
     Text(String),
     /// The answer uses `sections[i]` of its input: the assistant sends it as a source, once.
     /// Only the sections an answer cites become sources, never the rest of what was searched.
+    /// It comes right after the text it supports (the line or mark that links the section),
+    /// which is how the chat SDK's streams place a citation: between the text around it.
     Cite(usize),
 }
 
@@ -58,4 +60,20 @@ pub trait Generator: Send + Sync {
 pub fn word_pieces(text: &str) -> impl Iterator<Item = Piece> + '_ {
     text.split_inclusive(' ')
         .map(|w| Piece::Text(w.to_string()))
+}
+
+/// `text` as word-sized pieces with each citation right after the text it supports:
+/// `citations` holds each cited section with the byte offset in `text` where it is first
+/// linked, in order.
+pub fn cited_pieces(text: &str, citations: impl IntoIterator<Item = (usize, usize)>) -> Vec<Piece> {
+    let mut pieces = Vec::new();
+    let mut from = 0;
+    for (section, at) in citations {
+        let at = at.clamp(from, text.len());
+        pieces.extend(word_pieces(text.get(from..at).unwrap_or_default()));
+        pieces.push(Piece::Cite(section));
+        from = at;
+    }
+    pieces.extend(word_pieces(text.get(from..).unwrap_or_default()));
+    pieces
 }

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use super::citations;
 use super::extractive;
-use super::generator::{GenerateError, GenerationInput, Generator, Piece, word_pieces};
+use super::generator::{GenerateError, GenerationInput, Generator, Piece, cited_pieces};
 
 /// Connection settings for the model server.
 #[derive(Debug, Clone)]
@@ -175,19 +175,15 @@ impl Generator for OpenAiGenerator {
     }
 }
 
-/// The model's `answer` as the reader gets it: the sections it cites as sources, then its
-/// text with each `[n]` linked to its section; or the built-in answer when the model's is not
-/// supported by the sections.
+/// The model's `answer` as the reader gets it: its text with each `[n]` linked to its section,
+/// each cited section sent as a source right after its first mark; or the built-in answer when
+/// the model's is not supported by the sections.
 fn checked(answer: String, input: &GenerationInput) -> Vec<Piece> {
     match citations::check(&answer, input.sections.len()) {
-        Ok(cited) => {
+        Ok(_) => {
             let urls: Vec<&str> = input.sections.iter().map(|s| s.url.as_str()).collect();
-            let text = citations::link(&answer, &urls);
-            cited
-                .into_iter()
-                .map(Piece::Cite)
-                .chain(word_pieces(&text))
-                .collect()
+            let (text, first_cited) = citations::link(&answer, &urls);
+            cited_pieces(&text, first_cited)
         }
         Err(unsupported) => {
             tracing::info!("the model's answer is replaced by the built-in one: {unsupported}");

@@ -46,6 +46,9 @@ impl Encoder {
                 out += &sse(&json!({"type": "finish-step"}));
             }
             Event::Source { id, url, title } => {
+                // The text before a source is the text it supports: the SDK keeps the parts in
+                // the order they come, so the source sits between the text parts around it.
+                out += &self.close_text();
                 out += &sse(
                     &json!({"type": "source-url", "sourceId": id, "url": url, "title": title}),
                 );

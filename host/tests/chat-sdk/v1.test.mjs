@@ -96,10 +96,18 @@ test('every line parses, the finish part is last and carries threadId', async ()
   assert.equal(parsed.filter((p) => p.type === 'tool_result')[0].value.result.length, 2);
 
   const seen = [];
+  let textSoFar = '';
   await processDataStream({
     stream: new Response(raw).body,
-    onTextPart: () => seen.push('text'),
-    onSourcePart: () => seen.push('source'),
+    onTextPart: (text) => {
+      textSoFar += text;
+      seen.push('text');
+    },
+    // A citation comes right after the text it supports: the line that first links it.
+    onSourcePart: (source) => {
+      assert.ok(textSoFar.includes(`](${source.url})`), `${source.url} is linked before its source part`);
+      seen.push('source');
+    },
     onToolCallPart: () => seen.push('tool_call'),
     onToolResultPart: () => seen.push('tool_result'),
     onStartStepPart: () => seen.push('start_step'),
@@ -112,6 +120,7 @@ test('every line parses, the finish part is last and carries threadId', async ()
   for (const kind of ['text', 'source', 'tool_call', 'tool_result', 'annotations']) {
     assert.ok(seen.includes(kind), `${kind} part`);
   }
+  assert.equal(seen.indexOf('text') < seen.indexOf('source'), true, 'text comes before its first source');
 });
 
 test('a follow-up with threadId continues the thread, history and all', async () => {

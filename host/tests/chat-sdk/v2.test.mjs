@@ -51,6 +51,18 @@ for (const [name, sdk] of [['ai@5 (latest 5.0)', latest], ['ai@5.0.0', first]]) 
     const sources = message.parts.filter((p) => p.type === 'source-url');
     assert.ok(sources.length > 0, 'source-url parts');
     assert.ok(sources.every((s) => s.url.startsWith('/') && typeof s.title === 'string'));
+    // Each source sits right after the text part that first links it, as the parts came.
+    for (const source of sources) {
+      const at = message.parts.indexOf(source);
+      const before = message.parts.slice(0, at).filter((p) => p.type === 'text').map((p) => p.text).join('');
+      assert.ok(before.includes(`](${source.url})`), `${source.url} is linked before its source part`);
+      const previous = message.parts[at - 1];
+      assert.ok(previous.type === 'text' || previous.type === 'source-url', previous.type);
+      if (previous.type === 'text') {
+        assert.ok(previous.text.trimEnd().endsWith(`](${source.url})`), `${source.url} ends the text part before it`);
+      }
+    }
+    assert.equal(message.parts.findIndex((p) => p.type === 'text') < message.parts.indexOf(sources[0]), true);
     assert.ok(message.parts.some((p) => p.type === 'step-start'));
     assert.match(message.metadata.threadId, /^th_/);
   });

@@ -60,7 +60,7 @@ fn assistant(text: &str) -> Value {
 }
 
 /// What one answer searched (each section's page path and text, in rank order) and the URLs
-/// of its sources part, in order.
+/// of its sources part, in order, each marked if it came before the text that links it.
 struct Searched {
     pages: Vec<String>,
     texts: Vec<String>,
@@ -90,7 +90,16 @@ async fn ask(base: &str, key: &str, domain: &str, messages: Vec<Value>) -> (Stri
         let value: Value = serde_json::from_str(value).expect("a JSON part");
         match code {
             "0" => text.push_str(value.as_str().expect("text")),
-            "h" => sources.push(value["url"].as_str().unwrap_or_default().to_string()),
+            // A source comes right after the text that first links it; one sent earlier is
+            // not placed where it supports the answer, and does not match the links.
+            "h" => {
+                let url = value["url"].as_str().unwrap_or_default();
+                sources.push(if text.contains(&format!("]({url})")) {
+                    url.to_string()
+                } else {
+                    format!("{url} (sent before the text that links it)")
+                });
+            }
             "a" => {
                 for hit in value["result"].as_array().into_iter().flatten() {
                     pages.push(hit["path"].as_str().unwrap_or_default().to_string());

@@ -187,6 +187,19 @@ async fn the_model_cites_numbered_sections_and_only_those_are_sources() {
         format!("Failed deliveries are retried with exponential backoff [[{number}]]({RETRIES}).")
     );
     assert_eq!(sources, [RETRIES]);
+    // The source comes right after the mark that cites it, before the text that follows.
+    let source_at = parts.iter().position(|(c, _)| *c == 'h').unwrap();
+    let before: String = parts[..source_at]
+        .iter()
+        .filter(|(c, _)| *c == '0')
+        .map(|(_, v)| v.as_str().unwrap())
+        .collect();
+    assert!(before.ends_with(&format!("]({RETRIES})")), "{before}");
+    assert_eq!(
+        parts[source_at + 1].0,
+        '0',
+        "the text after the mark follows"
+    );
     let searched = parts
         .iter()
         .find(|(c, _)| *c == 'a')
