@@ -77,6 +77,7 @@ pub fn run(
         pages: HashMap::new(),
         known: Default::default(),
         features,
+        cache_max_bytes: config.plugins.render_cache_max_mib.saturating_mul(1 << 20),
     };
     preview.full(&mut builder, report)?;
 
@@ -173,6 +174,8 @@ struct Preview {
     /// Every file of the site as of the last full build.
     known: std::collections::HashSet<String>,
     features: Features,
+    /// The render cache's size limit, kept after each full build as `quire build` keeps it.
+    cache_max_bytes: u64,
 }
 
 impl Preview {
@@ -224,6 +227,7 @@ impl Preview {
             let _ = std::fs::remove_dir_all(previous);
         }
         report_build(report, "built", &built, started);
+        builder.trim_cache(self.cache_max_bytes);
         Ok(())
     }
 

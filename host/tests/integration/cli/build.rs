@@ -356,6 +356,39 @@ fn code_is_highlighted_by_the_host_and_by_the_renderer_for_the_rest() {
     }
 }
 
+/// `quire dev` keeps the render cache it shares with `quire build` within
+/// `render_cache_max_mib`: by default its build leaves its pages there; with a limit of 0, no
+/// entry is left once the build is served.
+#[test]
+fn dev_keeps_the_render_cache_within_its_limit() {
+    let entries_after_dev = |config: &str| {
+        let instance = Instance::new(config);
+        let site = instance.dir.path().join("site");
+        common::sites::copy_dir(&common::example_site(), &site);
+        let dev = instance.dev(&site);
+        let cache = instance.data_dir().join("render-cache");
+        let entries = || {
+            walkdir::WalkDir::new(&cache)
+                .into_iter()
+                .flatten()
+                .filter(|e| e.file_type().is_file())
+                .count()
+        };
+        // The trim follows the build; give it a moment past the first page served.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while entries() > 0 && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        drop(dev);
+        entries()
+    };
+    assert!(entries_after_dev("") >= 40, "the build's pages are cached");
+    assert_eq!(
+        entries_after_dev("[plugins]\nrender_cache_max_mib = 0\n"),
+        0
+    );
+}
+
 /// `quire dev` as a writer runs it: the site served on 127.0.0.1; a saved page is rendered
 /// again alone and open pages are told to reload; a changed docs.json rebuilds everything; a
 /// page broken mid-edit is a warning, and the preview goes on.
