@@ -9,8 +9,8 @@ use super::text::{CodeBlock, Split};
 use super::{Asking, covered, terms};
 
 /// Code blocks longer than this are shown in part: `EXCERPT_LINES` lines around the best match.
-const MAX_CODE_LINES: usize = 30;
-const EXCERPT_LINES: usize = 12;
+const MAX_CODE_LINES: usize = 20;
+const EXCERPT_LINES: usize = 10;
 /// Below this share of the question's weight, code is shown only for "how do I" questions.
 const CODE_EVIDENCE: f32 = 0.4;
 
