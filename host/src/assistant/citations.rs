@@ -112,7 +112,7 @@ pub fn link(answer: &str, urls: &[&str]) -> (String, Vec<(usize, usize)>) {
     let mut copied = 0;
     for mark in marks(answer) {
         linked.push_str(&answer[copied..mark.start]);
-        let mut new = Vec::new();
+        let mut new: Vec<usize> = Vec::new();
         for number in mark.numbers {
             match number
                 .checked_sub(1)
@@ -120,14 +120,16 @@ pub fn link(answer: &str, urls: &[&str]) -> (String, Vec<(usize, usize)>) {
             {
                 Some((i, url)) => {
                     linked.push_str(&format!("[[{number}]]({url})"));
-                    if !first_cited.iter().chain(&new).any(|&(s, _)| s == i) {
-                        new.push((i, 0));
+                    if !new.contains(&i) && !first_cited.iter().any(|&(s, _)| s == i) {
+                        new.push(i);
                     }
                 }
                 None => linked.push_str(&format!("[{number}]")),
             }
         }
-        first_cited.extend(new.into_iter().map(|(i, _)| (i, linked.len())));
+        // Cited once the whole mark is read: `[1, 2]` supports what comes before it.
+        let end = linked.len();
+        first_cited.extend(new.into_iter().map(|i| (i, end)));
         copied = mark.end;
     }
     linked.push_str(&answer[copied..]);

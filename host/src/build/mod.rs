@@ -135,10 +135,10 @@ impl Builder {
         self
     }
 
-    /// Brings the render cache, if any, down to `max_bytes`.
-    pub fn trim_cache(&self, max_bytes: u64) {
+    /// Brings the render cache, if any, down to its configured size (`render_cache_max_mib`).
+    pub fn trim_cache(&self) {
         if let Some(cache) = &self.cache {
-            cache.trim_and_log(max_bytes);
+            cache.trim_and_log(self.plugins.render_cache_max_bytes);
         }
     }
 
@@ -357,7 +357,7 @@ pub fn build(
         export_ms = (started.elapsed() - read).as_millis() as u64,
         "built"
     );
-    builder.trim_cache(config.plugins.render_cache_max_mib.saturating_mul(1 << 20));
+    builder.trim_cache();
     report.elapsed = started.elapsed();
     Ok(report)
 }

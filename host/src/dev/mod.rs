@@ -77,7 +77,6 @@ pub fn run(
         pages: HashMap::new(),
         known: Default::default(),
         features,
-        cache_max_bytes: config.plugins.render_cache_max_mib.saturating_mul(1 << 20),
     };
     preview.full(&mut builder, report)?;
 
@@ -174,8 +173,6 @@ struct Preview {
     /// Every file of the site as of the last full build.
     known: std::collections::HashSet<String>,
     features: Features,
-    /// The render cache's size limit, kept after each full build as `quire build` keeps it.
-    cache_max_bytes: u64,
 }
 
 impl Preview {
@@ -227,7 +224,8 @@ impl Preview {
             let _ = std::fs::remove_dir_all(previous);
         }
         report_build(report, "built", &built, started);
-        builder.trim_cache(self.cache_max_bytes);
+        // The cache is kept within its limit after each full build, as `quire build` keeps it.
+        builder.trim_cache();
         Ok(())
     }
 

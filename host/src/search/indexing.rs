@@ -46,17 +46,12 @@ pub fn build_index(
     cache: Option<&RenderCache>,
 ) -> Result<BuiltIndex, IndexError> {
     let work = format!("indexing version {version}");
-    // The retriever's first failure ends the index but, with a cache, not the rendering: the
-    // export that follows still finds every page rendered.
-    let mut index_failure: Option<PluginError> = None;
+    // The index builder, or the retriever's first failure: that ends the index but, with a
+    // cache, not the rendering, so the export that follows still finds every page rendered.
     let mut builder =
         match IndexBuilderSession::start(&plugins.runtime, &plugins.retriever.current(), &work) {
-            Ok(builder) => Some(builder),
-            Err(e) if cache.is_some() => {
-                index_failure = Some(e);
-                None
-            }
-            Err(e) => return Err(e.into()),
+            Err(e) if cache.is_none() => return Err(e.into()),
+            started => started,
         };
     let mut batch = Vec::with_capacity(BATCH);
     let mut sections = 0;
@@ -81,7 +76,7 @@ pub fn build_index(
     let prepared = render.prepare(plugins);
     prepared.pages(|rendered| {
         let page = rendered.page;
-        if !page.searchable || index_failure.is_some() {
+        if !page.searchable || builder.is_err() {
             return Ok::<_, IndexError>(());
         }
         if let Some(failure) = rendered.failure {
@@ -112,11 +107,11 @@ pub fn build_index(
         }
         if batch.len() >= BATCH {
             sections += batch.len();
-            if let Some(Err(e)) = builder.as_mut().map(|b| b.add(&batch)) {
+            if let Ok(Err(e)) = builder.as_mut().map(|b| b.add(&batch)) {
                 if cache.is_none() {
                     return Err(e.into());
                 }
-                index_failure = Some(e);
+                builder = Err(e);
             }
             batch.clear();
         }
@@ -129,13 +124,7 @@ pub fn build_index(
         reused = counts.reused,
         "pages rendered for the search index"
     );
-    let mut builder = match (builder, index_failure) {
-        (Some(builder), None) => builder,
-        (_, Some(failure)) => return Err(failure.into()),
-        (None, None) => {
-            return Err(PluginError::Engine("the index builder did not start".into()).into());
-        }
-    };
+    let mut builder = builder?;
     sections += batch.len();
     builder.add(&batch)?;
     let bytes = builder.finish()?;
