@@ -65,6 +65,8 @@ pub struct Metrics {
     /// the render cache instead.
     pub pages_rendered: Counter,
     pub pages_reused: Counter,
+    /// Archive entries copied from a site's earlier archive instead of packed again.
+    pub archive_entries_reused: Counter,
     /// Exports that ended, by outcome (completed, failed, requeued).
     pub exports_finished: Family<OutcomeLabels, Counter>,
     /// Bundle fetches by the docs server, by outcome (installed, pinned, expired, refused,
@@ -97,6 +99,7 @@ impl Metrics {
         let export_page_failures = Counter::default();
         let pages_rendered = Counter::default();
         let pages_reused = Counter::default();
+        let archive_entries_reused = Counter::default();
         let exports_finished = Family::<OutcomeLabels, Counter>::default();
         let bundle_fetches = Family::<OutcomeLabels, Counter>::default();
         let rate_limit_refusals = Family::<ScopeLabels, Counter>::default();
@@ -134,6 +137,11 @@ impl Metrics {
             pages_reused.clone(),
         );
         registry.register(
+            "export_archive_entries_reused",
+            "Archive entries copied from a site's earlier archive instead of packed again",
+            archive_entries_reused.clone(),
+        );
+        registry.register(
             "exports_finished",
             "Exports that ended, by outcome",
             exports_finished.clone(),
@@ -167,6 +175,7 @@ impl Metrics {
             export_page_failures,
             pages_rendered,
             pages_reused,
+            archive_entries_reused,
             exports_finished,
             bundle_fetches,
             rate_limit_refusals,

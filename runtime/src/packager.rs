@@ -18,6 +18,9 @@ pub struct ArchiveSession {
     pub extension: String,
     /// The archive's media type.
     pub media_type: String,
+    /// Whether the packager's entries may be kept and written again (`format-info`'s
+    /// `reusable-entries`).
+    pub reusable_entries: bool,
 }
 
 impl ArchiveSession {
@@ -42,6 +45,7 @@ impl ArchiveSession {
         let FormatInfo {
             extension,
             media_type,
+            reusable_entries,
         } = session.call("reading its format", |store| {
             bindings
                 .quire_plugins_packing()
@@ -54,6 +58,7 @@ impl ArchiveSession {
             archive,
             extension,
             media_type,
+            reusable_entries,
         })
     }
 

@@ -15,6 +15,12 @@ pub struct Format {
     pub extension: String,
     /// Media type (`application/zip`).
     pub media_type: String,
+    /// True when each [`Packager::add_file`] returns exactly one self-contained entry whose
+    /// bytes depend only on the path and contents, the archive is those entries in order
+    /// followed by [`Packager::finish`]'s bytes, and those depend on nothing added. The host
+    /// then keeps entries and writes them again in later archives without calling the
+    /// packager. Leave it false unless all of that holds (a zip's central directory does not).
+    pub reusable_entries: bool,
 }
 
 /// An archive being written.
@@ -168,6 +174,7 @@ pub mod adapter {
             wit::FormatInfo {
                 extension: format.extension,
                 media_type: format.media_type,
+                reusable_entries: format.reusable_entries,
             }
         }
 

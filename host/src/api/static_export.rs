@@ -94,6 +94,26 @@ pub struct BundleView {
     pub size_bytes: u64,
     #[schema(format = DateTime)]
     pub expires_at: String,
+    /// What a docs server serving the site's earlier export downloads instead: present when
+    /// the export wrote a delta against it. Its link expires with `bundleUrl`'s.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delta: Option<DeltaView>,
+}
+
+/// A delta archive: the files of this export that the earlier one lacks, with the manifest
+/// (`quire docs-server --delta-url`).
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DeltaView {
+    /// Download link of the delta archive.
+    pub url: String,
+    pub size_bytes: u64,
+    /// Files it carries, the manifest included.
+    pub files: u64,
+    /// The export it applies to: a docs server serving that job's bundle can use it.
+    pub base_job_id: String,
+    /// The content version of that export.
+    pub base_version: String,
 }
 
 /// Start a static export job.
@@ -202,11 +222,28 @@ pub async fn generate_bundle(
         .signer
         .link(&state.operator, &bundle.path, state.config.links.lifetime())
         .await?;
+    let delta = match &bundle.delta {
+        Some(delta) => {
+            let link = state
+                .signer
+                .link(&state.operator, &delta.path, state.config.links.lifetime())
+                .await?;
+            Some(DeltaView {
+                url: link.url,
+                size_bytes: delta.size_bytes,
+                files: delta.files,
+                base_job_id: delta.base_job.clone(),
+                base_version: delta.base_version.clone(),
+            })
+        }
+        None => None,
+    };
     Ok(Json(BundleView {
         job_id: job.id.clone(),
         bundle_url: link.url,
         size_bytes: bundle.size_bytes,
         expires_at: rfc3339(link.expires_at),
+        delta,
     }))
 }
 

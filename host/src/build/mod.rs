@@ -5,16 +5,20 @@
 //! a folder or an archive with its feature file set for a deployment type. `quire dev` keeps a
 //! [`Builder`] for every rebuild.
 
+mod kept_archive;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::config::Config;
 use crate::deployment_type::{DeploymentType, FeatureRequests, Features};
+use crate::export::assembly::Reuse;
 use crate::export::{ArchiveOutput, Export, ExportError, ExportProgress};
 use crate::plugins::{PluginError, Plugins, Warning};
 use crate::rendering::{RenderCache, RenderCounts, SiteRender, Sources};
 use crate::sites::{SiteError, SiteLimits, SiteManifest, load_site, validate_domain};
 use crate::store::JobWarning;
+use kept_archive::KeptArchives;
 
 /// How often the progress callback hears of the export.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
@@ -45,8 +49,11 @@ pub struct BuildRequest<'a> {
     /// Refuse a site with publishing warnings (a navigation entry naming a missing page).
     pub strict: bool,
     /// The folder keeping rendered pages between builds, if any: a build after a one-page
-    /// change renders that page and reuses the rest.
+    /// change renders that page and reuses the rest. It also keeps the last archive, whose
+    /// unchanged entries the next build copies.
     pub cache_dir: Option<&'a Path>,
+    /// Where to write the delta against the archive the cache folder kept, if wanted.
+    pub delta: Option<&'a Path>,
 }
 
 /// What a build produced.
@@ -60,6 +67,10 @@ pub struct BuildReport {
     pub warning_count: u64,
     /// The archive's size, or the bytes written into the folder.
     pub bytes: u64,
+    /// Archive entries copied from the kept archive instead of packed.
+    pub reused_entries: u64,
+    /// The delta's size, when one was written.
+    pub delta_bytes: Option<u64>,
     pub elapsed: Duration,
 }
 
@@ -88,10 +99,12 @@ pub enum BuildError {
 pub enum Destination<'a> {
     /// Into this folder (new or empty), as the archive would unpack.
     Folder(&'a Path),
-    /// Into an archive file of this format.
+    /// Into an archive file of this format, with the delta against the kept archive written
+    /// at `delta` when asked and there is one.
     Archive {
         path: &'a Path,
         format: OutputFormat,
+        delta: Option<&'a Path>,
     },
 }
 
@@ -111,6 +124,8 @@ pub struct Builder {
     domain: String,
     builds: u32,
     cache: Option<RenderCache>,
+    /// The archives kept beside a render cache in a folder.
+    kept: Option<KeptArchives>,
 }
 
 impl Builder {
@@ -126,11 +141,16 @@ impl Builder {
             domain: domain.to_string(),
             builds: 0,
             cache: None,
+            kept: None,
         })
     }
 
     /// Keeps rendered pages in `cache` and reuses them from there.
     pub fn with_cache(mut self, cache: Option<RenderCache>) -> Self {
+        self.kept = match &cache {
+            Some(RenderCache::Folder(root)) => Some(KeptArchives::in_cache(root)),
+            _ => None,
+        };
         self.cache = cache;
         self
     }
@@ -207,23 +227,78 @@ impl Builder {
             rendered: RenderCounts::default(),
         };
         let names = (self.domain.as_str(), loaded.label.as_str());
+        let (mut reused_entries, mut delta_bytes) = (0, None);
         let bytes = match destination {
             Destination::Folder(folder) => {
                 crate::export::run(&export, &self.plugins, &mut progress, |files, aborted| {
                     crate::export::write_folder(names, folder, files, aborted)
                 })?
             }
-            Destination::Archive { path, format } => {
+            Destination::Archive {
+                path,
+                format,
+                delta,
+            } => {
                 let format = match format {
                     OutputFormat::Zip => Some("zip"),
                     OutputFormat::Dir | OutputFormat::TarGz => None,
                 };
-                crate::export::run(&export, &self.plugins, &mut progress, |files, aborted| {
-                    crate::export::pack(&self.plugins, format, names, files, aborted, &work, |_| {
-                        ArchiveFile::create(path)
-                    })
-                })?
-                .size_bytes
+                let packager = self
+                    .plugins
+                    .packagers
+                    .choose(format)
+                    .ok()
+                    .map(|p| p.current());
+                let earlier = self
+                    .kept
+                    .as_ref()
+                    .zip(packager.as_ref())
+                    .and_then(|(kept, packager)| kept.earlier(&packager.sha256));
+                let mut delta_file = match (delta, &earlier) {
+                    (Some(delta), Some(_)) => Some(ArchiveFile::create(delta)?),
+                    _ => None,
+                };
+                let reuse = Reuse {
+                    earlier: earlier.as_ref(),
+                    delta: delta_file
+                        .as_mut()
+                        .map(|f| &mut f.file as &mut (dyn std::io::Write + Send)),
+                };
+                let packed =
+                    crate::export::run(&export, &self.plugins, &mut progress, |files, aborted| {
+                        crate::export::pack(
+                            &self.plugins,
+                            format,
+                            names,
+                            files,
+                            aborted,
+                            &work,
+                            |_| ArchiveFile::create(path),
+                            reuse,
+                        )
+                    });
+                let packed = match packed {
+                    Ok(packed) => packed,
+                    Err(e) => {
+                        if let Some(delta) = &mut delta_file {
+                            delta.abort();
+                        }
+                        return Err(e.into());
+                    }
+                };
+                if let Some(delta) = &mut delta_file {
+                    delta.close()?;
+                }
+                if let Some(assembled) = &packed.assembled {
+                    reused_entries = assembled.reused;
+                    delta_bytes = assembled.delta.map(|d| d.size_bytes);
+                    if let Some(kept) = &self.kept
+                        && let Err(e) = kept.keep(path, &assembled.index)
+                    {
+                        tracing::warn!("the archive is not kept for the next build: {e}");
+                    }
+                }
+                packed.size_bytes
             }
         };
         Ok(BuildReport {
@@ -232,6 +307,8 @@ impl Builder {
             warning_count: progress.warnings.len() as u64,
             warnings: progress.warnings,
             bytes,
+            reused_entries,
+            delta_bytes,
             elapsed: started.elapsed(),
         })
     }
@@ -273,20 +350,27 @@ impl ExportProgress for Progress<'_> {
     }
 }
 
-/// An archive written to a file on disk, removed if the build fails part-way.
+/// An archive written to a file on disk: beside it until complete, then renamed into place,
+/// so a failed build leaves the earlier file whole and nothing half-written (and a kept link
+/// to the earlier file is never overwritten in place).
 struct ArchiveFile {
     path: PathBuf,
+    partial: PathBuf,
     file: std::io::BufWriter<std::fs::File>,
 }
 
 impl ArchiveFile {
     fn create(path: &Path) -> Result<Self, ExportError> {
-        let file = std::fs::File::create(path).map_err(|source| ExportError::Write {
+        let mut partial = path.as_os_str().to_owned();
+        partial.push(".partial");
+        let partial = PathBuf::from(partial);
+        let file = std::fs::File::create(&partial).map_err(|source| ExportError::Write {
             path: path.to_path_buf(),
             source,
         })?;
         Ok(Self {
             path: path.to_path_buf(),
+            partial,
             file: std::io::BufWriter::new(file),
         })
     }
@@ -305,11 +389,12 @@ impl ArchiveOutput for ArchiveFile {
     }
 
     fn close(&mut self) -> Result<(), ExportError> {
-        std::io::Write::flush(&mut self.file).map_err(|e| self.error(e))
+        std::io::Write::flush(&mut self.file).map_err(|e| self.error(e))?;
+        std::fs::rename(&self.partial, &self.path).map_err(|e| self.error(e))
     }
 
     fn abort(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
+        let _ = std::fs::remove_file(&self.partial);
     }
 }
 
@@ -342,6 +427,7 @@ pub fn build(
         format @ (OutputFormat::TarGz | OutputFormat::Zip) => Destination::Archive {
             path: request.out,
             format,
+            delta: request.delta,
         },
     };
     let mut report = builder.export(

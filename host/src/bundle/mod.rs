@@ -16,7 +16,9 @@ mod sitemap;
 
 pub use fallback::fallback_page;
 pub use llms::INDEX_FILE as LLMS_INDEX_FILE;
-pub use manifest::ManifestBuilder;
+pub use manifest::{
+    MANIFEST_FILE, MANIFEST_PATCH_FILE, Manifest, ManifestBuilder, ManifestPatch, PatchError,
+};
 pub use page_list::{ListedPage, PAGE_LIST_FILE, PageList};
 
 /// The feature file every bundle carries, which a docs server replaces.

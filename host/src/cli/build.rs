@@ -44,6 +44,11 @@ pub struct BuildArgs {
     /// Render every page, neither reading nor writing the render cache.
     #[arg(long, conflicts_with = "cache_dir")]
     no_cache: bool,
+    /// Also write the delta against the archive the cache folder kept from the last build:
+    /// only the files that changed, with the new manifest, for a docs server that serves that
+    /// build (`quire docs-server --delta-url`). Written only when there is such an archive.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_cache")]
+    delta: Option<PathBuf>,
 }
 
 /// Runs the build; exits non-zero only when the site cannot be built.
@@ -66,6 +71,7 @@ pub fn run(args: BuildArgs, config: &Config, data_dir: &Path) -> Result<ExitCode
         domain: &args.domain,
         strict: args.strict,
         cache_dir: cache_dir.as_deref(),
+        delta: args.delta.as_deref(),
     };
     let report = build(&request, config, plugins, &|done, total| {
         bar.set_length(total);
@@ -98,5 +104,22 @@ pub fn run(args: BuildArgs, config: &Config, data_dir: &Path) -> Result<ExitCode
         report.bytes as f64 / 1e6,
         report.elapsed.as_secs_f64()
     );
+    if report.reused_entries > 0 {
+        eprintln!(
+            "copied {} unchanged files' archive entries from the last build",
+            report.reused_entries
+        );
+    }
+    match (&args.delta, report.delta_bytes) {
+        (Some(path), Some(bytes)) => eprintln!(
+            "wrote the delta against the last build to {} ({:.1} MB)",
+            path.display(),
+            bytes as f64 / 1e6
+        ),
+        (Some(_), None) => {
+            eprintln!("no delta written: the cache folder keeps no archive of an earlier build")
+        }
+        _ => {}
+    }
     Ok(ExitCode::SUCCESS)
 }

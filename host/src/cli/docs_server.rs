@@ -14,6 +14,12 @@ pub struct DocsServerArgs {
     /// Link to the bundle to serve (a static export's `bundleUrl`).
     #[arg(long, env = "QUIRE_BUNDLE_URL")]
     bundle_url: Option<String>,
+    /// Link to the delta of that bundle against the one this server already serves (the
+    /// bundle response's `delta.url`): only the changed files are downloaded, checked against
+    /// the new manifest, and the rest taken from the served version. When it cannot be used
+    /// (nothing served yet, another base, a bad delta) the whole bundle is fetched.
+    #[arg(long, env = "QUIRE_DELTA_URL")]
+    delta_url: Option<String>,
     /// Serve this content version only: used from disk when already unpacked, and a downloaded
     /// bundle of another version is refused.
     #[arg(long = "version", env = "QUIRE_BUNDLE_VERSION")]
@@ -66,6 +72,7 @@ impl DocsServerArgs {
     pub fn into_config(self, data_dir: PathBuf) -> DocsServerConfig {
         DocsServerConfig {
             bundle_url: self.bundle_url.filter(|u| !u.trim().is_empty()),
+            delta_url: self.delta_url.filter(|u| !u.trim().is_empty()),
             pin: self.pin.filter(|v| !v.trim().is_empty()),
             deployment: self.deployment,
             features: FeatureRequests {

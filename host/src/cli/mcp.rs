@@ -76,6 +76,7 @@ fn bundle_folder(
             domain: &args.domain,
             strict: false,
             cache_dir: Some(&cache_dir),
+            delta: None,
         };
         let report = build(&request, config, plugins, &|_, _| {})?;
         eprintln!(

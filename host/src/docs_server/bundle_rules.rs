@@ -31,6 +31,8 @@ pub enum BundleError {
     NoManifest,
     #[error("manifest.json is not valid: {0}")]
     BadManifest(String),
+    #[error("the delta cannot be applied: {0}")]
+    BadDelta(String),
     #[error("{path}: {problem} (the bundle was changed after it was made, or is damaged)")]
     Mismatch { path: String, problem: String },
     #[error("cannot unpack the bundle: {0}")]

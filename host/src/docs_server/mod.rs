@@ -24,6 +24,8 @@ use crate::deployment_type::{DeploymentType, FeatureRequests, Features};
 #[derive(Debug, Clone)]
 pub struct DocsServerConfig {
     pub bundle_url: Option<String>,
+    /// The delta of that bundle against the served version, tried first.
+    pub delta_url: Option<String>,
     /// Serve exactly this content version: from disk if unpacked, else only if the downloaded
     /// bundle is this version.
     pub pin: Option<String>,
@@ -131,7 +133,8 @@ pub enum InstallError {
     WrongVersion { found: String, pinned: String },
 }
 
-/// Brings the wanted version in: the pinned one from disk, else the bundle link's.
+/// Brings the wanted version in: the pinned one from disk, else the delta link's when it
+/// applies to the served version, else the bundle link's.
 async fn install(config: &DocsServerConfig, versions: &Versions) -> Result<String, InstallError> {
     if let Some(pin) = &config.pin
         && versions.has(pin)
@@ -140,20 +143,60 @@ async fn install(config: &DocsServerConfig, versions: &Versions) -> Result<Strin
         versions.activate(pin)?;
         return Ok(pin.clone());
     }
+    if let Some(delta_url) = &config.delta_url {
+        match versions.active() {
+            Some(active) => {
+                match fetch_and_install(config, versions, delta_url, Some(&active.dir)).await {
+                    Ok(label) => {
+                        crate::metrics::count_outcome(
+                            &crate::metrics::get().bundle_fetches,
+                            "delta-used",
+                        );
+                        tracing::info!(version = %label, from = %active.label, "installed from the delta");
+                        return Ok(label);
+                    }
+                    Err(e) => {
+                        crate::metrics::count_outcome(
+                            &crate::metrics::get().bundle_fetches,
+                            "delta-refused",
+                        );
+                        tracing::warn!(error = %e, "the delta cannot be used; fetching the whole bundle");
+                    }
+                }
+            }
+            None => tracing::info!(
+                "no version is served yet for the delta to apply to; fetching the whole bundle"
+            ),
+        }
+    }
     let Some(url) = &config.bundle_url else {
         return Err(InstallError::Bundle(BundleError::NotAnArchive(
             "no --bundle-url was given".into(),
         )));
     };
+    fetch_and_install(config, versions, url, None).await
+}
+
+/// Downloads the archive at `url`, unpacks and verifies it (as a delta completed from the
+/// version in `base`, when given) and makes it the served version. Nothing served changes
+/// unless all of it succeeds.
+async fn fetch_and_install(
+    config: &DocsServerConfig,
+    versions: &Versions,
+    url: &str,
+    base: Option<&Path>,
+) -> Result<String, InstallError> {
     let staging = versions.staging()?;
     let archive = staging.path().join(".download");
     let size = fetch::download(url, &archive, &config.fetch).await?;
-    tracing::info!(bytes = size, "bundle downloaded");
+    tracing::info!(bytes = size, delta = base.is_some(), "bundle downloaded");
     let unpacked = staging.path().join("bundle");
     std::fs::create_dir_all(&unpacked).map_err(BundleError::from)?;
     let (limits, archive_path, target) = (config.unpack, archive.clone(), unpacked.clone());
-    let bundle = tokio::task::spawn_blocking(move || {
-        unpack::unpack_and_verify(&archive_path, &target, limits)
+    let base = base.map(Path::to_path_buf);
+    let bundle = tokio::task::spawn_blocking(move || match base {
+        Some(base) => unpack::unpack_delta_and_verify(&archive_path, &target, limits, &base),
+        None => unpack::unpack_and_verify(&archive_path, &target, limits),
     })
     .await
     .map_err(|e| BundleError::Io(std::io::Error::other(e)))??;
@@ -249,6 +292,16 @@ pub fn unpack_bundle(archive: &[u8], dest: &Path) -> Result<(), BundleError> {
     std::fs::write(scratch.path(), archive)?;
     std::fs::create_dir_all(dest)?;
     unpack::unpack_and_verify(scratch.path(), dest, UnpackLimits::default())?;
+    Ok(())
+}
+
+/// Unpacks a delta archive into the new or empty folder `dest` against the bundle unpacked in
+/// `base`, checking the result against the rebuilt manifest, as a docs server updates from one.
+pub fn apply_delta(delta: &[u8], base: &Path, dest: &Path) -> Result<(), BundleError> {
+    let scratch = tempfile::NamedTempFile::new()?;
+    std::fs::write(scratch.path(), delta)?;
+    std::fs::create_dir_all(dest)?;
+    unpack::unpack_delta_and_verify(scratch.path(), dest, UnpackLimits::default(), base)?;
     Ok(())
 }
 

@@ -10,7 +10,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 
 use super::ExportError;
-use crate::bundle::ManifestBuilder;
+use super::assembly::{Assembled, Assembler, Reuse};
+use crate::bundle::{MANIFEST_PATCH_FILE, ManifestBuilder};
+use sha2::Digest;
+
 use crate::plugins::{ArchiveSession, OutputFile, Plugins};
 
 /// Where an archive's bytes go as the packager gives them.
@@ -30,11 +33,16 @@ pub struct Packed<O> {
     /// The archive's file name extension (`tar.gz`) and media type, as the packager says.
     pub extension: String,
     pub media_type: String,
+    /// The archive's index, entries reused and delta, when the packager's entries are
+    /// reusable.
+    pub assembled: Option<Assembled>,
 }
 
 /// The packager side: files in, archive chunks out to the output `open` gives for the
 /// packager's file name extension. `format` chooses the packager (`None`: the default);
-/// `domain` and `version` are written into the bundle's manifest.
+/// `domain` and `version` are written into the bundle's manifest. Where the packager's
+/// entries are reusable, an unchanged file's entry is copied from `reuse`'s earlier archive
+/// instead of packed, and the delta against it is written.
 #[allow(clippy::too_many_arguments)]
 pub fn pack<O: ArchiveOutput>(
     plugins: &Plugins,
@@ -44,6 +52,7 @@ pub fn pack<O: ArchiveOutput>(
     aborted: &AtomicBool,
     work: &str,
     open: impl FnOnce(&str) -> Result<O, ExportError>,
+    reuse: Reuse<'_>,
 ) -> Result<Packed<O>, ExportError> {
     let packager = plugins
         .packagers
@@ -52,6 +61,9 @@ pub fn pack<O: ArchiveOutput>(
         .current();
     let mut archive = ArchiveSession::start(&plugins.runtime, &packager, work)?;
     let (extension, media_type) = (archive.extension.clone(), archive.media_type.clone());
+    let mut assembler = archive
+        .reusable_entries
+        .then(|| Assembler::new(reuse, &packager.sha256, version));
     let mut output = open(&extension)?;
     let mut size = 0u64;
     let mut manifest = ManifestBuilder::default();
@@ -65,8 +77,20 @@ pub fn pack<O: ArchiveOutput>(
                     tracing::warn!(work, path = %file.path, "a second file at this path is left out");
                     continue;
                 }
-                manifest.add(&file.path, &file.contents);
-                let chunk = archive.add_file(&file.path, &file.contents)?;
+                let sha256 = manifest.add(&file.path, &file.contents);
+                let chunk = match assembler.as_mut() {
+                    Some(assembler) => {
+                        let entry = match assembler.kept(&file.path, sha256) {
+                            Some(kept) => kept,
+                            None => archive.add_file(&file.path, &file.contents)?,
+                        };
+                        assembler
+                            .record(&file.path, sha256, &entry)
+                            .map_err(ExportError::Delta)?;
+                        entry
+                    }
+                    None => archive.add_file(&file.path, &file.contents)?,
+                };
                 if !chunk.is_empty() {
                     size += chunk.len() as u64;
                     output.write(chunk)?;
@@ -77,10 +101,23 @@ pub fn pack<O: ArchiveOutput>(
             return Err(ExportError::PipelineClosed);
         }
         let listing = manifest.finish(domain, version, time::OffsetDateTime::now_utc());
-        let chunk = archive.add_file(&listing.path, &listing.contents)?;
+        let chunk = archive.add_file(&listing.file.path, &listing.file.contents)?;
+        // A reusable packager's entries stand alone: the patch's entry is packed for the
+        // delta only.
+        let patch_entry = match assembler.as_ref().and_then(|a| a.patch(&listing)) {
+            Some(patch) => Some(archive.add_file(MANIFEST_PATCH_FILE, &patch)?),
+            None => None,
+        };
+        let last = archive.finish()?;
+        if let Some(assembler) = assembler.as_mut() {
+            let sha256 = hex::encode(sha2::Sha256::digest(&listing.file.contents));
+            assembler
+                .record(&listing.file.path, &sha256, &chunk)
+                .and_then(|()| assembler.end(patch_entry.as_deref(), &last))
+                .map_err(ExportError::Delta)?;
+        }
         size += chunk.len() as u64;
         output.write(chunk)?;
-        let last = archive.finish()?;
         size += last.len() as u64;
         output.write(last)?;
         output.close()
@@ -90,11 +127,16 @@ pub fn pack<O: ArchiveOutput>(
         output.abort();
     }
     result?;
+    let assembled = assembler
+        .map(Assembler::finish)
+        .transpose()
+        .map_err(ExportError::Delta)?;
     Ok(Packed {
         output,
         size_bytes: size,
         extension,
         media_type,
+        assembled,
     })
 }
 
@@ -136,7 +178,9 @@ pub fn write_folder(
     if aborted.load(Ordering::SeqCst) {
         return Err(ExportError::PipelineClosed);
     }
-    let listing = manifest.finish(domain, version, time::OffsetDateTime::now_utc());
+    let listing = manifest
+        .finish(domain, version, time::OffsetDateTime::now_utc())
+        .file;
     write(Path::new(&listing.path), &listing.contents)?;
     tracing::info!(folder = %folder.display(), files = written.len(), "folder written");
     Ok(size + listing.contents.len() as u64)

@@ -22,6 +22,8 @@ pub enum ExportError {
         path: std::path::PathBuf,
         source: std::io::Error,
     },
+    #[error("cannot write the delta archive: {0}")]
+    Delta(std::io::Error),
     #[error("the server is shutting down")]
     Cancelled,
     #[error("cannot record progress: {0}")]

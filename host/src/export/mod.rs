@@ -5,6 +5,7 @@
 //! (`jobs`) runs it on a content version in storage and keeps its progress in the store;
 //! `quire build` and `quire dev` run it on a site folder. Nothing here knows of jobs or stores.
 
+pub mod assembly;
 mod destination;
 mod error;
 

@@ -8,12 +8,16 @@ use tokio::runtime::Handle;
 use tokio_util::sync::CancellationToken;
 
 use super::ExportContext;
-use crate::export::{ArchiveOutput, Export, ExportError, ExportProgress};
+use std::io::{Read, Seek, Write};
+
+use super::kept_archives;
+use crate::export::assembly::{Assembled, Reuse};
+use crate::export::{ArchiveOutput, Export, ExportError, ExportProgress, Packed};
 use crate::plugins::Warning;
 use crate::rendering::{RenderCache, SiteRender, Sources};
 use crate::sites::{ManifestError, SiteManifest};
 use crate::storage::paths;
-use crate::store::{BundleRecord, Job, JobUpdate, JobWarning};
+use crate::store::{BundleRecord, DeltaRecord, Job, JobUpdate, JobWarning};
 
 /// How often progress is written to the store.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(200);
@@ -66,6 +70,26 @@ pub fn run_export(
         domain: &job.domain,
         features: job.features.as_deref(),
     };
+    // Only a whole site's archive is kept and sent as a delta: a docs server serves whole sites.
+    let whole_site = job.paths.is_none();
+    let earlier = context
+        .plugins
+        .packagers
+        .choose(job.format.as_deref())
+        .ok()
+        .and_then(|packager| {
+            kept_archives::earlier(context, runtime, &job.domain, &packager.current().sha256)
+        });
+    let mut delta_file = match &earlier {
+        Some(_) if whole_site => Some(tempfile::tempfile().map_err(ExportError::Delta)?),
+        _ => None,
+    };
+    let reuse = Reuse {
+        earlier: earlier.as_ref().map(|e| &e.archive),
+        delta: delta_file
+            .as_mut()
+            .map(|file| file as &mut (dyn Write + Send)),
+    };
     let mut progress = Progress::new(context, runtime, job);
     let packed = crate::export::run(
         &export,
@@ -82,17 +106,85 @@ pub fn run_export(
                 |extension| {
                     StorageArchive::open(context, runtime, paths::bundle(&job.id, extension))
                 },
+                reuse,
             )
         },
     )?;
     if let Some(cache) = &cache {
         trim_now_and_then(cache, context.plugins.render_cache_max_bytes);
     }
+    let delta = match (&packed.assembled, &earlier, delta_file) {
+        (Some(assembled), Some(earlier), Some(file)) => {
+            keep_delta(context, runtime, job, &packed, assembled, earlier, file)?
+        }
+        _ => None,
+    };
+    if let Some(assembled) = packed.assembled.as_ref().filter(|_| whole_site) {
+        crate::metrics::get()
+            .archive_entries_reused
+            .inc_by(assembled.reused);
+        tracing::info!(
+            job = %job.id,
+            reused = assembled.reused,
+            entries = assembled.index.entries.len(),
+            "archive assembled"
+        );
+        let site = (job.domain.as_str(), job.id.as_str());
+        if let Err(e) = kept_archives::keep(
+            context,
+            runtime,
+            site,
+            &packed.output.path,
+            &assembled.index,
+        ) {
+            tracing::warn!(job = %job.id, "the archive is not kept for the next export: {e}");
+        }
+    }
     Ok(BundleRecord {
         path: packed.output.path,
         size_bytes: packed.size_bytes,
         media_type: packed.media_type,
+        delta,
     })
+}
+
+/// Stores the delta written in `file` beside the job's archive, when it is worth it: a delta
+/// of more than half the archive saves a docs server little and costs storage.
+fn keep_delta(
+    context: &ExportContext,
+    runtime: &Handle,
+    job: &Job,
+    packed: &Packed<StorageArchive<'_>>,
+    assembled: &Assembled,
+    earlier: &kept_archives::Earlier,
+    mut file: std::fs::File,
+) -> Result<Option<DeltaRecord>, ExportError> {
+    let Some(written) = assembled.delta else {
+        return Ok(None);
+    };
+    if written.size_bytes.saturating_mul(2) > packed.size_bytes {
+        tracing::info!(job = %job.id, bytes = written.size_bytes, "the delta is over half the archive; not kept");
+        return Ok(None);
+    }
+    let path = paths::bundle_delta(&job.id, &packed.extension);
+    file.rewind().map_err(ExportError::Delta)?;
+    let mut output = StorageArchive::open(context, runtime, path.clone())?;
+    let mut buffer = vec![0u8; 1 << 20];
+    loop {
+        let n = file.read(&mut buffer).map_err(ExportError::Delta)?;
+        if n == 0 {
+            break;
+        }
+        output.write(buffer[..n].to_vec())?;
+    }
+    output.close()?;
+    Ok(Some(DeltaRecord {
+        path,
+        size_bytes: written.size_bytes,
+        files: written.files,
+        base_job: earlier.job.clone(),
+        base_version: earlier.archive.content_version().to_string(),
+    }))
 }
 
 /// How often an export trims the render cache in storage: listing it costs a request per

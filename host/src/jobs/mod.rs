@@ -5,6 +5,7 @@
 //! expires, and the worker that lost a lease stops and records nothing.
 
 mod export;
+mod kept_archives;
 mod start;
 
 use std::sync::Arc;

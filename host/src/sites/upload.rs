@@ -6,7 +6,7 @@
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
-use flate2::read::GzDecoder;
+use flate2::read::MultiGzDecoder;
 
 use super::{SiteError, SiteLimits};
 
@@ -44,7 +44,9 @@ pub fn extract_site_archive(
             "not a .tar.gz archive (it has no gzip header)".into(),
         ));
     }
-    let mut tar = tar::Archive::new(GzDecoder::new(std::io::Cursor::new(magic).chain(archive)));
+    let mut tar = tar::Archive::new(MultiGzDecoder::new(
+        std::io::Cursor::new(magic).chain(archive),
+    ));
     let entries = tar
         .entries()
         .map_err(|e| invalid("upload", format!("not a .tar.gz archive: {e}")))?;

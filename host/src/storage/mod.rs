@@ -105,6 +105,21 @@ pub mod paths {
         path.strip_prefix(BUNDLES).unwrap_or(path)
     }
 
+    /// A job's delta archive: the files its archive has and the site's earlier one lacks.
+    pub fn bundle_delta(job_id: &str, extension: &str) -> String {
+        bundle(&format!("{job_id}.delta"), extension)
+    }
+
+    /// The index of a job's archive (`export::assembly`), for the next export to copy from.
+    pub fn archive_index(job_id: &str) -> String {
+        format!("jobs/{job_id}/archive-index.json")
+    }
+
+    /// Which archive the packager hashing to `packager` last wrote for `domain`.
+    pub fn last_archive(domain: &str, packager: &str) -> String {
+        format!("sites/{domain}/last-archive/{packager}.json")
+    }
+
     /// Every warning of a finished export job, as a JSON list: the job record keeps the first
     /// 500, and a large site can have more.
     pub fn job_warnings(job_id: &str) -> String {

@@ -132,6 +132,23 @@ pub struct BundleRecord {
     pub path: String,
     pub size_bytes: u64,
     pub media_type: String,
+    /// The delta against the site's earlier archive, when one was written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta: Option<DeltaRecord>,
+}
+
+/// A delta archive: the files of a job's archive that the site's earlier archive lacks, with
+/// the manifest, for a docs server serving the earlier one.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DeltaRecord {
+    /// Object storage path of the delta.
+    pub path: String,
+    pub size_bytes: u64,
+    /// Files it carries, the manifest included.
+    pub files: u64,
+    /// The job whose archive it is a delta against, and that archive's content version.
+    pub base_job: String,
+    pub base_version: String,
 }
 
 /// A static export job, as stored.

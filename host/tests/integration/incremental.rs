@@ -224,8 +224,10 @@ fn first_page_list(node: &mut serde_json::Value) -> Option<&mut Vec<serde_json::
 }
 
 /// On every shared corpus, random edits of each kind, one after another: after each, a build
-/// from the render cache equals, file for file, a build that renders everything. The seed is
-/// printed; `QUIRE_EDIT_SEED` replays one.
+/// from the render cache, its archive assembled from the last build's entries, equals, file
+/// for file, a build that renders and packs everything; and the delta it writes, applied as a
+/// docs server applies one to the last build's files, gives the same files again. The seed
+/// is printed; `QUIRE_EDIT_SEED` replays one.
 #[test]
 fn incremental_builds_equal_full_builds_on_the_corpora_after_random_edits() {
     use rand::{Rng, SeedableRng};
@@ -244,41 +246,68 @@ fn incremental_builds_equal_full_builds_on_the_corpora_after_random_edits() {
     let cache = instance.dir.path().join("render-cache");
     let builds = std::cell::Cell::new(0);
     let mut edits = 0;
+    let work = instance.dir.path();
     for (name, root) in common::sites::unpack_corpora(sites.path()) {
+        // Builds a .tar.gz; returns its files unpacked into a folder of their own, and what
+        // the build said.
         let build = |extra: &[&str]| {
             builds.set(builds.get() + 1);
-            let out = instance.dir.path().join(format!("out-{}", builds.get()));
+            let out = work.join(format!("out-{}.tar.gz", builds.get()));
             let output = instance
                 .command()
                 .args(["build", root.to_str().unwrap(), "-o", out.to_str().unwrap()])
+                .args(["--format", "tar.gz"])
                 .args(extra)
                 .output()
                 .expect("run quire");
-            assert!(
-                output.status.success(),
-                "{name}: {}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-            let files = common::archive::bundle_folder(&out);
-            std::fs::remove_dir_all(&out).unwrap();
-            files
+            let said = String::from_utf8_lossy(&output.stderr).to_string();
+            assert!(output.status.success(), "{name}: {said}");
+            let folder = work.join(format!("unpacked-{}", builds.get()));
+            quire::docs_server::unpack_bundle(&std::fs::read(&out).unwrap(), &folder)
+                .expect("the archive verifies against its manifest");
+            std::fs::remove_file(&out).unwrap();
+            (folder, said)
         };
-        let cached = ["--cache-dir", cache.to_str().unwrap()];
-        build(&cached);
+        let delta = work.join("delta.tar.gz");
+        let cached = [
+            "--cache-dir",
+            cache.to_str().unwrap(),
+            "--delta",
+            delta.to_str().unwrap(),
+        ];
+        let (mut served, _) = build(&cached);
         let kinds = [Edit::PageText, Edit::Snippet, Edit::NavigationPage];
         for _ in 0..2 {
             let edit = kinds[rng.random_range(0..kinds.len())];
             edits += 1;
             let done = apply(edit, &root, &mut rng, edits);
-            let incremental = build(&cached);
-            let full = build(&["--no-cache"]);
-            common::archive::assert_same_files(
-                &incremental,
-                &full,
-                &format!(
-                    "{name}, from the cache and in full, after {done} (QUIRE_EDIT_SEED={seed})"
-                ),
+            let context = format!("{name}, after {done} (QUIRE_EDIT_SEED={seed})");
+            let (incremental, said) = build(&cached);
+            assert!(
+                said.contains("archive entries from the last build"),
+                "the archive was assembled from the last one's entries: {context}: {said}"
             );
+            let (full, _) = build(&["--no-cache"]);
+            let full_files = common::archive::bundle_folder(&full);
+            common::archive::assert_same_files(
+                &common::archive::bundle_folder(&incremental),
+                &full_files,
+                &format!("from the cache and in full, {context}"),
+            );
+            let updated = work.join(format!("updated-{edits}"));
+            quire::docs_server::apply_delta(&std::fs::read(&delta).unwrap(), &served, &updated)
+                .unwrap_or_else(|e| panic!("the delta applies: {e}: {context}"));
+            common::archive::assert_same_files(
+                &common::archive::bundle_folder(&updated),
+                &full_files,
+                &format!("the last build with the delta applied, and in full, {context}"),
+            );
+            assert_eq!(
+                std::fs::read(updated.join("manifest.json")).unwrap(),
+                std::fs::read(incremental.join("manifest.json")).unwrap(),
+                "the manifest rebuilt from the patch: {context}"
+            );
+            served = incremental;
         }
     }
 }

@@ -62,7 +62,7 @@ where
 
 /// The HTML of `page` inside a `.tar.gz` bundle.
 pub(crate) fn page_from_bundle(archive: &[u8], page: &str) -> String {
-    let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(archive));
+    let mut tar = tar::Archive::new(flate2::read::MultiGzDecoder::new(archive));
     for entry in tar.entries().expect("entries") {
         let mut entry = entry.expect("entry");
         if entry.path().expect("path").to_string_lossy() == page {
@@ -280,7 +280,7 @@ async fn a_component_built_against_another_contract_version_is_refused_naming_bo
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("built against contract version 0.1.0")
-            && text.contains("this host supports 0.6.0")
+            && text.contains("this host supports 0.7.0")
             && text.contains("rebuild the plugin with this release's quire-sdk"),
         "{text}"
     );
@@ -289,7 +289,7 @@ async fn a_component_built_against_another_contract_version_is_refused_naming_bo
     assert!(!out.status.success(), "the server must not start");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("contract version 0.1.0") && stderr.contains("supports 0.6.0"),
+        stderr.contains("contract version 0.1.0") && stderr.contains("supports 0.7.0"),
         "{stderr}"
     );
 }

@@ -1,8 +1,13 @@
-//! Quire's default packager: writes the exported site as a `.tar.gz`, handing back compressed
-//! bytes as files go in so the archive is never held whole on either side of the boundary.
+//! Quire's default packager: writes the exported site as a `.tar.gz` of one gzip member per
+//! file (a multi-member gzip stream is a valid `.tar.gz`: `tar`, `gzip` and every gzip library
+//! read it whole). Each file's member is complete when `add-file` returns and depends only on
+//! its path and contents, so the host may keep members and assemble the next archive from the
+//! ones whose files did not change; the archive is never held whole on either side.
 //!
 //! Written with the plugin SDK: [`TarGzWriter`] is the SDK's `Packager`, tested natively here
 //! and exported as the component's `packager` world.
+
+use std::io::Write;
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
@@ -14,9 +19,11 @@ use quire_sdk::{Error, Result};
 const FILE_MODE: u32 = 0o644;
 const FIXED_MTIME: u64 = 0;
 
-/// A tar stream inside a gzip stream whose compressed output is drained after every file.
+/// A tar stream cut after every file, each file's tar bytes compressed as a gzip member of
+/// their own.
 pub struct TarGzWriter {
-    builder: Option<tar::Builder<GzEncoder<Vec<u8>>>>,
+    /// Writes tar bytes into a buffer that is emptied after each file; `None` once finished.
+    builder: Option<tar::Builder<Vec<u8>>>,
 }
 
 impl Default for TarGzWriter {
@@ -27,8 +34,7 @@ impl Default for TarGzWriter {
 
 impl TarGzWriter {
     pub fn new() -> Self {
-        let encoder = GzEncoder::new(Vec::new(), Compression::default());
-        let mut builder = tar::Builder::new(encoder);
+        let mut builder = tar::Builder::new(Vec::new());
         builder.mode(tar::HeaderMode::Deterministic);
         Self {
             builder: Some(builder),
@@ -36,15 +42,26 @@ impl TarGzWriter {
     }
 }
 
+/// `tar_bytes` as one complete gzip member (the gzip header carries no name or time, so the
+/// same bytes always compress alike).
+fn gzip_member(tar_bytes: &[u8]) -> Result<Vec<u8>> {
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+    encoder
+        .write_all(tar_bytes)
+        .and_then(|()| encoder.finish())
+        .map_err(|e| Error::internal(format!("compressing: {e}")))
+}
+
 impl Packager for TarGzWriter {
     fn format(&self) -> Format {
         Format {
             extension: "tar.gz".into(),
             media_type: "application/gzip".into(),
+            reusable_entries: true,
         }
     }
 
-    /// Adds a file and returns the compressed bytes ready so far (possibly none).
+    /// Adds a file and returns its gzip member.
     fn add_file(&mut self, path: &str, contents: &[u8]) -> Result<Vec<u8>> {
         check_path(path)?;
         let builder = self
@@ -59,21 +76,20 @@ impl Packager for TarGzWriter {
         builder
             .append_data(&mut header, path, contents)
             .map_err(|e| Error::invalid_input(format!("adding {path}: {e}")))?;
-        Ok(std::mem::take(builder.get_mut().get_mut()))
+        let tar_bytes = std::mem::take(builder.get_mut());
+        gzip_member(&tar_bytes)
     }
 
-    /// Ends the archive and returns its last bytes.
+    /// Ends the archive: the tar end-of-archive blocks as the last member.
     fn finish(&mut self) -> Result<Vec<u8>> {
         let builder = self
             .builder
             .take()
             .ok_or_else(|| Error::invalid_input("the archive is already finished"))?;
-        let encoder = builder
+        let tar_bytes = builder
             .into_inner()
             .map_err(|e| Error::internal(format!("ending the tar stream: {e}")))?;
-        encoder
-            .finish()
-            .map_err(|e| Error::internal(format!("ending the gzip stream: {e}")))
+        gzip_member(&tar_bytes)
     }
 }
 
@@ -92,7 +108,7 @@ mod tests {
         bytes.extend(writer.add_file("index.html", b"<h1>hi</h1>").unwrap());
         bytes.extend(writer.add_file("assets/big.bin", &big).unwrap());
         bytes.extend(writer.finish().unwrap());
-        let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(bytes.as_slice()));
+        let mut archive = tar::Archive::new(flate2::read::MultiGzDecoder::new(bytes.as_slice()));
         let mut seen = Vec::new();
         for entry in archive.entries().unwrap() {
             let mut entry = entry.unwrap();
@@ -138,6 +154,34 @@ mod tests {
         writer.finish().unwrap();
         assert!(writer.add_file("a", b"x").is_err());
         assert!(writer.finish().is_err());
+    }
+
+    #[test]
+    fn a_file_packs_to_the_same_member_wherever_it_goes() {
+        let member_of = |before: &[(&str, &[u8])]| {
+            let mut writer = TarGzWriter::new();
+            for (path, contents) in before {
+                writer.add_file(path, contents).unwrap();
+            }
+            writer.add_file("docs/page.html", b"<p>same</p>").unwrap()
+        };
+        let alone = member_of(&[]);
+        assert_eq!(
+            alone,
+            member_of(&[("a.html", b"x"), ("b/c.css", &[7u8; 5000])])
+        );
+        // Kept members and a fresh archive's end read back as the files.
+        let mut writer = TarGzWriter::new();
+        let mut bytes = writer.add_file("first.txt", b"one").unwrap();
+        bytes.extend(&alone);
+        bytes.extend(writer.finish().unwrap());
+        let mut archive = tar::Archive::new(flate2::read::MultiGzDecoder::new(bytes.as_slice()));
+        let names: Vec<String> = archive
+            .entries()
+            .unwrap()
+            .map(|e| e.unwrap().path().unwrap().display().to_string())
+            .collect();
+        assert_eq!(names, ["first.txt", "docs/page.html"]);
     }
 
     #[test]

@@ -40,6 +40,8 @@ impl Packager for ZipPackager {
         Format {
             extension: "zip".into(),
             media_type: "application/zip".into(),
+            // The central directory at the end lists every entry and where it starts.
+            reusable_entries: false,
         }
     }
 

@@ -5,16 +5,23 @@
 //! entry it does not list, or whose stated or running size exceeds the listed one, stops the
 //! unpacking before its bytes reach the disk, and every file's SHA-256 is checked as it ends.
 //! Disk use while a bundle is refused stays within what its manifest declares.
+//!
+//! A delta (`export::assembly`) is a `.tar.gz` carrying `manifest-patch.json` in place of the
+//! manifest: the manifest is rebuilt from the served version's and the patch (and must match
+//! the hash the patch names), then the delta is unpacked against it as a bundle is, except
+//! that a listed file it does not carry is taken from the served version when that has it with
+//! the listed hash, linked (or copied) and hashed again; anything else missing refuses it.
 
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::Path;
 
-use flate2::read::GzDecoder;
+use flate2::read::MultiGzDecoder;
 use sha2::{Digest, Sha256};
 
 use super::bundle_rules::{BundleError, UnpackLimits};
 use super::listing::{Listing, MANIFEST, MAX_MANIFEST_BYTES, VerifiedBundle};
+use crate::bundle::{MANIFEST_PATCH_FILE, ManifestPatch, PatchError};
 
 /// Unpacks the archive at `archive` (`.tar.gz` or `.zip`, told apart by their first bytes)
 /// into the empty folder `dest`, checking each entry against the manifest as it is written.
@@ -29,8 +36,10 @@ pub fn unpack_and_verify(
     let read = std::fs::File::open(archive)?.read(&mut magic)?;
     match &magic[..read] {
         [0x1f, 0x8b, ..] => {
-            let listing = tar_gz_listing(archive, limits)?;
-            let mut unpacker = Unpacker::new(dest, limits, &listing);
+            let manifest =
+                tar_gz_find(archive, limits, MANIFEST)?.ok_or(BundleError::NoManifest)?;
+            let listing = Listing::parse(manifest, limits)?;
+            let mut unpacker = Unpacker::new(dest, limits, &listing, None);
             unpack_tar_gz(archive, &mut unpacker)?;
             unpacker.finish()
         }
@@ -38,7 +47,7 @@ pub fn unpack_and_verify(
             let file = std::io::BufReader::new(std::fs::File::open(archive)?);
             let mut zip = zip::ZipArchive::new(file).map_err(not_an_archive)?;
             let listing = zip_listing(&mut zip, limits)?;
-            let mut unpacker = Unpacker::new(dest, limits, &listing);
+            let mut unpacker = Unpacker::new(dest, limits, &listing, None);
             unpack_zip(&mut zip, &mut unpacker)?;
             unpacker.finish()
         }
@@ -46,6 +55,35 @@ pub fn unpack_and_verify(
             "it is neither a .tar.gz nor a .zip (its first bytes are neither)".into(),
         )),
     }
+}
+
+/// Unpacks the delta archive at `archive` into the empty folder `dest` against the unpacked
+/// version in `base` (the one being served): the manifest is rebuilt from `base`'s and the
+/// delta's patch, and every listed file the delta lacks is taken from `base`, which must have
+/// it with the listed hash.
+pub fn unpack_delta_and_verify(
+    archive: &Path,
+    dest: &Path,
+    limits: UnpackLimits,
+    base: &Path,
+) -> Result<VerifiedBundle, BundleError> {
+    let mut magic = [0u8; 2];
+    let read = std::fs::File::open(archive)?.read(&mut magic)?;
+    if magic[..read] != [0x1f, 0x8b] {
+        return Err(BundleError::BadDelta("a delta is a .tar.gz".into()));
+    }
+    let bad = |e: PatchError| BundleError::BadDelta(e.to_string());
+    let patch = tar_gz_find(archive, limits, MANIFEST_PATCH_FILE)?
+        .ok_or_else(|| BundleError::BadDelta(format!("it has no {MANIFEST_PATCH_FILE}")))?;
+    let patch = ManifestPatch::from_bytes(&patch).map_err(bad)?;
+    let base_manifest = std::fs::read(base.join(MANIFEST))?;
+    let manifest = patch.apply(&base_manifest).map_err(bad)?;
+    let listing = Listing::parse(manifest, limits)?;
+    let hashes = super::listing::read_hashes(base)?.hashes;
+    let base = Some(Base { dir: base, hashes });
+    let mut unpacker = Unpacker::new(dest, limits, &listing, base);
+    unpack_tar_gz(archive, &mut unpacker)?;
+    unpacker.finish()
 }
 
 fn not_an_archive(e: impl std::fmt::Display) -> BundleError {
@@ -67,17 +105,21 @@ fn read_bounded(contents: &mut dyn Read, max: u64) -> Result<Vec<u8>, BundleErro
 /// A `.tar.gz` read from the start (each pass opens its own).
 fn open_tar_gz(
     archive: &Path,
-) -> Result<tar::Archive<GzDecoder<std::io::BufReader<std::fs::File>>>, BundleError> {
+) -> Result<tar::Archive<MultiGzDecoder<std::io::BufReader<std::fs::File>>>, BundleError> {
     let file = std::fs::File::open(archive)?;
-    Ok(tar::Archive::new(GzDecoder::new(std::io::BufReader::new(
-        file,
-    ))))
+    Ok(tar::Archive::new(MultiGzDecoder::new(
+        std::io::BufReader::new(file),
+    )))
 }
 
-/// The first pass over a `.tar.gz`: finds `manifest.json` without writing anything, counting
-/// the entries before it against the limits (their data is decompressed and dropped), and
-/// refusing any that climbs out or is a link.
-fn tar_gz_listing(archive: &Path, limits: UnpackLimits) -> Result<Listing, BundleError> {
+/// The first pass over a `.tar.gz`: finds the file `wanted` (`manifest.json`, or a delta's
+/// patch) without writing anything, counting the entries before it against the limits (their
+/// data is decompressed and dropped), and refusing any that climbs out or is a link.
+fn tar_gz_find(
+    archive: &Path,
+    limits: UnpackLimits,
+    wanted: &str,
+) -> Result<Option<Vec<u8>>, BundleError> {
     let mut tar = open_tar_gz(archive)?;
     let (mut entries, mut bytes) = (0usize, 0u64);
     for entry in tar.entries().map_err(not_an_archive)? {
@@ -98,14 +140,14 @@ fn tar_gz_listing(archive: &Path, limits: UnpackLimits) -> Result<Listing, Bundl
         if kind.is_symlink() || kind.is_hard_link() {
             return Err(BundleError::Link(name));
         }
-        if kind.is_file() && path_key(&relative) == MANIFEST {
+        if kind.is_file() && path_key(&relative) == wanted {
             // Found: the second pass checks the entries from here on (a second manifest
             // among them included).
             let text = read_bounded(&mut entry, MAX_MANIFEST_BYTES.min(limits.max_bytes))?;
-            return Listing::parse(text, limits);
+            return Ok(Some(text));
         }
     }
-    Err(BundleError::NoManifest)
+    Ok(None)
 }
 
 fn unpack_tar_gz(archive: &Path, unpacker: &mut Unpacker) -> Result<(), BundleError> {
@@ -223,12 +265,20 @@ enum EntryKind {
     Other,
 }
 
+/// The unpacked version a delta completes: its folder and its files' hashes.
+struct Base<'a> {
+    dir: &'a Path,
+    hashes: HashMap<String, String>,
+}
+
 /// Writes entries under `dest`, each checked against the listing before and while it is
 /// written, and hashed as it goes.
 struct Unpacker<'a> {
     dest: &'a Path,
     limits: UnpackLimits,
     listing: &'a Listing,
+    /// For a delta: where the files it does not carry come from.
+    base: Option<Base<'a>>,
     folders: usize,
     manifest_seen: bool,
     /// The SHA-256 of each file written, by path.
@@ -236,11 +286,17 @@ struct Unpacker<'a> {
 }
 
 impl<'a> Unpacker<'a> {
-    fn new(dest: &'a Path, limits: UnpackLimits, listing: &'a Listing) -> Self {
+    fn new(
+        dest: &'a Path,
+        limits: UnpackLimits,
+        listing: &'a Listing,
+        base: Option<Base<'a>>,
+    ) -> Self {
         Self {
             dest,
             limits,
             listing,
+            base,
             folders: 0,
             manifest_seen: false,
             found: HashMap::new(),
@@ -281,6 +337,17 @@ impl<'a> Unpacker<'a> {
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent)?;
         }
+        if self.base.is_some() {
+            // A delta carries the patch the listing was rebuilt from, and no manifest.
+            if key == MANIFEST_PATCH_FILE {
+                return Ok(());
+            }
+            if key == MANIFEST {
+                return Err(BundleError::BadDelta(format!(
+                    "it carries {MANIFEST}; a delta carries {MANIFEST_PATCH_FILE} in its place"
+                )));
+            }
+        }
         if key == MANIFEST {
             // The same bytes the listing was read from: an archive holding a second,
             // different manifest is refused.
@@ -302,6 +369,20 @@ impl<'a> Unpacker<'a> {
         }
         let listed_size = check_stated(self.listing, &key, stated)?;
         let mut out = std::fs::File::create(&target)?;
+        let sha = self.copy_checked(&key, contents, &mut out, listed_size)?;
+        self.found.insert(key, sha);
+        Ok(())
+    }
+
+    /// Copies `contents` into `out`, checking its size and SHA-256 against the listing's for
+    /// `key` as it goes; returns the hash.
+    fn copy_checked(
+        &self,
+        key: &str,
+        contents: &mut dyn Read,
+        out: &mut dyn std::io::Write,
+        listed_size: u64,
+    ) -> Result<String, BundleError> {
         let mut hasher = Sha256::new();
         let mut size = 0u64;
         let mut buffer = vec![0u8; 64 * 1024];
@@ -313,46 +394,83 @@ impl<'a> Unpacker<'a> {
             size += n as u64;
             if size > listed_size {
                 return Err(BundleError::Mismatch {
-                    path: key,
+                    path: key.to_string(),
                     problem: format!("more than the {listed_size} bytes manifest.json says"),
                 });
             }
             hasher.update(&buffer[..n]);
-            std::io::Write::write_all(&mut out, &buffer[..n])?;
+            out.write_all(&buffer[..n])?;
         }
         if size != listed_size {
             return Err(BundleError::Mismatch {
-                path: key,
+                path: key.to_string(),
                 problem: format!("{size} bytes, manifest.json says {listed_size}"),
             });
         }
         let sha = hex::encode(hasher.finalize());
-        let listed = &self.listing.files[&key];
-        if !sha.eq_ignore_ascii_case(&listed.sha256) {
+        if !sha.eq_ignore_ascii_case(&self.listing.files[key].sha256) {
             return Err(BundleError::Mismatch {
-                path: key,
+                path: key.to_string(),
                 problem: "its SHA-256 does not match manifest.json".into(),
             });
         }
-        self.found.insert(key, sha);
-        Ok(())
+        Ok(sha)
     }
 
-    /// Every listed file was unpacked: the bundle is whole.
-    fn finish(self) -> Result<VerifiedBundle, BundleError> {
+    /// Takes the listed file `key`, which a delta does not carry, from the base version: it
+    /// must list the same hash there, and the file is hashed again once in place, so damage
+    /// on disk is refused too. Linked where the file system allows, else copied.
+    fn take_from_base(&self, key: &str) -> Result<String, BundleError> {
+        let listed = &self.listing.files[key];
+        let missing = || BundleError::Mismatch {
+            path: key.to_string(),
+            problem: "listed in manifest.json but missing".into(),
+        };
+        let base = self.base.as_ref().ok_or_else(missing)?;
+        let same = base
+            .hashes
+            .get(key)
+            .is_some_and(|sha| sha.eq_ignore_ascii_case(&listed.sha256));
+        if !same {
+            return Err(BundleError::Mismatch {
+                path: key.to_string(),
+                problem:
+                    "not in the delta, and the served version does not have it with this content"
+                        .into(),
+            });
+        }
+        let relative = crate::sites::safe_relative(Path::new(key)).ok_or_else(missing)?;
+        let (source, target) = (base.dir.join(&relative), self.dest.join(&relative));
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        if std::fs::hard_link(&source, &target).is_err() {
+            std::fs::copy(&source, &target)?;
+        }
+        let mut contents = std::fs::File::open(&target)?;
+        self.copy_checked(key, &mut contents, &mut std::io::sink(), listed.size)
+    }
+
+    /// Every listed file was unpacked (or, for a delta, taken from the base): the bundle is
+    /// whole.
+    fn finish(mut self) -> Result<VerifiedBundle, BundleError> {
+        if self.base.is_some() {
+            std::fs::write(self.dest.join(MANIFEST), &self.listing.manifest_bytes)?;
+            self.manifest_seen = true;
+        }
         if !self.manifest_seen {
             return Err(BundleError::NoManifest);
         }
-        if let Some(missing) = self
+        let missing: Vec<String> = self
             .listing
             .files
             .keys()
-            .find(|path| !self.found.contains_key(*path))
-        {
-            return Err(BundleError::Mismatch {
-                path: missing.clone(),
-                problem: "listed in manifest.json but missing".into(),
-            });
+            .filter(|path| !self.found.contains_key(*path))
+            .cloned()
+            .collect();
+        for key in missing {
+            let sha = self.take_from_base(&key)?;
+            self.found.insert(key, sha);
         }
         Ok(VerifiedBundle {
             content_version: self.listing.content_version.clone(),

@@ -5,7 +5,7 @@ use std::io::Read;
 use std::path::Path;
 
 use flate2::Compression;
-use flate2::read::GzDecoder;
+use flate2::read::MultiGzDecoder;
 use flate2::write::GzEncoder;
 
 /// A `.tar.gz` of the folder `dir`, as a CI pipeline would make it.
@@ -20,7 +20,7 @@ pub fn tar_gz_dir(dir: &Path) -> Vec<u8> {
 
 /// Every file of a `.tar.gz`, by path.
 pub fn unpack(bytes: &[u8]) -> BTreeMap<String, Vec<u8>> {
-    let mut archive = tar::Archive::new(GzDecoder::new(bytes));
+    let mut archive = tar::Archive::new(MultiGzDecoder::new(bytes));
     let mut files = BTreeMap::new();
     for entry in archive.entries().expect("entries") {
         let mut entry = entry.expect("entry");

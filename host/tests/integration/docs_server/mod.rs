@@ -5,6 +5,7 @@
 //! (`downloads.rs`), bundles carrying more than their manifest lists (`oversized.rs`) and the MCP
 //! endpoint (`mcp.rs`) beside it.
 
+mod deltas;
 mod deployment_types;
 mod downloads;
 mod mcp;
@@ -30,8 +31,14 @@ pub(super) fn api_host(extra_config: &str) -> (Instance, common::Server, String,
     (instance, server, key, assistant)
 }
 
-/// Exports `version`; returns the bundle link, its expiry and the archive.
+/// Exports `version`; returns the bundle link and the archive.
 pub(super) async fn export_link(api: &Api, version: &str) -> (String, Vec<u8>) {
+    let (bundle, bytes) = export_bundle(api, version).await;
+    (bundle["bundleUrl"].as_str().unwrap().to_string(), bytes)
+}
+
+/// Exports `version`; returns the bundle response and the archive.
+pub(super) async fn export_bundle(api: &Api, version: &str) -> (serde_json::Value, Vec<u8>) {
     let (job_id, last) = api
         .run_job(
             json!({"domain": "docs.acme.test", "version": version}),
@@ -39,8 +46,7 @@ pub(super) async fn export_link(api: &Api, version: &str) -> (String, Vec<u8>) {
         )
         .await;
     assert_eq!(last["status"], "completed", "{last}");
-    let (bundle, bytes) = api.download_bundle(&job_id).await;
-    (bundle["bundleUrl"].as_str().unwrap().to_string(), bytes)
+    api.download_bundle(&job_id).await
 }
 
 pub(super) async fn get(url: &str) -> (u16, reqwest::header::HeaderMap, String) {

@@ -44,6 +44,13 @@ pub(super) fn bundle() -> BundleRecord {
         path: "bundles/job.tar.gz".to_string(),
         size_bytes: 42,
         media_type: "application/gzip".to_string(),
+        delta: Some(DeltaRecord {
+            path: "bundles/job.delta.tar.gz".to_string(),
+            size_bytes: 7,
+            files: 3,
+            base_job: "job-0".to_string(),
+            base_version: "v0".to_string(),
+        }),
     }
 }
 
@@ -120,6 +127,12 @@ pub(super) async fn a_lease_is_held_by_one_worker(store: &dyn Store) {
     assert_eq!(done.status, JobStatus::Completed);
     assert_eq!(done.page_count, done.total_pages);
     assert_eq!(done.bundle.as_ref().map(|b| b.size_bytes), Some(42));
+    let stored = store.job_of("acme", "job-1").await.unwrap().unwrap();
+    let delta = stored
+        .bundle
+        .and_then(|b| b.delta)
+        .expect("the delta is kept");
+    assert_eq!((delta.base_job.as_str(), delta.size_bytes), ("job-0", 7));
     // A job completes exactly once.
     assert!(lost(
         store

@@ -1,0 +1,360 @@
+//! Archives assembled from kept entries. When the packager says its entries are reusable (the
+//! contract's `reusable-entries`), an archive is written with an index of its entries: each
+//! file's path, SHA-256 and where its entry lies. The next archive of the site copies the entry
+//! of every file whose path and contents are unchanged from that earlier archive instead of
+//! packing it again, which gives the same bytes packing would. The entries the earlier archive
+//! lacks, followed by a manifest patch (`bundle::ManifestPatch`) and the archive's end, are its
+//! delta: an archive of the changed files, which a docs server serving the earlier archive
+//! takes in place of the whole (`docs_server`, which rebuilds the manifest and fills in the
+//! rest from the files it has).
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::os::unix::fs::FileExt;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::bundle::{MANIFEST_FILE, Manifest};
+
+/// The largest entry copied from an earlier archive; a larger length in an index is damage.
+const MAX_ENTRY_BYTES: u64 = 1 << 32;
+
+/// The index of an archive of reusable entries, stored beside the archive.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ArchiveIndex {
+    /// The SHA-256 of the packager component that wrote the entries: another packager's
+    /// entries are never copied.
+    pub packager: String,
+    /// The content version the archive holds.
+    pub content_version: String,
+    pub entries: Vec<IndexEntry>,
+}
+
+/// One file's entry in an archive.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IndexEntry {
+    pub path: String,
+    /// The SHA-256 of the file's contents, as the bundle's manifest lists it.
+    pub sha256: String,
+    /// Where the entry starts in the archive.
+    pub offset: u64,
+    /// The entry's length in bytes.
+    pub length: u64,
+    /// The SHA-256 of the entry's bytes, checked before they are copied into another archive.
+    pub entry_sha256: String,
+}
+
+/// An index that cannot be read.
+#[derive(Debug, thiserror::Error)]
+#[error("the archive index is unreadable: {0}")]
+pub struct IndexError(#[from] serde_json::Error);
+
+impl ArchiveIndex {
+    pub fn to_json(&self) -> Vec<u8> {
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    pub fn from_json(bytes: &[u8]) -> Result<Self, IndexError> {
+        Ok(serde_json::from_slice(bytes)?)
+    }
+}
+
+/// An earlier archive whose entries can be copied: its index, and the archive in a local file.
+pub struct EarlierArchive {
+    packager: String,
+    content_version: String,
+    /// Entries by (path, SHA-256 of the contents).
+    entries: HashMap<(String, String), IndexEntry>,
+    file: std::fs::File,
+}
+
+impl EarlierArchive {
+    /// The archive in `file`, as `index` describes it.
+    pub fn new(index: ArchiveIndex, file: std::fs::File) -> Self {
+        let entries = index
+            .entries
+            .into_iter()
+            .map(|e| ((e.path.clone(), e.sha256.clone()), e))
+            .collect();
+        Self {
+            packager: index.packager,
+            content_version: index.content_version,
+            entries,
+            file,
+        }
+    }
+
+    /// The content version the earlier archive holds.
+    pub fn content_version(&self) -> &str {
+        &self.content_version
+    }
+
+    /// Every path the earlier archive holds.
+    fn paths(&self) -> impl Iterator<Item = &str> {
+        self.entries.keys().map(|(path, _)| path.as_str())
+    }
+
+    /// Whether the earlier archive holds the file at `path` with contents hashing to `sha256`
+    /// (so a docs server serving it has that file).
+    fn has(&self, path: &str, sha256: &str) -> bool {
+        self.entries
+            .contains_key(&(path.to_string(), sha256.to_string()))
+    }
+
+    /// The entry of the file at `path` with contents `sha256`, if the earlier archive has it
+    /// and its bytes check out; damaged bytes are packed again, never copied.
+    fn entry(&self, path: &str, sha256: &str) -> Option<Vec<u8>> {
+        let entry = self.entries.get(&(path.to_string(), sha256.to_string()))?;
+        if entry.length > MAX_ENTRY_BYTES {
+            return None;
+        }
+        let mut bytes = vec![0u8; entry.length as usize];
+        if let Err(e) = self.file.read_exact_at(&mut bytes, entry.offset) {
+            tracing::warn!(
+                path,
+                "cannot read a kept archive entry; packing it again: {e}"
+            );
+            return None;
+        }
+        if hex::encode(Sha256::digest(&bytes)) != entry.entry_sha256 {
+            tracing::warn!(
+                path,
+                "a kept archive entry fails its hash; packing it again"
+            );
+            return None;
+        }
+        Some(bytes)
+    }
+}
+
+/// What an export does with reusable entries: copy them from an earlier archive, and write
+/// the delta against it.
+#[derive(Default)]
+pub struct Reuse<'a> {
+    /// The archive to copy unchanged files' entries from, and the delta's base.
+    pub earlier: Option<&'a EarlierArchive>,
+    /// Where the delta against `earlier` goes, if one is wanted.
+    pub delta: Option<&'a mut (dyn Write + Send)>,
+}
+
+/// What assembling gave: the new archive's index, and how much was reused and sent apart.
+#[derive(Debug)]
+pub struct Assembled {
+    pub index: ArchiveIndex,
+    /// Entries copied from the earlier archive.
+    pub reused: u64,
+    /// The delta's size and the files it carries, when one was written.
+    pub delta: Option<DeltaWritten>,
+}
+
+/// A delta archive written.
+#[derive(Debug, Clone, Copy)]
+pub struct DeltaWritten {
+    pub size_bytes: u64,
+    /// Files in the delta, its manifest patch included.
+    pub files: u64,
+}
+
+/// Follows an archive being written from reusable entries: records the index, takes entries
+/// from the earlier archive, and writes the delta.
+pub(super) struct Assembler<'a> {
+    earlier: Option<&'a EarlierArchive>,
+    delta: Option<&'a mut (dyn Write + Send)>,
+    index: ArchiveIndex,
+    offset: u64,
+    reused: u64,
+    delta_written: DeltaWritten,
+}
+
+impl<'a> Assembler<'a> {
+    /// Assembles with `reuse` for an archive of `content_version` by the packager whose
+    /// component hashes to `packager`; an earlier archive by another packager is not used.
+    pub(super) fn new(reuse: Reuse<'a>, packager: &str, content_version: &str) -> Self {
+        let earlier = reuse.earlier.filter(|e| {
+            let same = e.packager == packager;
+            if !same {
+                tracing::info!(
+                    "the earlier archive was written by another packager; packing every file"
+                );
+            }
+            same
+        });
+        Self {
+            earlier,
+            delta: reuse.delta.filter(|_| earlier.is_some()),
+            index: ArchiveIndex {
+                packager: packager.to_string(),
+                content_version: content_version.to_string(),
+                entries: Vec::new(),
+            },
+            offset: 0,
+            reused: 0,
+            delta_written: DeltaWritten {
+                size_bytes: 0,
+                files: 0,
+            },
+        }
+    }
+
+    /// The earlier archive's entry for the file at `path` with contents `sha256`, if it can
+    /// be copied.
+    pub(super) fn kept(&mut self, path: &str, sha256: &str) -> Option<Vec<u8>> {
+        let bytes = self.earlier?.entry(path, sha256)?;
+        self.reused += 1;
+        Some(bytes)
+    }
+
+    /// Records `entry`, the entry of the file at `path` with contents `sha256`, as written
+    /// next in the archive, and writes it to the delta if the earlier archive lacks the file
+    /// (the manifest never: the delta carries its patch instead).
+    pub(super) fn record(&mut self, path: &str, sha256: &str, entry: &[u8]) -> std::io::Result<()> {
+        self.index.entries.push(IndexEntry {
+            path: path.to_string(),
+            sha256: sha256.to_string(),
+            offset: self.offset,
+            length: entry.len() as u64,
+            entry_sha256: hex::encode(Sha256::digest(entry)),
+        });
+        self.offset += entry.len() as u64;
+        let known = self.earlier.is_some_and(|e| e.has(path, sha256));
+        if !known && path != MANIFEST_FILE {
+            self.delta_written.files += 1;
+            self.write_delta(entry)?;
+        }
+        Ok(())
+    }
+
+    /// The manifest patch the delta carries for `manifest`, when a delta is written.
+    pub(super) fn patch(&self, manifest: &Manifest) -> Option<Vec<u8>> {
+        self.delta.as_ref()?;
+        let earlier = self.earlier?;
+        Some(
+            manifest
+                .patch_against(|path, sha256| earlier.has(path, sha256), earlier.paths())
+                .to_bytes(),
+        )
+    }
+
+    /// Ends the delta with the manifest patch's entry and the archive's last bytes.
+    pub(super) fn end(&mut self, patch_entry: Option<&[u8]>, last: &[u8]) -> std::io::Result<()> {
+        if let Some(entry) = patch_entry {
+            self.delta_written.files += 1;
+            self.write_delta(entry)?;
+        }
+        self.write_delta(last)
+    }
+
+    fn write_delta(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        if let Some(delta) = self.delta.as_mut() {
+            delta.write_all(bytes)?;
+            self.delta_written.size_bytes += bytes.len() as u64;
+        }
+        Ok(())
+    }
+
+    pub(super) fn finish(mut self) -> std::io::Result<Assembled> {
+        let delta = match self.delta.take() {
+            Some(delta) => {
+                delta.flush()?;
+                Some(self.delta_written)
+            }
+            None => None,
+        };
+        Ok(Assembled {
+            index: self.index,
+            reused: self.reused,
+            delta,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Seek, SeekFrom};
+
+    use super::*;
+    use crate::bundle::ManifestBuilder;
+
+    /// An archive of `files` whose entries are the contents themselves, with its index.
+    fn archive(files: &[(&str, &[u8])]) -> (std::fs::File, ArchiveIndex) {
+        let mut assembler = Assembler::new(Reuse::default(), "packager", "v1");
+        let mut file = tempfile::tempfile().unwrap();
+        for (path, contents) in files {
+            let sha256 = hex::encode(Sha256::digest(contents));
+            assembler.record(path, &sha256, contents).unwrap();
+            file.write_all(contents).unwrap();
+        }
+        (file, assembler.finish().unwrap().index)
+    }
+
+    #[test]
+    fn unchanged_files_are_copied_and_the_delta_holds_the_rest() {
+        let (file, index) = archive(&[("a.html", b"aaaa"), ("b.html", b"bb")]);
+        let earlier = EarlierArchive::new(index, file);
+        let mut delta = Vec::new();
+        let reuse = Reuse {
+            earlier: Some(&earlier),
+            delta: Some(&mut delta),
+        };
+        let mut assembler = Assembler::new(reuse, "packager", "v2");
+        let sha = |bytes: &[u8]| hex::encode(Sha256::digest(bytes));
+        assert_eq!(
+            assembler.kept("a.html", &sha(b"aaaa")).as_deref(),
+            Some(&b"aaaa"[..])
+        );
+        assert_eq!(assembler.kept("b.html", &sha(b"changed")), None, "changed");
+        assert_eq!(
+            assembler.kept("a.html", &sha(b"bb")),
+            None,
+            "same bytes, other path"
+        );
+        assembler.record("a.html", &sha(b"aaaa"), b"aaaa").unwrap();
+        assembler
+            .record("b.html", &sha(b"changed"), b"changed")
+            .unwrap();
+        let mut manifest = ManifestBuilder::default();
+        manifest.add("a.html", b"aaaa");
+        manifest.add("b.html", b"changed");
+        let manifest = manifest.finish("d.test", "v2", time::OffsetDateTime::UNIX_EPOCH);
+        let patch = assembler.patch(&manifest).expect("a delta is written");
+        let patch = crate::bundle::ManifestPatch::from_bytes(&patch).unwrap();
+        assert_eq!(patch.files.len(), 1, "only b.html changed: {patch:?}");
+        assembler.end(Some(b"PATCH"), b"END").unwrap();
+        let assembled = assembler.finish().unwrap();
+        assert_eq!(assembled.reused, 1);
+        assert_eq!(assembled.index.entries[1].offset, 4);
+        assert_eq!(delta, b"changedPATCHEND");
+        assert_eq!(assembled.delta.map(|d| d.files), Some(2));
+    }
+
+    #[test]
+    fn a_damaged_entry_is_packed_again_and_another_packagers_never_copied() {
+        let (mut file, index) = archive(&[("a.html", b"aaaa")]);
+        file.seek(SeekFrom::Start(1)).unwrap();
+        file.write_all(b"X").unwrap();
+        let sha = hex::encode(Sha256::digest(b"aaaa"));
+        let earlier = EarlierArchive::new(index.clone(), file);
+        let reuse = Reuse {
+            earlier: Some(&earlier),
+            delta: None,
+        };
+        assert_eq!(
+            Assembler::new(reuse, "packager", "v2").kept("a.html", &sha),
+            None
+        );
+
+        let (file, _) = archive(&[("a.html", b"aaaa")]);
+        let earlier = EarlierArchive::new(index, file);
+        let reuse = Reuse {
+            earlier: Some(&earlier),
+            delta: None,
+        };
+        assert_eq!(
+            Assembler::new(reuse, "another", "v2").kept("a.html", &sha),
+            None
+        );
+    }
+}

@@ -1,0 +1,102 @@
+//! The archives export jobs keep for the next export of a site: for each site and packager,
+//! a record of the last archive written (the job, the archive, its index), so that the next
+//! export copies unchanged files' entries from it and writes the delta a docs server serving it
+//! downloads (`export::assembly`). All of it lives in object storage, so replicas share it.
+//! Anything missing or unreadable only means packing every file again.
+
+use std::io::Write;
+
+use futures::StreamExt;
+use serde::{Deserialize, Serialize};
+use tokio::runtime::Handle;
+
+use super::ExportContext;
+use crate::export::assembly::{ArchiveIndex, EarlierArchive};
+use crate::storage::paths;
+
+/// A site's last archive by one packager.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LastArchive {
+    pub job: String,
+    pub archive: String,
+    pub index: String,
+    pub content_version: String,
+}
+
+/// An earlier archive read back, with the job that wrote it.
+pub struct Earlier {
+    pub job: String,
+    pub archive: EarlierArchive,
+}
+
+/// The last archive the packager hashing to `packager` wrote for `domain`, copied to a local
+/// file to read entries from; `None` when there is none or it cannot be read.
+pub fn earlier(
+    context: &ExportContext,
+    runtime: &Handle,
+    domain: &str,
+    packager: &str,
+) -> Option<Earlier> {
+    let operator = &context.operator;
+    let read = async {
+        let pointer = operator
+            .read(&paths::last_archive(domain, packager))
+            .await
+            .ok()?;
+        let last: LastArchive = serde_json::from_slice(&pointer.to_vec()).ok()?;
+        let index = operator.read(&last.index).await.ok()?;
+        let index = match ArchiveIndex::from_json(&index.to_vec()) {
+            Ok(index) => index,
+            Err(e) => {
+                tracing::warn!(job = %last.job, "{e}; packing every file");
+                return None;
+            }
+        };
+        let mut file = tempfile::tempfile().ok()?;
+        let copied = async {
+            let reader = operator.reader(&last.archive).await?;
+            let mut stream = reader.into_bytes_stream(..).await?;
+            while let Some(chunk) = stream.next().await {
+                file.write_all(&chunk?)?;
+            }
+            Ok::<_, std::io::Error>(())
+        };
+        if let Err(e) = copied.await {
+            tracing::warn!(job = %last.job, "cannot read the earlier archive; packing every file: {e}");
+            return None;
+        }
+        Some(Earlier {
+            job: last.job,
+            archive: EarlierArchive::new(index, file),
+        })
+    };
+    runtime.block_on(read)
+}
+
+/// Records the archive of `job` at `archive`, with `index`, as the last one of `domain` by its
+/// packager.
+pub fn keep(
+    context: &ExportContext,
+    runtime: &Handle,
+    (domain, job): (&str, &str),
+    archive: &str,
+    index: &ArchiveIndex,
+) -> Result<(), opendal::Error> {
+    let index_path = paths::archive_index(job);
+    let last = LastArchive {
+        job: job.to_string(),
+        archive: archive.to_string(),
+        index: index_path.clone(),
+        content_version: index.content_version.clone(),
+    };
+    let operator = &context.operator;
+    runtime.block_on(async {
+        operator.write(&index_path, index.to_json()).await?;
+        let pointer = serde_json::to_vec(&last).unwrap_or_default();
+        operator
+            .write(&paths::last_archive(domain, &index.packager), pointer)
+            .await
+            .map(|_| ())
+    })
+}
