@@ -75,7 +75,7 @@ pub fn earlier(
 }
 
 /// Records the archive of `job` at `archive`, with `index`, as the last one of `domain` by its
-/// packager.
+/// packager. The index of the archive it replaces is removed: only the last one is ever read.
 pub fn keep(
     context: &ExportContext,
     runtime: &Handle,
@@ -91,12 +91,20 @@ pub fn keep(
         content_version: index.content_version.clone(),
     };
     let operator = &context.operator;
+    let pointer_path = paths::last_archive(domain, &index.packager);
     runtime.block_on(async {
+        let replaced = match operator.read(&pointer_path).await {
+            Ok(bytes) => serde_json::from_slice::<LastArchive>(&bytes.to_vec()).ok(),
+            Err(_) => None,
+        };
         operator.write(&index_path, index.to_json()).await?;
         let pointer = serde_json::to_vec(&last).unwrap_or_default();
-        operator
-            .write(&paths::last_archive(domain, &index.packager), pointer)
-            .await
-            .map(|_| ())
+        operator.write(&pointer_path, pointer).await?;
+        if let Some(replaced) = replaced.filter(|r| r.index != index_path)
+            && let Err(e) = operator.delete(&replaced.index).await
+        {
+            tracing::warn!(job = %replaced.job, "cannot remove a replaced archive index: {e}");
+        }
+        Ok(())
     })
 }

@@ -311,3 +311,65 @@ fn incremental_builds_equal_full_builds_on_the_corpora_after_random_edits() {
         }
     }
 }
+
+/// Exports of one site at once share the render cache and the kept archive without harm: with
+/// a worker each, three exports of one version all verify against their manifests and hold the
+/// same files; the next export after them copies its entries from whichever archive was kept
+/// last, and verifies too.
+#[tokio::test]
+async fn exports_of_one_site_at_once_never_corrupt_what_they_share() {
+    let instance = Instance::new("[jobs]\nworkers = 3\n");
+    let key = instance.organization("acme", "enterprise");
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let (status, version) = api
+        .publish("docs.acme.test", "v1", tar_gz_dir(&common::example_site()))
+        .await;
+    assert_eq!(status, 201, "{version}");
+    let body = json!({"domain": "docs.acme.test", "version": "v1"});
+    let jobs = [
+        api.start_job(body.clone()).await,
+        api.start_job(body.clone()).await,
+        api.start_job(body.clone()).await,
+    ];
+    let mut bundles = Vec::new();
+    for job in &jobs {
+        let last = api.wait_job(job, Duration::from_secs(120)).await;
+        let last = last.last().expect("a state");
+        assert_eq!(last["status"], "completed", "{last}");
+        bundles.push(verified_files(&api, job).await);
+    }
+    for (job, files) in jobs.iter().zip(&bundles).skip(1) {
+        common::archive::assert_same_files(files, &bundles[0], &format!("job {job} and the first"));
+    }
+    let reused_before = reused_entries(&server.base).await;
+    let (job, last) = api.run_job(body, Duration::from_secs(120)).await;
+    assert_eq!(last["status"], "completed", "{last}");
+    common::archive::assert_same_files(
+        &verified_files(&api, &job).await,
+        &bundles[0],
+        "the export after them",
+    );
+    assert!(
+        reused_entries(&server.base).await > reused_before,
+        "the export after them copied entries from the kept archive"
+    );
+}
+
+/// A job's bundle, checked against its manifest as a docs server checks one; its files
+/// without the manifest.
+async fn verified_files(api: &Api, job: &str) -> BTreeMap<String, Vec<u8>> {
+    let (_, bytes) = api.download_bundle(job).await;
+    let folder = tempfile::tempdir().expect("folder");
+    quire::docs_server::unpack_bundle(&bytes, folder.path())
+        .unwrap_or_else(|e| panic!("job {job}'s bundle verifies: {e}"));
+    common::archive::bundle_folder(folder.path())
+}
+
+async fn reused_entries(base: &str) -> f64 {
+    sample(
+        &metrics(base).await,
+        "quire_export_archive_entries_reused_total",
+    )
+    .unwrap_or(0.0)
+}

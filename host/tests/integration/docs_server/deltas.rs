@@ -25,7 +25,7 @@ fn dead_link() -> String {
 
 #[tokio::test]
 async fn a_docs_server_updates_from_a_delta_and_falls_back_on_a_bad_one() {
-    let (_instance, server, key, _) = api_host("");
+    let (instance, server, key, _) = api_host("");
     let api = Api::new(&server.base, &key);
     let site = tempfile::tempdir().expect("site");
     common::sites::copy_dir(&common::example_site(), site.path());
@@ -59,6 +59,15 @@ async fn a_docs_server_updates_from_a_delta_and_falls_back_on_a_bad_one() {
         delta_size * 5 < full_size,
         "the delta ({delta_size} bytes) is a small part of the bundle ({full_size})"
     );
+    // Only the last archive's index is kept for the next export.
+    let index_of = |bundle: &serde_json::Value| {
+        let job = bundle["jobId"].as_str().expect("jobId");
+        instance
+            .data_dir()
+            .join(format!("storage/jobs/{job}/archive-index.json"))
+    };
+    assert!(index_of(&second).is_file());
+    assert!(!index_of(&first).exists(), "the replaced index is removed");
     let delta_url = delta["url"].as_str().expect("url").to_string();
     let delta_bytes = quire::http_client::client()
         .get(&delta_url)
