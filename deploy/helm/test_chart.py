@@ -14,13 +14,14 @@ import yaml
 CHART = os.path.join(os.path.dirname(os.path.abspath(__file__)), "quire")
 KUBERNETES = "1.30.0"
 LINK = "https://api.acme.test/v1/downloads/se_1.tar.gz?expires=1900000000&signature=abc"
+DELTA = "https://api.acme.test/v1/downloads/se_1.delta.tar.gz?expires=1900000000&signature=def"
 
 VALUE_SETS = {
     "cloud defaults": {"staticExport": {"bundleUrl": LINK}},
     "client-hosted with everything": {
         "deployment": {"type": "client-hosted"},
         "features": {"assistant": True, "analytics": False},
-        "staticExport": {"bundleUrl": LINK, "version": "v3"},
+        "staticExport": {"bundleUrl": LINK, "deltaUrl": DELTA, "version": "v3"},
         "docsServer": {
             "apiUrl": "https://docs.acme.test",
             "assistantKey": {"existingSecret": "quire-keys"},
@@ -125,6 +126,8 @@ class ChartTest(unittest.TestCase):
         docs = documents(render(VALUE_SETS["client-hosted with everything"]))
         env = env_of(find(docs, "Deployment", "-docs"))
         self.assertEqual(env["QUIRE_BUNDLE_URL"], LINK)
+        self.assertEqual(env["QUIRE_DELTA_URL"], DELTA)
+        self.assertNotIn("QUIRE_DELTA_URL", env_of(find(documents(render(VALUE_SETS["cloud defaults"])), "Deployment", "-docs")))
         self.assertEqual(env["QUIRE_BUNDLE_VERSION"], "v3")
         self.assertEqual(env["QUIRE_DEPLOYMENT"], "client-hosted")
         self.assertEqual(env["QUIRE_FEATURE_ASSISTANT"], "true")
