@@ -9,11 +9,11 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 
+use sha2::Digest;
+
 use super::ExportError;
 use super::assembly::{Assembled, Assembler, Reuse};
 use crate::bundle::{MANIFEST_PATCH_FILE, ManifestBuilder};
-use sha2::Digest;
-
 use crate::plugins::{ArchiveSession, OutputFile, Plugins};
 
 /// Where an archive's bytes go as the packager gives them.
