@@ -74,10 +74,12 @@ impl ManifestBuilder {
             created_at: created.format(&Rfc3339).unwrap_or_default(),
             files: self.files,
         };
+        let contents = document.to_bytes();
         Manifest {
+            sha256: hex::encode(Sha256::digest(&contents)),
             file: OutputFile {
                 path: MANIFEST_FILE.to_string(),
-                contents: document.to_bytes(),
+                contents,
             },
             document,
         }
@@ -87,6 +89,8 @@ impl ManifestBuilder {
 /// A finished manifest: the file, and what it lists.
 pub struct Manifest {
     pub file: OutputFile,
+    /// The SHA-256 of the file's contents.
+    pub sha256: String,
     document: ManifestDocument,
 }
 
@@ -115,7 +119,7 @@ impl Manifest {
             domain: self.document.domain.clone(),
             content_version: self.document.content_version.clone(),
             created_at: self.document.created_at.clone(),
-            manifest_sha256: hex::encode(Sha256::digest(&self.file.contents)),
+            manifest_sha256: self.sha256.clone(),
             files: self
                 .document
                 .files

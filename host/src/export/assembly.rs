@@ -66,8 +66,8 @@ impl ArchiveIndex {
 pub struct EarlierArchive {
     packager: String,
     content_version: String,
-    /// Entries by (path, SHA-256 of the contents).
-    entries: HashMap<(String, String), IndexEntry>,
+    /// Entries by path (an archive holds each path once).
+    entries: HashMap<String, IndexEntry>,
     file: std::fs::File,
 }
 
@@ -77,7 +77,7 @@ impl EarlierArchive {
         let entries = index
             .entries
             .into_iter()
-            .map(|e| ((e.path.clone(), e.sha256.clone()), e))
+            .map(|e| (e.path.clone(), e))
             .collect();
         Self {
             packager: index.packager,
@@ -94,20 +94,23 @@ impl EarlierArchive {
 
     /// Every path the earlier archive holds.
     fn paths(&self) -> impl Iterator<Item = &str> {
-        self.entries.keys().map(|(path, _)| path.as_str())
+        self.entries.keys().map(String::as_str)
     }
 
     /// Whether the earlier archive holds the file at `path` with contents hashing to `sha256`
     /// (so a docs server serving it has that file).
     fn has(&self, path: &str, sha256: &str) -> bool {
-        self.entries
-            .contains_key(&(path.to_string(), sha256.to_string()))
+        self.listed(path, sha256).is_some()
+    }
+
+    fn listed(&self, path: &str, sha256: &str) -> Option<&IndexEntry> {
+        self.entries.get(path).filter(|e| e.sha256 == sha256)
     }
 
     /// The entry of the file at `path` with contents `sha256`, if the earlier archive has it
     /// and its bytes check out; damaged bytes are packed again, never copied.
-    fn entry(&self, path: &str, sha256: &str) -> Option<Vec<u8>> {
-        let entry = self.entries.get(&(path.to_string(), sha256.to_string()))?;
+    fn entry(&self, path: &str, sha256: &str) -> Option<Entry> {
+        let entry = self.listed(path, sha256)?;
         if entry.length > MAX_ENTRY_BYTES {
             return None;
         }
@@ -119,14 +122,29 @@ impl EarlierArchive {
             );
             return None;
         }
-        if hex::encode(Sha256::digest(&bytes)) != entry.entry_sha256 {
+        let checked = Entry::new(bytes);
+        if checked.sha256 != entry.entry_sha256 {
             tracing::warn!(
                 path,
                 "a kept archive entry fails its hash; packing it again"
             );
             return None;
         }
-        Some(bytes)
+        Some(checked)
+    }
+}
+
+/// One file's entry in an archive: its bytes and their SHA-256, hashed once.
+pub struct Entry {
+    pub bytes: Vec<u8>,
+    sha256: String,
+}
+
+impl Entry {
+    /// `bytes` as an entry, hashed.
+    pub fn new(bytes: Vec<u8>) -> Self {
+        let sha256 = hex::encode(Sha256::digest(&bytes));
+        Self { bytes, sha256 }
     }
 }
 
@@ -201,28 +219,34 @@ impl<'a> Assembler<'a> {
 
     /// The earlier archive's entry for the file at `path` with contents `sha256`, if it can
     /// be copied.
-    pub(super) fn kept(&mut self, path: &str, sha256: &str) -> Option<Vec<u8>> {
-        let bytes = self.earlier?.entry(path, sha256)?;
+    pub(super) fn kept(&mut self, path: &str, sha256: &str) -> Option<Entry> {
+        let entry = self.earlier?.entry(path, sha256)?;
         self.reused += 1;
-        Some(bytes)
+        Some(entry)
     }
 
     /// Records `entry`, the entry of the file at `path` with contents `sha256`, as written
     /// next in the archive, and writes it to the delta if the earlier archive lacks the file
     /// (the manifest never: the delta carries its patch instead).
-    pub(super) fn record(&mut self, path: &str, sha256: &str, entry: &[u8]) -> std::io::Result<()> {
+    pub(super) fn record(
+        &mut self,
+        path: &str,
+        sha256: &str,
+        entry: &Entry,
+    ) -> std::io::Result<()> {
+        let length = entry.bytes.len() as u64;
         self.index.entries.push(IndexEntry {
             path: path.to_string(),
             sha256: sha256.to_string(),
             offset: self.offset,
-            length: entry.len() as u64,
-            entry_sha256: hex::encode(Sha256::digest(entry)),
+            length,
+            entry_sha256: entry.sha256.clone(),
         });
-        self.offset += entry.len() as u64;
+        self.offset += length;
         let known = self.earlier.is_some_and(|e| e.has(path, sha256));
         if !known && path != MANIFEST_FILE {
             self.delta_written.files += 1;
-            self.write_delta(entry)?;
+            self.write_delta(&entry.bytes)?;
         }
         Ok(())
     }
@@ -284,7 +308,9 @@ mod tests {
         let mut file = tempfile::tempfile().unwrap();
         for (path, contents) in files {
             let sha256 = hex::encode(Sha256::digest(contents));
-            assembler.record(path, &sha256, contents).unwrap();
+            assembler
+                .record(path, &sha256, &Entry::new(contents.to_vec()))
+                .unwrap();
             file.write_all(contents).unwrap();
         }
         (file, assembler.finish().unwrap().index)
@@ -302,18 +328,25 @@ mod tests {
         let mut assembler = Assembler::new(reuse, "packager", "v2");
         let sha = |bytes: &[u8]| hex::encode(Sha256::digest(bytes));
         assert_eq!(
-            assembler.kept("a.html", &sha(b"aaaa")).as_deref(),
+            assembler
+                .kept("a.html", &sha(b"aaaa"))
+                .map(|e| e.bytes)
+                .as_deref(),
             Some(&b"aaaa"[..])
         );
-        assert_eq!(assembler.kept("b.html", &sha(b"changed")), None, "changed");
-        assert_eq!(
-            assembler.kept("a.html", &sha(b"bb")),
-            None,
+        assert!(
+            assembler.kept("b.html", &sha(b"changed")).is_none(),
+            "changed"
+        );
+        assert!(
+            assembler.kept("a.html", &sha(b"bb")).is_none(),
             "same bytes, other path"
         );
-        assembler.record("a.html", &sha(b"aaaa"), b"aaaa").unwrap();
         assembler
-            .record("b.html", &sha(b"changed"), b"changed")
+            .record("a.html", &sha(b"aaaa"), &Entry::new(b"aaaa".to_vec()))
+            .unwrap();
+        assembler
+            .record("b.html", &sha(b"changed"), &Entry::new(b"changed".to_vec()))
             .unwrap();
         let mut manifest = ManifestBuilder::default();
         manifest.add("a.html", b"aaaa");
@@ -341,9 +374,10 @@ mod tests {
             earlier: Some(&earlier),
             delta: None,
         };
-        assert_eq!(
-            Assembler::new(reuse, "packager", "v2").kept("a.html", &sha),
-            None
+        assert!(
+            Assembler::new(reuse, "packager", "v2")
+                .kept("a.html", &sha)
+                .is_none()
         );
 
         let (file, _) = archive(&[("a.html", b"aaaa")]);
@@ -352,9 +386,10 @@ mod tests {
             earlier: Some(&earlier),
             delta: None,
         };
-        assert_eq!(
-            Assembler::new(reuse, "another", "v2").kept("a.html", &sha),
-            None
+        assert!(
+            Assembler::new(reuse, "another", "v2")
+                .kept("a.html", &sha)
+                .is_none()
         );
     }
 }

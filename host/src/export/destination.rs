@@ -9,10 +9,8 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 
-use sha2::Digest;
-
 use super::ExportError;
-use super::assembly::{Assembled, Assembler, Reuse};
+use super::assembly::{Assembled, Assembler, Entry, Reuse};
 use crate::bundle::{MANIFEST_PATCH_FILE, ManifestBuilder};
 use crate::plugins::{ArchiveSession, OutputFile, Plugins};
 
@@ -82,12 +80,12 @@ pub fn pack<O: ArchiveOutput>(
                     Some(assembler) => {
                         let entry = match assembler.kept(&file.path, sha256) {
                             Some(kept) => kept,
-                            None => archive.add_file(&file.path, &file.contents)?,
+                            None => Entry::new(archive.add_file(&file.path, &file.contents)?),
                         };
                         assembler
                             .record(&file.path, sha256, &entry)
                             .map_err(ExportError::Delta)?;
-                        entry
+                        entry.bytes
                     }
                     None => archive.add_file(&file.path, &file.contents)?,
                 };
@@ -101,7 +99,7 @@ pub fn pack<O: ArchiveOutput>(
             return Err(ExportError::PipelineClosed);
         }
         let listing = manifest.finish(domain, version, time::OffsetDateTime::now_utc());
-        let chunk = archive.add_file(&listing.file.path, &listing.file.contents)?;
+        let chunk = Entry::new(archive.add_file(&listing.file.path, &listing.file.contents)?);
         // A reusable packager's entries stand alone: the patch's entry is packed for the
         // delta only.
         let patch_entry = match assembler.as_ref().and_then(|a| a.patch(&listing)) {
@@ -110,14 +108,13 @@ pub fn pack<O: ArchiveOutput>(
         };
         let last = archive.finish()?;
         if let Some(assembler) = assembler.as_mut() {
-            let sha256 = hex::encode(sha2::Sha256::digest(&listing.file.contents));
             assembler
-                .record(&listing.file.path, &sha256, &chunk)
+                .record(&listing.file.path, &listing.sha256, &chunk)
                 .and_then(|()| assembler.end(patch_entry.as_deref(), &last))
                 .map_err(ExportError::Delta)?;
         }
-        size += chunk.len() as u64;
-        output.write(chunk)?;
+        size += chunk.bytes.len() as u64;
+        output.write(chunk.bytes)?;
         size += last.len() as u64;
         output.write(last)?;
         output.close()
