@@ -16,6 +16,7 @@ mod choice;
 mod code;
 mod passage;
 mod question;
+pub mod retrieval;
 mod text;
 pub mod vocabulary;
 mod window;
@@ -25,9 +26,14 @@ use std::collections::{HashMap, HashSet};
 use choice::{choose, more_of_the_best_section};
 use code::{ShownCode, code_to_show, excerpt, fenced};
 pub use question::terms;
+
 use question::{Asking, asking, covered, heaviest_term, site_weights, weights};
 use text::{looks_like_code, split};
 use vocabulary::{Vocabulary, normalised};
+
+/// A question may be at most this many characters. The public assistant key is in every
+/// reader's browser: without a bound, anyone could make the server search and echo megabytes.
+pub const MAX_QUESTION_CHARS: usize = 4_000;
 
 /// Below this share of the question's weight, the best sentence is not an answer: weighed by
 /// the sections retrieved, and by the site's vocabulary (which gives the question's phrasing
@@ -66,6 +72,30 @@ pub struct RetrievedSection {
 }
 
 impl RetrievedSection {
+    /// The section of page `path` at `anchor` (empty for the page's opening text), linked as
+    /// `/path#anchor`.
+    pub fn new(
+        path: String,
+        anchor: String,
+        title: String,
+        heading_trail: Vec<String>,
+        content: String,
+    ) -> Self {
+        let url = if anchor.is_empty() {
+            format!("/{path}")
+        } else {
+            format!("/{path}#{anchor}")
+        };
+        Self {
+            path,
+            anchor,
+            title,
+            heading_trail,
+            content,
+            url,
+        }
+    }
+
     /// "Page title › Section heading", or the page title for a page's opening text.
     pub fn label(&self) -> String {
         match self.heading_trail.last() {

@@ -3,10 +3,8 @@
 //! protocol-neutral events that `stream_v1` (and later protocols) encode.
 
 mod citations;
-mod diversity;
 mod extractive;
 mod follow_up;
-mod fusion;
 mod generator;
 mod openai;
 pub mod request;
@@ -26,6 +24,7 @@ pub use extractive::ExtractiveGenerator;
 pub use generator::{GenerationInput, Generator, Piece};
 pub use openai::{OpenAiGenerator, OpenAiSettings};
 pub use quire_answer::RetrievedSection;
+use quire_answer::retrieval::{Ranked, Searches, fetch_size};
 pub use request::AssistantRequest;
 
 use crate::plugins::SearchFilter;
@@ -121,18 +120,14 @@ pub struct Conversation {
     domain: String,
     organization: String,
     thread: Thread,
-    question: String,
-    query: String,
+    /// The question and the queries it is searched with.
+    searches: Searches,
     boost_paths: Vec<String>,
     filter: SearchFilter,
     /// The page the reader is on, whose version and language the answer keeps to.
     current_path: Option<String>,
     /// The conversation before the question, oldest first, as (role, text).
     history: Vec<(String, String)>,
-    /// The reader's context items, as added to every query.
-    context: String,
-    /// A follow-up's query steered by the headings the previous answer quoted (`follow_up`).
-    steered_by_citations: Option<String>,
     limit: u32,
 }
 
@@ -210,26 +205,16 @@ impl Assistant {
             context.extend(item.value.chars().take(STEERING_CHARS));
             boost_paths.extend(item.path.as_deref().map(page_path));
         }
-        let steering = follow_up::steering(&question, &history);
-        let query = match &steering {
-            Some(steering) => format!("{}{context}", steering.by_question),
-            None => format!("{question}{context}"),
-        };
-        let steered_by_citations = steering
-            .and_then(|s| s.by_citations)
-            .map(|q| format!("{q}{context}"));
+        let searches = Searches::plan(&question, &history, &context);
         boost_paths.extend(request.current_path.as_deref().map(page_path));
         let current_path = request.current_path.as_deref().map(page_path);
         Ok(Conversation {
-            steered_by_citations,
             history,
-            context,
             current_path,
             domain: domain.to_string(),
             organization: organization.to_string(),
             thread,
-            question,
-            query,
+            searches,
             boost_paths,
             filter: SearchFilter {
                 version: request.filter_version,
@@ -239,38 +224,31 @@ impl Assistant {
         })
     }
 
-    /// The sections to answer from: the question, steered by the reader's context; a follow-up
-    /// is also searched steered by the conversation (the previous question, or the model's
-    /// rewrite; and the headings the previous answer quoted), and the rankings are fused, so
-    /// that a follow-up that changes the subject ("and how do I check their signatures?")
-    /// still finds it. More sections are fetched than used, so that copies and one page's many
-    /// sections leave room for other pages (`diversity`).
+    /// The sections to answer from, searched and merged as `Searches` plans them.
     async fn retrieve(
         &self,
         conversation: &Conversation,
     ) -> Result<Vec<crate::plugins::SearchHit>, crate::search::SearchError> {
-        let search = |query: &str| {
-            self.search.search(SearchRequest {
-                organization: conversation.organization.clone(),
-                domain: conversation.domain.clone(),
-                query: query.to_string(),
-                limit: diversity::fetch_size(conversation.limit),
-                filter: conversation.filter.clone(),
-                boost_paths: conversation.boost_paths.clone(),
-                reader: Some(conversation.current_path.clone()),
-            })
-        };
-        let limit = conversation.limit as usize;
-        let steered = search(&conversation.query).await?;
-        if conversation.query == conversation.question {
-            return Ok(diversity::diversify(steered, limit));
+        let mut rankings = Vec::new();
+        for query in conversation.searches.queries() {
+            let ranking = self
+                .search
+                .search(SearchRequest {
+                    organization: conversation.organization.clone(),
+                    domain: conversation.domain.clone(),
+                    query: query.to_string(),
+                    limit: fetch_size(conversation.limit),
+                    filter: conversation.filter.clone(),
+                    boost_paths: conversation.boost_paths.clone(),
+                    reader: Some(conversation.current_path.clone()),
+                })
+                .await?;
+            rankings.push(ranking.into_iter().map(Hit).collect());
         }
-        let mut rankings = vec![search(&conversation.question).await?, steered];
-        if let Some(query) = &conversation.steered_by_citations {
-            rankings.push(search(query).await?);
-        }
-        let fused = fusion::fuse(rankings, usize::MAX);
-        Ok(diversity::diversify(fused, limit))
+        let merged = conversation
+            .searches
+            .merge(rankings, conversation.limit as usize);
+        Ok(merged.into_iter().map(|Hit(hit)| hit).collect())
     }
 
     /// Answers the conversation, sending events to `events`; persists the thread at the end.
@@ -287,10 +265,11 @@ impl Assistant {
         if !conversation.history.is_empty()
             && let Some(rewritten) = self
                 .generator
-                .standalone_query(&conversation.question, &conversation.history)
+                .standalone_query(&conversation.searches.question, &conversation.history)
                 .await
         {
-            conversation.query = format!("{rewritten}{}", conversation.context);
+            let searches = &mut conversation.searches;
+            searches.query = format!("{rewritten}{}", searches.context);
         }
         let call_id = format!("call_{}", hex::encode(rand::rng().random::<[u8; 8]>()));
         send(Event::StepStart {
@@ -299,7 +278,7 @@ impl Assistant {
         .await;
         send(Event::SearchCall {
             call_id: call_id.clone(),
-            query: echoed(&conversation.query),
+            query: echoed(&conversation.searches.query),
         })
         .await;
         let hits = self.retrieve(&conversation).await;
@@ -308,19 +287,7 @@ impl Assistant {
                 .into_iter()
                 .map(|h| {
                     let s = h.section;
-                    let url = if s.anchor.is_empty() {
-                        format!("/{}", s.path)
-                    } else {
-                        format!("/{}#{}", s.path, s.anchor)
-                    };
-                    RetrievedSection {
-                        path: s.path,
-                        anchor: s.anchor,
-                        title: s.title,
-                        heading_trail: s.heading_trail,
-                        content: s.text,
-                        url,
-                    }
+                    RetrievedSection::new(s.path, s.anchor, s.title, s.heading_trail, s.text)
                 })
                 .collect(),
             Err(e) => {
@@ -338,8 +305,8 @@ impl Assistant {
                 return;
             }
         };
-        let prompt_tokens =
-            words(&conversation.query) + sections.iter().map(|s| words(&s.content)).sum::<u64>();
+        let prompt_tokens = words(&conversation.searches.query)
+            + sections.iter().map(|s| words(&s.content)).sum::<u64>();
         let search_usage = Usage {
             prompt_tokens,
             completion_tokens: 0,
@@ -378,7 +345,7 @@ impl Assistant {
         let mut sourced = std::collections::HashSet::new();
         let mut pieces = self.generator.generate(GenerationInput {
             site_name,
-            question: conversation.question.clone(),
+            question: conversation.searches.question.clone(),
             sections,
             history,
             vocabulary,
@@ -421,7 +388,7 @@ impl Assistant {
         let record = vec![
             ThreadMessage {
                 role: "user".into(),
-                content: conversation.question.clone(),
+                content: conversation.searches.question.clone(),
                 created_at: now,
             },
             ThreadMessage {
@@ -457,6 +424,24 @@ fn words(text: &str) -> u64 {
 /// A page path as the index stores it, from a reader's URL path (`/guides/auth/?x#y`).
 fn page_path(path: &str) -> String {
     quire_core::paths::page_key(path).to_string()
+}
+
+/// A hit of the site's retriever, as the assistant's retrieval merges it.
+struct Hit(crate::plugins::SearchHit);
+
+impl Ranked for Hit {
+    fn path(&self) -> &str {
+        &self.0.section.path
+    }
+    fn anchor(&self) -> &str {
+        &self.0.section.anchor
+    }
+    fn text(&self) -> &str {
+        &self.0.section.text
+    }
+    fn set_score(&mut self, score: f32) {
+        self.0.score = score;
+    }
 }
 
 #[cfg(test)]

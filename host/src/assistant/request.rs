@@ -7,10 +7,10 @@ use serde_json::{Map, Value};
 
 /// `currentPath` may be at most this many characters.
 pub const MAX_CURRENT_PATH: usize = 200;
-/// A user message (a question) may be at most this many characters. The public assistant key
-/// is in every reader's browser: without a bound, anyone could make the server search and echo
-/// megabytes.
-pub const MAX_QUESTION_CHARS: usize = 4_000;
+/// A user message (a question) may be at most this many characters; `retrievalPageSize`'s
+/// default and bounds. The exported site's assistant takes the same.
+pub use quire_answer::MAX_QUESTION_CHARS;
+pub use quire_answer::retrieval::{DEFAULT_RETRIEVAL_PAGE_SIZE, MAX_RETRIEVAL_PAGE_SIZE};
 /// Any other message of the history may be at most this many characters (an earlier answer).
 pub const MAX_MESSAGE_CHARS: usize = 32_000;
 /// The history may hold at most this many messages.
@@ -18,9 +18,6 @@ pub const MAX_MESSAGES: usize = 100;
 /// `context` may hold at most this many items, each at most `MAX_CONTEXT_CHARS` characters.
 pub const MAX_CONTEXT_ITEMS: usize = 20;
 pub const MAX_CONTEXT_CHARS: usize = 8_000;
-/// `retrievalPageSize`: its default when the request gives none, and its bounds.
-pub const DEFAULT_RETRIEVAL_PAGE_SIZE: u32 = 5;
-pub const MAX_RETRIEVAL_PAGE_SIZE: u32 = 50;
 
 /// A checked assistant request: what the assistant needs of it.
 #[derive(Debug, Clone, PartialEq)]

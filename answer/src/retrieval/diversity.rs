@@ -7,7 +7,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::plugins::SearchHit;
+use super::Ranked;
 
 /// Sections fetched for each one used.
 pub const OVERFETCH: u32 = 3;
@@ -25,17 +25,17 @@ pub fn fetch_size(limit: u32) -> u32 {
 
 /// `hits` (best first) cut to `limit`: copies dropped, at most `PER_PAGE` sections a page
 /// unless too few pages are left to fill `limit`; rank order is kept.
-pub fn diversify(hits: Vec<SearchHit>, limit: usize) -> Vec<SearchHit> {
+pub fn diversify<H: Ranked>(hits: Vec<H>, limit: usize) -> Vec<H> {
     let mut seen_text = HashSet::new();
-    let distinct: Vec<SearchHit> = hits
+    let distinct: Vec<H> = hits
         .into_iter()
-        .filter(|h| seen_text.insert(same_text_key(&h.section.text)))
+        .filter(|h| seen_text.insert(same_text_key(h.text())))
         .collect();
     let mut per_page: HashMap<&str, usize> = HashMap::new();
     let mut keep = vec![false; distinct.len()];
     let mut kept = 0;
     for (i, hit) in distinct.iter().enumerate() {
-        let count = per_page.entry(hit.section.path.as_str()).or_default();
+        let count = per_page.entry(hit.path()).or_default();
         if *count < PER_PAGE && kept < limit {
             *count += 1;
             keep[i] = true;
@@ -70,25 +70,10 @@ fn same_text_key(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plugins::IndexSection;
+    use crate::retrieval::tests::{Hit, paths};
 
-    fn hit(path: &str, text: &str) -> SearchHit {
-        SearchHit {
-            section: IndexSection {
-                path: path.into(),
-                anchor: text.into(),
-                title: path.into(),
-                heading_trail: vec![path.into()],
-                text: text.into(),
-                version: None,
-                language: None,
-            },
-            score: 1.0,
-        }
-    }
-
-    fn paths(hits: &[SearchHit]) -> Vec<&str> {
-        hits.iter().map(|h| h.section.path.as_str()).collect()
+    fn hit(path: &str, text: &str) -> Hit {
+        Hit::new(path, text, text)
     }
 
     #[test]

@@ -5,22 +5,22 @@
 
 use std::collections::HashMap;
 
-use crate::plugins::SearchHit;
+use super::Ranked;
 
 /// The constant of the original paper: it damps the weight of the very first ranks.
 const K: f32 = 60.0;
 
 /// `rankings` fused, best first, at most `limit`; a section is known by its page, anchor and
 /// text (the windows of a long section share its anchor).
-pub fn fuse(rankings: Vec<Vec<SearchHit>>, limit: usize) -> Vec<SearchHit> {
-    let mut scored: HashMap<(String, String, u64), (f32, usize, SearchHit)> = HashMap::new();
+pub fn fuse<H: Ranked>(rankings: Vec<Vec<H>>, limit: usize) -> Vec<H> {
+    let mut scored: HashMap<(String, String, u64), (f32, usize, H)> = HashMap::new();
     let mut order = 0;
     for ranking in rankings {
         for (rank, hit) in ranking.into_iter().enumerate() {
             let key = (
-                hit.section.path.clone(),
-                hit.section.anchor.clone(),
-                text_hash(&hit.section.text),
+                hit.path().to_string(),
+                hit.anchor().to_string(),
+                text_hash(hit.text()),
             );
             let gain = 1.0 / (K + rank as f32 + 1.0);
             order += 1;
@@ -30,13 +30,13 @@ pub fn fuse(rankings: Vec<Vec<SearchHit>>, limit: usize) -> Vec<SearchHit> {
                 .or_insert((gain, order, hit));
         }
     }
-    let mut fused: Vec<(f32, usize, SearchHit)> = scored.into_values().collect();
+    let mut fused: Vec<(f32, usize, H)> = scored.into_values().collect();
     fused.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     fused
         .into_iter()
         .take(limit)
         .map(|(score, _, mut hit)| {
-            hit.score = score;
+            hit.set_score(score);
             hit
         })
         .collect()
@@ -52,34 +52,15 @@ fn text_hash(text: &str) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plugins::IndexSection;
+    use crate::retrieval::tests::{Hit, paths};
 
-    fn hit(path: &str) -> SearchHit {
-        SearchHit {
-            section: IndexSection {
-                path: path.into(),
-                anchor: String::new(),
-                title: path.into(),
-                heading_trail: vec![path.into()],
-                text: String::new(),
-                version: None,
-                language: None,
-            },
-            score: 1.0,
-        }
-    }
-
-    fn paths(hits: &[SearchHit]) -> Vec<&str> {
-        hits.iter().map(|h| h.section.path.as_str()).collect()
+    fn hit(path: &str) -> Hit {
+        Hit::new(path, "", "")
     }
 
     #[test]
     fn windows_of_one_section_stay_apart() {
-        let window = |text: &str| {
-            let mut h = hit("limits");
-            h.section.text = text.into();
-            h
-        };
+        let window = |text: &str| Hit::new("limits", "", text);
         let fused = fuse(vec![vec![window("first part"), window("second part")]], 5);
         assert_eq!(fused.len(), 2);
     }
