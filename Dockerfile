@@ -11,7 +11,7 @@ RUN npm ci --no-audit --no-fund
 
 FROM rust:1.95-bookworm AS build
 WORKDIR /src
-RUN rustup target add wasm32-wasip2
+RUN rustup target add wasm32-wasip2 wasm32-unknown-unknown
 COPY . .
 COPY --from=vendor /vendor/node_modules plugins/renderer/vendor/node_modules
 RUN scripts/build-plugins \
@@ -20,7 +20,8 @@ RUN scripts/build-plugins \
  && cp target/release/quire /out/quire \
  && cp target/wasm32-wasip2/release/quire_renderer.wasm \
        target/wasm32-wasip2/release/quire_packager.wasm \
-       target/wasm32-wasip2/release/quire_retriever.wasm /out/plugins/
+       target/wasm32-wasip2/release/quire_retriever.wasm \
+       target/wasm32-unknown-unknown/release/quire_bundle_assistant.wasm /out/plugins/
 
 FROM debian:bookworm-slim
 RUN apt-get update \

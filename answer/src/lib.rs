@@ -26,7 +26,6 @@ use std::collections::{HashMap, HashSet};
 use choice::{choose, more_of_the_best_section};
 use code::{ShownCode, code_to_show, excerpt, fenced};
 pub use question::terms;
-
 use question::{Asking, asking, covered, heaviest_term, site_weights, weights};
 use text::{looks_like_code, split};
 use vocabulary::{Vocabulary, normalised};

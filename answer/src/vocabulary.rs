@@ -22,8 +22,18 @@ pub struct Vocabulary {
     format: u32,
     /// Sections counted.
     sections: u32,
-    /// For each word (`words`), the sections that use it.
+    /// For each word (`words`), the sections that use it. Written in word order, so that one
+    /// version's vocabulary is always the same bytes (a bundle ships it in content-defined
+    /// chunks, which must not change when nothing did).
+    #[serde(serialize_with = "in_word_order")]
     counts: HashMap<String, u32>,
+}
+
+fn in_word_order<S: serde::Serializer>(
+    counts: &HashMap<String, u32>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(counts.iter().collect::<std::collections::BTreeMap<_, _>>())
 }
 
 /// Why stored bytes are no vocabulary.
@@ -163,6 +173,16 @@ mod tests {
         vocabulary.add_section("Machines have 0.5 GB of RAM.");
         let read = Vocabulary::from_bytes(&vocabulary.to_bytes()).expect("reads back");
         assert_eq!(read.rarity("ram"), vocabulary.rarity("ram"));
+        assert_eq!(
+            read.to_bytes(),
+            vocabulary.to_bytes(),
+            "always the same bytes"
+        );
+        let json = String::from_utf8(vocabulary.to_bytes()).expect("JSON");
+        assert!(
+            json.find("\"0.5\"") < json.find("\"ram\""),
+            "in word order: {json}"
+        );
         assert!(Vocabulary::from_bytes(b"not json").is_err());
         let other = br#"{"format": 99, "sections": 1, "counts": {}}"#;
         assert!(matches!(

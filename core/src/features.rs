@@ -9,8 +9,14 @@ pub const FILE: &str = "quire-features.js";
 
 /// The switches a bundle starts with: the offline search box and the playground on, the
 /// assistant and analytics off, so the bundle makes no request to any other host, and no MCP
-/// endpoint (only a server that answers MCP for the site can name one).
-pub const DEFAULT: &str = r#"{"search":true,"playground":true,"assistant":{"enabled":false,"endpoint":"","key":""},"analytics":{"enabled":false,"endpoint":"","key":""},"mcp":{"enabled":false,"endpoint":"","name":""}}"#;
+/// endpoint (only a server that answers MCP for the site can name one). The assistant's
+/// `offline` switch turns on the assistant the bundle carries, where an export ships one.
+pub const DEFAULT: &str = r#"{"search":true,"playground":true,"assistant":{"enabled":false,"endpoint":"","key":"","offline":false},"analytics":{"enabled":false,"endpoint":"","key":""},"mcp":{"enabled":false,"endpoint":"","name":""}}"#;
+
+/// `DEFAULT` with the bundle's own assistant on: what an export that ships it writes.
+pub fn default_with_offline_assistant() -> String {
+    DEFAULT.replace(r#""offline":false"#, r#""offline":true"#)
+}
 
 /// The feature file for the switches in `json` (a JSON object).
 pub fn script(json: &str) -> String {
@@ -28,5 +34,6 @@ mod tests {
         assert!(!script.contains("</script>"));
         assert!(script.starts_with("// Feature switches"));
         assert!(super::script(super::DEFAULT).contains(r#""search":true"#));
+        assert!(super::default_with_offline_assistant().contains(r#""offline":true"#));
     }
 }

@@ -20,7 +20,7 @@ VALUE_SETS = {
     "cloud defaults": {"staticExport": {"bundleUrl": LINK}},
     "client-hosted with everything": {
         "deployment": {"type": "client-hosted"},
-        "features": {"assistant": True, "analytics": False},
+        "features": {"assistant": True, "analytics": False, "bundleAssistant": False},
         "staticExport": {"bundleUrl": LINK, "deltaUrl": DELTA, "version": "v3"},
         "docsServer": {
             "apiUrl": "https://docs.acme.test",
@@ -133,6 +133,7 @@ class ChartTest(unittest.TestCase):
         self.assertEqual(env["QUIRE_FEATURE_ASSISTANT"], "true")
         self.assertEqual(env["QUIRE_FEATURE_ANALYTICS"], "false")
         self.assertNotIn("QUIRE_FEATURE_SEARCH", env)
+        self.assertEqual(env["QUIRE_FEATURE_BUNDLE_ASSISTANT"], "false")
         self.assertEqual(env["QUIRE_ASSISTANT_KEY"]["secretKeyRef"]["name"], "quire-keys")
         volumes = find(docs, "Deployment", "-docs")["spec"]["template"]["spec"]["volumes"]
         self.assertIn("persistentVolumeClaim", volumes[0])

@@ -55,6 +55,7 @@ impl DeploymentConfig {
                 analytics: self.analytics,
                 playground: None,
                 mcp: None,
+                bundle_assistant: None,
             },
         )
     }
@@ -318,6 +319,10 @@ pub struct PluginsConfig {
     /// The most the render cache may hold, in MiB (`quire build`'s folder, or the API host's
     /// `render-cache/` in storage); past it, the least recently used entries go.
     pub render_cache_max_mib: u64,
+    /// The assistant exported sites carry (`quire_bundle_assistant.wasm`, a WebAssembly module
+    /// for browsers). Default: in `dir`, else the workspace's
+    /// `target/wasm32-unknown-unknown/release`; an empty path ships no assistant.
+    pub bundle_assistant: Option<PathBuf>,
 }
 
 /// Component files chosen for one deployment type; unset roles keep the general choice.
@@ -385,6 +390,7 @@ impl Default for PluginsConfig {
             render_threads: 0,
             render_cache: true,
             render_cache_max_mib: 4096,
+            bundle_assistant: None,
         }
     }
 }
@@ -449,6 +455,28 @@ impl PluginsConfig {
             .find(|d| d.join("wasm32-wasip2").is_dir())
             .map(|target| target.join("wasm32-wasip2").join("release"))
             .unwrap_or(beside)
+    }
+
+    /// The bundle assistant's module: the configured file (`None` for an empty path), else the
+    /// default one where it is (`None` if it is nowhere), and whether it was configured.
+    pub fn bundle_assistant(&self) -> (Option<PathBuf>, bool) {
+        const FILE: &str = "quire_bundle_assistant.wasm";
+        match &self.bundle_assistant {
+            Some(path) if path.as_os_str().is_empty() => (None, true),
+            Some(path) => (Some(self.resolve(path)), true),
+            None => {
+                let dir = self.dir();
+                // Built by scripts/build-plugins for browsers, beside the components' target.
+                let built = dir
+                    .parent()
+                    .and_then(Path::parent)
+                    .map(|target| target.join("wasm32-unknown-unknown/release").join(FILE));
+                let found = std::iter::once(dir.join(FILE))
+                    .chain(built)
+                    .find(|p| p.is_file());
+                (found, false)
+            }
+        }
     }
 
     /// `path` as given if absolute, else inside `dir`.

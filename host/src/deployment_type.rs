@@ -8,8 +8,11 @@
 //! | web analytics               | on    | configurable  | off          |
 //! | API playground ("Try it")   | on    | on            | configurable |
 //! | the docs server's MCP (`/mcp`) | on | on            | configurable (on) |
+//! | the bundle's own assistant  | configurable (off) | configurable (on) | configurable (on) |
 //!
-//! The bundle's own offline search needs no server and stays on everywhere.
+//! The bundle's own offline search needs no server and stays on everywhere. The bundle's own
+//! assistant (`quire-bundle-assistant`) answers in the reader's browser: nothing leaves it, so
+//! it is on wherever the server's is not at hand; cloud keeps the server's (and its model).
 
 use std::fmt;
 use std::str::FromStr;
@@ -70,6 +73,9 @@ pub enum Feature {
     /// The docs server's MCP endpoint, answered from the bundle it serves: nothing leaves the
     /// network, so an air-gapped deployment has it unless switched off.
     Mcp,
+    /// The assistant the bundle carries, answering in the reader's browser; the widget asks
+    /// the API's assistant instead where that one is on.
+    BundleAssistant,
 }
 
 impl Feature {
@@ -80,6 +86,7 @@ impl Feature {
             Self::Analytics => "analytics",
             Self::Playground => "playground",
             Self::Mcp => "mcp",
+            Self::BundleAssistant => "bundle_assistant",
         }
     }
 }
@@ -100,6 +107,8 @@ impl DeploymentType {
     pub fn availability(self, feature: Feature) -> Availability {
         use Availability::*;
         match (self, feature) {
+            (Self::Cloud, Feature::BundleAssistant) => Configurable { default: false },
+            (_, Feature::BundleAssistant) => Configurable { default: true },
             (Self::Cloud, _) => On,
             (Self::ClientHosted, Feature::Playground | Feature::Mcp) => On,
             (Self::ClientHosted, _) => Configurable { default: false },
@@ -118,6 +127,8 @@ pub struct FeatureRequests {
     pub playground: Option<bool>,
     #[serde(default)]
     pub mcp: Option<bool>,
+    #[serde(default)]
+    pub bundle_assistant: Option<bool>,
 }
 
 impl FeatureRequests {
@@ -128,6 +139,7 @@ impl FeatureRequests {
             Feature::Analytics => self.analytics,
             Feature::Playground => self.playground,
             Feature::Mcp => self.mcp,
+            Feature::BundleAssistant => self.bundle_assistant,
         }
     }
 }
@@ -141,6 +153,7 @@ pub struct Features {
     pub analytics: bool,
     pub playground: bool,
     pub mcp: bool,
+    pub bundle_assistant: bool,
     /// Requests the deployment type overrode, one sentence each, for the startup log.
     pub notes: Vec<String>,
 }
@@ -180,6 +193,7 @@ impl Features {
             decide(Feature::Playground),
             decide(Feature::Mcp),
         );
+        let bundle_assistant = decide(Feature::BundleAssistant);
         Self {
             deployment,
             search,
@@ -187,6 +201,7 @@ impl Features {
             analytics,
             playground,
             mcp,
+            bundle_assistant,
             notes,
         }
     }
@@ -203,6 +218,7 @@ impl Features {
             analytics = self.analytics,
             playground = self.playground,
             mcp = self.mcp,
+            bundle_assistant = self.bundle_assistant,
             "features"
         );
     }
@@ -214,6 +230,7 @@ impl Features {
             Feature::Analytics => self.analytics,
             Feature::Playground => self.playground,
             Feature::Mcp => self.mcp,
+            Feature::BundleAssistant => self.bundle_assistant,
         }
     }
 }
@@ -254,6 +271,10 @@ mod tests {
         );
         assert!(!gapped.assistant && !gapped.search && !gapped.analytics && !gapped.playground);
         assert!(gapped.mcp && client.mcp && cloud.mcp);
+        assert!(
+            gapped.bundle_assistant && client.bundle_assistant && !cloud.bundle_assistant,
+            "the bundle's assistant answers where the server's is not at hand"
+        );
         assert!(gapped.notes[0].contains("assistant is unavailable in air-gapped deployments"));
         assert_eq!(
             "air-gapped".parse::<DeploymentType>(),

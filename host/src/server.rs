@@ -73,6 +73,28 @@ pub fn load_plugins(config: &Config, data_dir: &Path) -> Result<Plugins, PluginE
         None,
     )?;
     let packagers = Packagers::load(&runtime, &files, limits(Role::Packager))?;
+    let bundle_assistant = match config.plugins.bundle_assistant() {
+        (Some(path), configured) => match crate::bundle::assistant::read_module(&path) {
+            Ok(bytes) => Some(Arc::new(bytes)),
+            Err(e) if configured => {
+                return Err(PluginError::Engine(format!(
+                    "plugins.bundle_assistant: {e}"
+                )));
+            }
+            Err(e) => {
+                tracing::warn!("exported sites will carry no assistant: {e}");
+                None
+            }
+        },
+        (None, true) => None,
+        (None, false) => {
+            tracing::warn!(
+                "exported sites will carry no assistant: quire_bundle_assistant.wasm is not \
+                 beside the plugins (scripts/build-plugins builds it)"
+            );
+            None
+        }
+    };
     Ok(Plugins {
         runtime,
         renderer: Arc::new(renderer),
@@ -81,6 +103,7 @@ pub fn load_plugins(config: &Config, data_dir: &Path) -> Result<Plugins, PluginE
         render_threads: crate::rendering::render_threads(config.plugins.render_threads),
         render_cache: config.plugins.render_cache,
         render_cache_max_bytes: config.plugins.render_cache_max_mib.saturating_mul(1 << 20),
+        bundle_assistant,
     })
 }
 

@@ -205,7 +205,8 @@ impl Builder {
             .filter(|p| paths.is_none_or(|paths| paths.contains(&p.path)))
             .collect();
         let work = format!("build {}", loaded.label);
-        let features = crate::docs_server::feature_file(features, None, None);
+        // A folder build has no retriever index (publishing builds one), so no assistant of its own.
+        let features = crate::docs_server::feature_file(features, None, None, false);
         let export = Export {
             render: SiteRender {
                 manifest,
@@ -218,6 +219,7 @@ impl Builder {
             },
             domain: &self.domain,
             features: Some(&features),
+            assistant: None,
         };
         let mut progress = Progress {
             on_progress,

@@ -1,10 +1,12 @@
 //! What an export adds around the renderer's pages, whatever the renderer: each page's Markdown
 //! source beside it, `sitemap.xml` and `robots.txt`, `llms.txt` and `llms-full.txt`, the
-//! offline search index (and its reader, `offline_search`), `pages.json`, and `manifest.json`
-//! listing every file with its size and SHA-256.
+//! offline search index (and its reader, `offline_search`), `pages.json`, the assistant the
+//! bundle carries (`assistant`), and `manifest.json` listing every file with its size and
+//! SHA-256.
 //! Built here rather than in the renderer plugin so every renderer's bundle has them, and so
 //! whole-site files stream through the host instead of piling up in a plugin's memory.
 
+pub mod assistant;
 mod fallback;
 pub mod llms;
 mod manifest;

@@ -44,6 +44,10 @@ pub struct DocsServerArgs {
     /// and client-hosted deployments; on by default when air-gapped, where this switches it).
     #[arg(long, env = "QUIRE_FEATURE_MCP")]
     mcp: Option<bool>,
+    /// The assistant the bundle carries, answering in the reader's browser where the API's
+    /// assistant is not on (on by default when client-hosted or air-gapped, off in cloud).
+    #[arg(long, env = "QUIRE_FEATURE_BUNDLE_ASSISTANT")]
+    bundle_assistant: Option<bool>,
     /// `Host` names the MCP endpoint answers besides loopback and the bundle's domain, comma
     /// separated (`*` takes any): the names agents reach this server by.
     #[arg(long, env = "QUIRE_MCP_ALLOWED_HOSTS", value_delimiter = ',')]
@@ -81,6 +85,7 @@ impl DocsServerArgs {
                 analytics: self.analytics,
                 playground: self.playground,
                 mcp: self.mcp,
+                bundle_assistant: self.bundle_assistant,
             },
             data_dir,
             listen: self.listen,

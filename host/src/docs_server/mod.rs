@@ -215,12 +215,14 @@ async fn fetch_and_install(
     Ok(bundle.content_version)
 }
 
-/// The feature file for the served site; `mcp`, the MCP endpoint it serves, if any.
+/// The feature file for the served site; `mcp`, the MCP endpoint it serves, if any;
+/// `carries_assistant`, whether the served bundle has its own assistant.
 fn features_script(
     config: &DocsServerConfig,
     features: &Features,
     domain: Option<&str>,
     mcp: Option<&McpEndpoint>,
+    carries_assistant: bool,
 ) -> String {
     let api = config.api_url.as_deref().map(|u| u.trim_end_matches('/'));
     let key = config.assistant_key.as_deref().unwrap_or("");
@@ -232,7 +234,7 @@ fn features_script(
         endpoint: MCP_PATH,
         name: endpoint.site.name(),
     });
-    feature_file(features, online.as_ref(), mcp.as_ref())
+    feature_file(features, online.as_ref(), mcp.as_ref(), carries_assistant)
 }
 
 /// The API host a served site's assistant and analytics reach, with its public key.
@@ -253,11 +255,13 @@ pub struct McpAdvert<'a> {
 
 /// The feature file (`quire-features.js`) of a site served with `features`; the assistant
 /// and analytics are on only where `online` names an API host to reach, the MCP options only
-/// where `mcp` names an endpoint.
+/// where `mcp` names an endpoint, and the bundle's own assistant where the deployment allows it
+/// and `carries_assistant` says the bundle has one.
 pub fn feature_file(
     features: &Features,
     online: Option<&OnlineApi<'_>>,
     mcp: Option<&McpAdvert<'_>>,
+    carries_assistant: bool,
 ) -> String {
     let endpoint = |on: bool, path: &str| match online {
         Some(o) if on => serde_json::json!({
@@ -267,11 +271,16 @@ pub fn feature_file(
         }),
         _ => serde_json::json!({"enabled": false, "endpoint": "", "key": ""}),
     };
+    let mut assistant = endpoint(
+        features.assistant,
+        "/discovery/v1/assistant/{domain}/message",
+    );
+    assistant["offline"] = (features.bundle_assistant && carries_assistant).into();
     let json = serde_json::json!({
         // The bundle's own offline search needs no server: on in every deployment.
         "search": true,
         "playground": features.playground,
-        "assistant": endpoint(features.assistant, "/discovery/v1/assistant/{domain}/message"),
+        "assistant": assistant,
         "analytics": endpoint(features.analytics, "/discovery/v1/analytics/{domain}/events"),
         // The site's own analytics integrations (docs.json `integrations`): web analytics, so
         // off wherever the deployment type or the operator switches web analytics off.
@@ -336,6 +345,9 @@ pub async fn run(config: DocsServerConfig) -> Result<(), DocsServerError> {
         }
     };
     let domain = versions.active().and_then(|a| a.domain.clone());
+    let carries_assistant = versions
+        .active()
+        .is_some_and(|a| a.dir.join(crate::bundle::assistant::DATA_FILE).is_file());
     if (features.assistant || features.analytics)
         && (config.api_url.is_none() || config.assistant_key.is_none())
     {
@@ -346,7 +358,13 @@ pub async fn run(config: DocsServerConfig) -> Result<(), DocsServerError> {
     let mcp = mcp_endpoint(&config, &features, &versions);
     let llms_index = mcp.as_ref().and_then(|_| advertised_llms_index(&versions));
     let state = Arc::new(DocsState {
-        features_script: features_script(&config, &features, domain.as_deref(), mcp.as_ref()),
+        features_script: features_script(
+            &config,
+            &features,
+            domain.as_deref(),
+            mcp.as_ref(),
+            carries_assistant,
+        ),
         llms_index,
         versions,
         content_security_policy: serve::content_security_policy(&features),

@@ -21,9 +21,10 @@ use axum::routing::get;
 use super::DocsState;
 
 /// What an air-gapped docs server allows its pages: everything from itself (inline scripts and
-/// styles included, the theme uses them), images and fonts as data, nothing from elsewhere. The
-/// browser then makes no request off the bundle, whatever a page's content names.
-const SAME_ORIGIN_ONLY: &str = "default-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; media-src 'self' blob:; frame-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'";
+/// styles included, the theme uses them), images and fonts as data, WebAssembly compiled from
+/// the bundle's own bytes (its assistant), nothing from elsewhere. The browser then makes no
+/// request off the bundle, whatever a page's content names.
+const SAME_ORIGIN_ONLY: &str = "default-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval'; img-src 'self' data: blob:; font-src 'self' data:; media-src 'self' blob:; frame-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'";
 
 /// The policy for `features`: none but for air-gapped deployments, where pages may reach other
 /// hosts only through the API playground, when an operator switches it on (its "Try it" calls

@@ -35,6 +35,9 @@ pub struct Export<'a> {
     pub domain: &'a str,
     /// The feature file the bundle carries instead of the renderer's default, if any.
     pub features: Option<&'a str>,
+    /// The bundle's own assistant (`bundle::assistant`), if it ships one; with no feature file
+    /// given, the default one then switches it on.
+    pub assistant: Option<Vec<OutputFile>>,
 }
 
 /// Hears of an export as it goes. Each warning comes once, however many pages give it (a
@@ -73,13 +76,21 @@ pub fn run<R: Send>(
     let assets_started = Instant::now();
     let mut assets = prepared.assets()?;
     let assets_time = assets_started.elapsed();
-    if let Some(features) = export.features {
+    let features = match (export.features, &export.assistant) {
+        (Some(features), _) => Some(features.to_string()),
+        (None, Some(_)) => Some(crate::bundle::features_script(
+            &quire_core::features::default_with_offline_assistant(),
+        )),
+        (None, None) => None,
+    };
+    if let Some(features) = features {
         assets.retain(|file| file.path != FEATURES_FILE);
         assets.push(OutputFile {
             path: FEATURES_FILE.to_string(),
-            contents: features.as_bytes().to_vec(),
+            contents: features.into_bytes(),
         });
     }
+    assets.extend(export.assistant.iter().flatten().cloned());
 
     let aborted = AtomicBool::new(false);
     std::thread::scope(|scope| {

@@ -69,6 +69,7 @@ pub fn run_export(
         },
         domain: &job.domain,
         features: job.features.as_deref(),
+        assistant: bundle_assistant(context, job, runtime, &manifest),
     };
     // Only a whole site's archive is kept and sent as a delta: a docs server serves whole sites.
     let whole_site = job.paths.is_none();
@@ -314,6 +315,44 @@ impl ExportProgress for Progress<'_> {
         }
         Ok(())
     }
+}
+
+/// The files of the assistant the bundle carries: for a whole site, when the host has the
+/// module and the version's index is one it reads. Without them the bundle still exports,
+/// with no assistant of its own (and says why in the log).
+fn bundle_assistant(
+    context: &ExportContext,
+    job: &Job,
+    runtime: &Handle,
+    manifest: &SiteManifest,
+) -> Option<Vec<crate::plugins::OutputFile>> {
+    use crate::bundle::assistant::{AssistantData, site_facts};
+    let module = context.plugins.bundle_assistant.as_ref()?;
+    if job.paths.is_some() {
+        return None;
+    }
+    let read = |path: String| {
+        runtime
+            .block_on(context.operator.read(&path))
+            .map(|b| b.to_vec())
+    };
+    let index = match read(paths::search_index(&job.domain, &job.version)) {
+        Ok(index) => index,
+        Err(e) => {
+            tracing::warn!(job = %job.id, "the bundle carries no assistant: no search index ({e})");
+            return None;
+        }
+    };
+    let data = AssistantData {
+        index,
+        vocabulary: read(paths::search_vocabulary(&job.domain, &job.version)).ok(),
+        site: site_facts(manifest),
+    };
+    if let Err(e) = data.check() {
+        tracing::warn!(job = %job.id, "the bundle carries no assistant: {e}");
+        return None;
+    }
+    Some(data.files(module))
 }
 
 fn read_manifest(

@@ -30,6 +30,8 @@ pub struct Plugins {
     pub render_cache: bool,
     /// The most the render cache may hold, in bytes.
     pub render_cache_max_bytes: u64,
+    /// The assistant module exported sites carry (`quire-bundle-assistant`), if there is one.
+    pub bundle_assistant: Option<std::sync::Arc<Vec<u8>>>,
 }
 
 impl Plugins {

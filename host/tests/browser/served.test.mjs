@@ -1,6 +1,8 @@
 // Opens a site served by `quire docs-server` (QUIRE_SITE_URL) in headless Chromium and checks
-// that browsing it, searching it and opening its API reference makes no request outside its
-// own origin and logs no error: what an air-gapped deployment must guarantee.
+// that browsing it, searching it, opening its API reference and, where QUIRE_EXPECT_BUNDLE_ASSISTANT
+// is "on", asking the bundle's own assistant (under the server's Content-Security-Policy) makes
+// no request outside its own origin and logs no error: what an air-gapped deployment must
+// guarantee.
 
 import { test, after, before } from "node:test";
 import assert from "node:assert/strict";
@@ -34,7 +36,10 @@ test("the served site stays within its own origin", async () => {
   await page.waitForSelector("#sidebar-tree a");
   const features = await page.evaluate(() => window.QUIRE_FEATURES);
   assert.equal(features.deployment, process.env.QUIRE_EXPECT_DEPLOYMENT);
-  assert.equal(await page.locator(".assistant-button").count(), 0, "no assistant widget");
+  const bundled = process.env.QUIRE_EXPECT_BUNDLE_ASSISTANT === "on";
+  assert.equal(features.assistant.offline, bundled, "the bundle's own assistant follows its switch");
+  if (bundled) await page.waitForSelector(".assistant-button");
+  else assert.equal(await page.locator(".assistant-button").count(), 0, "no assistant widget");
   assert.ok(await page.isHidden(".feedback"), "no feedback prompt without analytics");
   await page.click("#sidebar-tree >> text=Quickstart");
   await page.waitForURL(/quickstart/);
@@ -44,6 +49,16 @@ test("the served site stays within its own origin", async () => {
   await page.waitForSelector(".search-result");
   await page.locator(".search-result").first().click();
   await page.waitForURL(/webhooks/);
+  if (bundled) {
+    await page.click(".assistant-button");
+    await page.fill(".assistant-form input", "How do I verify webhook signatures?");
+    await page.press(".assistant-form input", "Enter");
+    const answer = page.locator('.assistant-message[data-state="done"]');
+    await answer.waitFor({ timeout: 30000 });
+    const text = await answer.evaluate((node) => node.firstChild.textContent);
+    assert.match(text, /signature/i, text);
+    assert.ok(await page.locator(".assistant-sources a").count() > 0, "the answer's sources");
+  }
   await page.goto(site + "api-reference/endpoint/get-widget");
   assert.equal(
     await page.locator("form.playground:not([hidden])").count(),

@@ -4,14 +4,19 @@
 //! chat widget asks it (a follow-up carries the earlier turn in `messages`). Measured: whether
 //! the answering page is among the sections the answer searched (hit@5, MRR), whether the answer
 //! holds the expected fact, whether questions the docs cannot answer are refused, and quotes
-//! that repeat or are code. The figures are printed and written to
+//! that repeat or are code. Then the site is exported and every conversation is asked again of
+//! the assistant the bundle carries, in headless Chromium from `file://`
+//! (`tests/browser/bundle-assistant.test.mjs`): each answer must be the server's, word for word,
+//! with no request leaving the bundle. The figures are printed and written to
 //! `target/assistant-evaluation.md`; BENCHMARKS.md keeps them.
 
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
+use std::time::Duration;
+
 use crate::common::archive::unpack;
-use crate::common::{self, Instance};
+use crate::common::{self, Api, Instance};
 use serde_json::{Value, json};
 
 /// The figures of one question set.
@@ -49,6 +54,8 @@ struct Figures {
     found_by_description: usize,
     found_by_title: usize,
     misses: Vec<String>,
+    /// The bundle's assistant's figures, as `bundle-assistant.test.mjs` prints them.
+    bundled: Option<Value>,
 }
 
 fn user(text: &str) -> Value {
@@ -69,10 +76,25 @@ struct Searched {
 
 /// The answer's text and the sections it searched.
 async fn ask(base: &str, key: &str, domain: &str, messages: Vec<Value>) -> (String, Searched) {
+    ask_on(base, key, domain, messages, None).await
+}
+
+/// `ask`, by a reader on the page `current_path`, if any.
+async fn ask_on(
+    base: &str,
+    key: &str,
+    domain: &str,
+    messages: Vec<Value>,
+    current_path: Option<&str>,
+) -> (String, Searched) {
+    let mut body = json!({"fp": "evaluation", "messages": messages});
+    if let Some(path) = current_path {
+        body["currentPath"] = path.into();
+    }
     let response = quire::http_client::client()
         .post(format!("{base}/discovery/v1/assistant/{domain}/message"))
         .bearer_auth(key)
-        .json(&json!({"fp": "evaluation", "messages": messages}))
+        .json(&body)
         .send()
         .await
         .expect("ask");
@@ -268,7 +290,7 @@ async fn the_assistant_answers_real_sites_questions() {
             std::fs::write(target, contents).expect("write");
         }
         let instance = Instance::new("");
-        instance.organization("acme", "enterprise");
+        let admin = instance.organization("acme", "enterprise");
         let key = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
         let domain = format!("{site}.test");
         instance.publish_folder(
@@ -283,15 +305,24 @@ async fn the_assistant_answers_real_sites_questions() {
             site: site.clone(),
             ..Figures::default()
         };
+        // Each conversation as the bundle's assistant takes it, with the server's answer.
+        let mut cases = Vec::new();
         for q in questions {
             let question = q["question"].as_str().expect("question");
             let mut messages = Vec::new();
+            let mut plain = Vec::new();
             if let Some(earlier) = q["follows"].as_str() {
                 let (answer, _) = ask(&server.base, &key, &domain, vec![user(earlier)]).await;
                 messages.extend([user(earlier), assistant(&answer)]);
+                plain.extend([
+                    json!({"role": "user", "content": earlier}),
+                    json!({"role": "assistant", "content": answer}),
+                ]);
             }
             messages.push(user(question));
+            plain.push(json!({"role": "user", "content": question}));
             let (answer, searched) = ask(&server.base, &key, &domain, messages).await;
+            cases.push(json!({"messages": plain, "expected": answer}));
             let pages = searched.pages;
             let quoted = quotes(&answer);
             let distinct: HashSet<String> = quoted.iter().map(|q| q.to_lowercase()).collect();
@@ -393,6 +424,7 @@ async fn the_assistant_answers_real_sites_questions() {
             }
         }
         known_item_search(&server.base, &key, &domain, folder.path(), &mut figures).await;
+        figures.bundled = Some(bundle_answers(&server, &admin, &key, &domain, &site, cases).await);
         println!("{site}:");
         for miss in &figures.misses {
             println!("  {miss}");
@@ -436,6 +468,25 @@ async fn the_assistant_answers_real_sites_questions() {
         )
         .expect("write");
     }
+    report.push_str(
+        "\n| site | bundle's assistant: answers as the server's | module | data | first answer (loading included) | each answer after |\n|---|---:|---:|---:|---:|---:|\n",
+    );
+    for f in &table {
+        let b = f.bundled.as_ref().expect("asked in the bundle");
+        let mib = |v: &Value| v.as_f64().unwrap_or(0.0) / f64::from(1 << 20);
+        writeln!(
+            report,
+            "| {} | {} of {} | {:.2} MiB | {:.2} MiB | {} ms | {} ms |",
+            f.site,
+            b["cases"],
+            b["cases"],
+            mib(&b["moduleBytes"]),
+            mib(&b["dataBytes"]),
+            b["firstAnswerMs"],
+            b["perAnswerMs"],
+        )
+        .expect("write");
+    }
     println!("{report}");
     std::fs::write(
         common::workspace().join("target/assistant-evaluation.md"),
@@ -458,6 +509,57 @@ async fn the_assistant_answers_real_sites_questions() {
             f.site
         );
     }
+}
+
+/// Exports the site, then asks each of `cases` (conversations with the server's answers) of the
+/// assistant the bundle carries, in Chromium from `file://`, and one through its widget as a
+/// reader on the home page asks it; returns the script's figures. Any answer unlike the
+/// server's fails the test.
+async fn bundle_answers(
+    server: &common::Server,
+    admin: &str,
+    key: &str,
+    domain: &str,
+    site: &str,
+    cases: Vec<Value>,
+) -> Value {
+    let api = Api::new(&server.base, admin);
+    let (job_id, last) = api
+        .run_job(json!({"domain": domain}), Duration::from_secs(600))
+        .await;
+    assert_eq!(last["status"], "completed", "{last}");
+    let (_, bytes) = api.download_bundle(&job_id).await;
+    let dir = tempfile::tempdir().expect("bundle folder");
+    let bundle = dir.path().join("bundle");
+    for (path, contents) in unpack(&bytes) {
+        let target = bundle.join(&path);
+        std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
+        std::fs::write(target, contents).expect("write");
+    }
+    let features = std::fs::read_to_string(bundle.join("quire-features.js")).expect("features");
+    assert!(
+        features.contains(r#""offline":true"#),
+        "the export switches its assistant on: {features}"
+    );
+    // The widget's question: the first one, by a reader on the home page.
+    let first = cases[0]["messages"][0]["content"]
+        .as_str()
+        .expect("question");
+    let (widget, _) = ask_on(&server.base, key, domain, vec![user(first)], Some("/index")).await;
+    let file = dir.path().join("cases.json");
+    let cases = json!({"cases": cases, "widget": {"question": first, "expected": widget}});
+    std::fs::write(&file, cases.to_string()).expect("cases");
+    let report = crate::browser::run_node_script(
+        "bundle-assistant.test.mjs",
+        &bundle,
+        &format!("bundle-assistant/{site}"),
+        &[("QUIRE_ASSISTANT_CASES", file.to_str().expect("utf-8"))],
+    );
+    let figures = report
+        .lines()
+        .find_map(|l| Some(l.split_once("bundle-assistant: ")?.1))
+        .unwrap_or_else(|| panic!("no figures in the browser's report:\n{report}"));
+    serde_json::from_str(figures).expect("figures")
 }
 
 /// Known-item search, as the issue measured it: each navigation page that has a description is

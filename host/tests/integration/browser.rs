@@ -48,6 +48,24 @@ fn run_node_test(
     artifacts: &str,
     assistant: Option<(&str, &str)>,
 ) -> String {
+    let env: Vec<(&str, &str)> = match assistant {
+        Some((endpoint, key)) => vec![
+            ("QUIRE_ASSISTANT_ENDPOINT", endpoint),
+            ("QUIRE_ASSISTANT_KEY", key),
+        ],
+        None => Vec::new(),
+    };
+    run_node_script(script, bundle, artifacts, &env)
+}
+
+/// Runs `tests/browser/{script}` against the unpacked `bundle` with `env` set; returns its
+/// report (stdout), failing the test if the script fails.
+pub fn run_node_script(
+    script: &str,
+    bundle: &Path,
+    artifacts: &str,
+    env: &[(&str, &str)],
+) -> String {
     let dir = common::workspace().join("host/tests/browser");
     assert!(
         dir.join("node_modules/playwright-core").is_dir(),
@@ -67,12 +85,8 @@ fn run_node_test(
         .arg(script)
         .current_dir(&dir)
         .env("QUIRE_BUNDLE_DIR", bundle)
-        .env("QUIRE_ARTIFACTS", &artifacts);
-    if let Some((endpoint, key)) = assistant {
-        command
-            .env("QUIRE_ASSISTANT_ENDPOINT", endpoint)
-            .env("QUIRE_ASSISTANT_KEY", key);
-    }
+        .env("QUIRE_ARTIFACTS", &artifacts)
+        .envs(env.iter().copied());
     let output = command.output().expect("run node");
     let report = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(

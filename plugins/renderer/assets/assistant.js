@@ -1,14 +1,102 @@
 // The assistant widget: a chat panel that asks the site's assistant endpoint (v1, the data
-// stream protocol) and shows the answer as it streams, with the pages it drew on. Loaded only
-// when quire-features.js switches the assistant on and names its endpoint and public key.
+// stream protocol) and shows the answer as it streams, with the pages it drew on; or, where no
+// endpoint is on and the bundle carries its own assistant (quire-features.js `offline`), asks
+// that one: the built-in answer compiled to WebAssembly, loaded from the bundle's
+// `assistant/` scripts the first time the reader asks, so it works from file:// with no
+// request leaving the bundle. Loaded only when quire-features.js switches either on.
 (function () {
   "use strict";
   var config = (window.QUIRE_FEATURES || {}).assistant || {};
+  var online = !!(config.enabled && config.endpoint);
   var root = document.body.getAttribute("data-root") || "";
   var page = document.body.getAttribute("data-page") || "";
   var messages = [];
   var threadId = null;
   var counter = 0;
+
+  // --- The bundle's own assistant ---------------------------------------------------------
+  var bundled = null;
+
+  function script(path) {
+    return new Promise(function (resolve, reject) {
+      var tag = document.createElement("script");
+      tag.src = root + path;
+      tag.onload = resolve;
+      tag.onerror = function () { reject(new Error("cannot load " + path)); };
+      document.head.appendChild(tag);
+    });
+  }
+
+  function decode(base64) {
+    var binary = atob(base64);
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  }
+
+  // The module and its data, loaded and started once.
+  function loadBundled() {
+    if (bundled) return bundled;
+    var chunks = {};
+    window.QUIRE_ASSISTANT_CHUNK = function (name, base64) { chunks[name] = decode(base64); };
+    bundled = Promise.all([script("assistant/answerer.js"), script("assistant/data.js")]).then(function () {
+      var data = window.QUIRE_ASSISTANT_DATA || {};
+      var names = [].concat(data.index || [], data.vocabulary || [], data.site || []);
+      var unique = names.filter(function (name, i) { return names.indexOf(name) === i; });
+      return Promise.all(unique.map(function (name) { return script("assistant/chunks/" + name + ".js"); })).then(function () {
+        return WebAssembly.instantiate(decode(window.QUIRE_ASSISTANT_MODULE || ""), {});
+      }).then(function (result) {
+        var exports = result.instance.exports;
+        function stream(list) {
+          var parts = (list || []).map(function (name) { return chunks[name]; });
+          var length = parts.reduce(function (n, part) { return n + part.length; }, 0);
+          var bytes = new Uint8Array(length);
+          var at = 0;
+          parts.forEach(function (part) { bytes.set(part, at); at += part.length; });
+          return bytes;
+        }
+        function pass(bytes) {
+          var pointer = exports.quire_alloc(bytes.length);
+          new Uint8Array(exports.memory.buffer, pointer, bytes.length).set(bytes);
+          return [pointer, bytes.length];
+        }
+        function output() {
+          var bytes = new Uint8Array(exports.memory.buffer, exports.quire_output_ptr(), exports.quire_output_len());
+          return new TextDecoder().decode(bytes.slice());
+        }
+        var args = [].concat(pass(stream(data.index)), pass(stream(data.vocabulary)), pass(stream(data.site)));
+        chunks = {};
+        if (exports.quire_load.apply(null, args) !== 0) throw new Error(output());
+        return function (request) {
+          var status = exports.quire_ask.apply(null, pass(new TextEncoder().encode(JSON.stringify(request))));
+          if (status !== 0) throw new Error(output());
+          return JSON.parse(output());
+        };
+      });
+    });
+    bundled.catch(function () { bundled = null; });
+    return bundled;
+  }
+
+  // Asks the bundle's assistant: `request` as the server's assistant takes it (messages of
+  // {role, content}, currentPath, filter, retrievalPageSize); resolves to {text, sources}.
+  function askBundled(request) {
+    return loadBundled().then(function (ask) { return ask(request); });
+  }
+  window.QuireAssistant = {
+    mode: online ? "online" : "bundled",
+    ask: askBundled,
+    // Opens the panel and asks `question` there, as if the reader had typed it.
+    open: function (question) {
+      panel.hidden = false;
+      if (question) {
+        form.q.value = question;
+        form.requestSubmit();
+      } else {
+        form.q.focus();
+      }
+    },
+  };
 
   var button = document.createElement("button");
   button.type = "button";
@@ -40,12 +128,44 @@
     return div;
   }
 
+  function sourceList(sources) {
+    var list = document.createElement("ul");
+    list.className = "assistant-sources";
+    sources.slice(0, 5).forEach(function (hit) {
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      var anchor = hit.anchor ? "#" + hit.anchor : "";
+      a.href = root + String(hit.path || "").replace(/^\//, "") + ".html" + anchor;
+      a.textContent = hit.title || hit.path;
+      li.appendChild(a);
+      list.appendChild(li);
+    });
+    return list;
+  }
+
+  function answerBundled(question) {
+    messages.push({ role: "user", content: question });
+    var answer = bubble("assistant", "…");
+    answer.setAttribute("data-state", "loading");
+    askBundled({ messages: messages, currentPath: "/" + page }).then(function (reply) {
+      messages.push({ role: "assistant", content: reply.text });
+      answer.textContent = reply.text;
+      if (reply.sources.length) answer.appendChild(sourceList(reply.sources));
+      answer.setAttribute("data-state", "done");
+    }).catch(function (error) {
+      messages.pop();
+      answer.textContent = "The assistant is unavailable: " + error.message;
+      answer.setAttribute("data-state", "failed");
+    });
+  }
+
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     var question = form.q.value.trim();
     if (!question) return;
     form.q.value = "";
     bubble("user", question);
+    if (!online) return answerBundled(question);
     messages.push({ id: "m" + ++counter, role: "user", content: question, parts: [{ type: "text", text: question }] });
     var answer = bubble("assistant", "");
     var sources = [];
@@ -96,18 +216,10 @@
     }).then(function () {
       messages.push({ id: "m" + ++counter, role: "assistant", content: text, parts: [{ type: "text", text: text }] });
       if (sources.length) {
-        var list = document.createElement("ul");
-        list.className = "assistant-sources";
-        sources.slice(0, 5).forEach(function (hit) {
-          var li = document.createElement("li");
-          var a = document.createElement("a");
-          var anchor = hit.metadata && hit.metadata.anchor ? "#" + hit.metadata.anchor : "";
-          a.href = root + String(hit.path || "").replace(/^\//, "") + ".html" + anchor;
-          a.textContent = (hit.metadata && hit.metadata.title) || hit.path;
-          li.appendChild(a);
-          list.appendChild(li);
-        });
-        answer.appendChild(list);
+        answer.appendChild(sourceList(sources.map(function (hit) {
+          var metadata = hit.metadata || {};
+          return { path: hit.path, anchor: metadata.anchor, title: metadata.title };
+        })));
       }
     }).catch(function (error) {
       answer.textContent = "The assistant is unavailable: " + error.message;

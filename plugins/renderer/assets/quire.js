@@ -572,7 +572,8 @@
       });
     }
     if (features.playground && document.querySelector("form.playground")) load("playground");
-    if (features.assistant && features.assistant.enabled && features.assistant.endpoint) load("assistant");
+    var assistant = features.assistant || {};
+    if ((assistant.enabled && assistant.endpoint) || assistant.offline) load("assistant");
     var analytics = features.analytics;
     if (analytics && analytics.enabled && analytics.endpoint) {
       send(analytics, { type: "pageview", path: current });

@@ -2,6 +2,7 @@
 // files are scripts, so this works from file:// as well as from any server, and a query loads
 // only what it needs: the index header, one term shard per word and the document chunks of
 // the results shown. Tokenizing, stemming and the shard hash repeat the exporter's exactly.
+// Where the page has an assistant (assistant.js), the dialog's "Ask" hands the query to it.
 (function () {
   "use strict";
   var root = document.body.getAttribute("data-root") || "";
@@ -123,12 +124,20 @@
     dialog.setAttribute("aria-modal", "true");
     dialog.setAttribute("aria-label", "Search the documentation");
     dialog.innerHTML =
-      '<div class="search-panel"><input type="search" class="search-input" placeholder="Search the docs" aria-label="Search" autocomplete="off">' +
+      '<div class="search-panel"><div class="search-row"><input type="search" class="search-input" placeholder="Search the docs" aria-label="Search" autocomplete="off">' +
+      '<button type="button" class="search-ask" hidden>Ask</button></div>' +
       '<p class="search-status" aria-live="polite"></p><ul class="search-results"></ul></div>';
     document.body.appendChild(dialog);
     input = dialog.querySelector("input");
     list = dialog.querySelector("ul");
     status = dialog.querySelector(".search-status");
+    var ask = dialog.querySelector(".search-ask");
+    ask.title = "Ask the assistant this question";
+    ask.addEventListener("click", function () {
+      var question = input.value.trim();
+      close();
+      window.QuireAssistant.open(question);
+    });
     var pending = 0;
     input.addEventListener("input", function () {
       var mine = ++pending;
@@ -193,6 +202,7 @@
 
   function open() {
     if (!dialog) build();
+    dialog.querySelector(".search-ask").hidden = !window.QuireAssistant;
     dialog.hidden = false;
     input.focus();
     input.select();

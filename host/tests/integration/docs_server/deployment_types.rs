@@ -99,13 +99,19 @@ async fn deployment_types_decide_the_features() {
     assert_eq!(features["assistant"]["enabled"], false);
     assert_eq!(features["analytics"]["enabled"], false);
     assert_eq!(features["playground"], true);
-    // In a browser, the air-gapped site makes no request outside its own origin.
+    assert_eq!(
+        features["assistant"]["offline"], true,
+        "the bundle's own assistant answers where the API's cannot"
+    );
+    // In a browser, the air-gapped site makes no request outside its own origin, its own
+    // assistant included.
     let node = Command::new("node")
         .args(["--test", "served.test.mjs"])
         .current_dir(common::workspace().join("host/tests/browser"))
         .env("QUIRE_SITE_URL", &docs.base)
         .env("QUIRE_EXPECT_DEPLOYMENT", "air-gapped")
         .env("QUIRE_EXPECT_MCP", "on")
+        .env("QUIRE_EXPECT_BUNDLE_ASSISTANT", "on")
         .output()
         .expect("run node");
     let report = String::from_utf8_lossy(&node.stdout);
@@ -168,6 +174,10 @@ async fn deployment_types_decide_the_features() {
     assert_eq!(features["assistant"]["enabled"], true);
     assert_eq!(features["analytics"]["enabled"], true);
     assert_eq!(features["integrations"], true);
+    assert_eq!(
+        features["assistant"]["offline"], false,
+        "cloud keeps the server's assistant"
+    );
     browse_external(&docs.base, true, true);
     drop(docs);
     let docs = docs_server(
@@ -179,9 +189,13 @@ async fn deployment_types_decide_the_features() {
             "air-gapped",
             "--playground",
             "false",
+            "--bundle-assistant",
+            "false",
         ],
     );
-    assert_eq!(features_of(&docs.base).await["playground"], false);
+    let features = features_of(&docs.base).await;
+    assert_eq!(features["playground"], false);
+    assert_eq!(features["assistant"]["offline"], false, "switched off");
 }
 
 /// Runs `tests/browser/external.test.mjs` against the docs server at `base`, expecting the
