@@ -2,9 +2,10 @@
 //! key. The folder is read as publishing reads it (`sites::load_site`, with the same limits),
 //! then exported as the server exports a version (`crate::export`, with the configured
 //! renderer and packager components), its pages read straight from the folder, and written as
-//! a folder or an archive with its feature file set for a deployment type. `quire dev` keeps a
-//! [`Builder`] for every rebuild.
+//! a folder or an archive with its feature file set for a deployment type, with the assistant
+//! when asked (`assistant`). `quire dev` keeps a [`Builder`] for every rebuild.
 
+mod assistant;
 mod kept_archive;
 
 use std::path::{Path, PathBuf};
@@ -54,6 +55,9 @@ pub struct BuildRequest<'a> {
     pub cache_dir: Option<&'a Path>,
     /// Where to write the delta against the archive the cache folder kept, if wanted.
     pub delta: Option<&'a Path>,
+    /// Ship the assistant (`quire-bundle-assistant`) in the bundle, with a search index built
+    /// as publishing builds one.
+    pub assistant: bool,
 }
 
 /// What a build produced.
@@ -126,6 +130,8 @@ pub struct Builder {
     cache: Option<RenderCache>,
     /// The archives kept beside a render cache in a folder.
     kept: Option<KeptArchives>,
+    /// Whether bundles carry the assistant.
+    assistant: bool,
 }
 
 impl Builder {
@@ -142,7 +148,14 @@ impl Builder {
             builds: 0,
             cache: None,
             kept: None,
+            assistant: false,
         })
+    }
+
+    /// Ships the assistant in every bundle, with the search index it answers from.
+    pub fn with_assistant(mut self, assistant: bool) -> Self {
+        self.assistant = assistant;
+        self
     }
 
     /// Keeps rendered pages in `cache` and reuses them from there.
@@ -205,8 +218,17 @@ impl Builder {
             .filter(|p| paths.is_none_or(|paths| paths.contains(&p.path)))
             .collect();
         let work = format!("build {}", loaded.label);
-        // A folder build has no retriever index (publishing builds one), so no assistant of its own.
-        let features = crate::docs_server::feature_file(features, None, None, false);
+        let assistant = self.assistant.then(|| {
+            assistant::assistant_files(
+                &self.plugins,
+                manifest,
+                &loaded.label,
+                site,
+                self.cache.as_ref(),
+            )
+        });
+        let assistant = assistant.flatten();
+        let features = crate::docs_server::feature_file(features, None, None, assistant.is_some());
         let export = Export {
             render: SiteRender {
                 manifest,
@@ -219,7 +241,7 @@ impl Builder {
             },
             domain: &self.domain,
             features: Some(&features),
-            assistant: None,
+            assistant,
         };
         let mut progress = Progress {
             on_progress,
@@ -414,10 +436,17 @@ pub fn build(
     let cache = request
         .cache_dir
         .map(|folder| RenderCache::Folder(folder.to_path_buf()));
-    let mut builder = Builder::new(config, plugins, request.domain)?.with_cache(cache);
+    let mut builder = Builder::new(config, plugins, request.domain)?
+        .with_cache(cache)
+        .with_assistant(request.assistant);
     let loaded = builder.load(request.site, request.strict)?;
     let read = started.elapsed();
-    let features = Features::resolve(request.deployment, FeatureRequests::default());
+    // Asked for, the assistant is on whatever the deployment type's default.
+    let requests = FeatureRequests {
+        bundle_assistant: request.assistant.then_some(true),
+        ..FeatureRequests::default()
+    };
+    let features = Features::resolve(request.deployment, requests);
     let destination = match request.format {
         OutputFormat::Dir => {
             std::fs::create_dir_all(request.out).map_err(|source| BuildError::Write {

@@ -49,6 +49,11 @@ pub struct BuildArgs {
     /// build (`quire docs-server --delta-url`). Written only when there is such an archive.
     #[arg(long, value_name = "FILE", conflicts_with = "no_cache")]
     delta: Option<PathBuf>,
+    /// Ship the docs assistant in the bundle, answering in readers' browsers (from file:// too)
+    /// as the API host's built-in assistant does. Builds the site's search index as publishing
+    /// does, which adds the retriever's time to the build.
+    #[arg(long)]
+    assistant: bool,
 }
 
 /// Runs the build; exits non-zero only when the site cannot be built.
@@ -72,6 +77,7 @@ pub fn run(args: BuildArgs, config: &Config, data_dir: &Path) -> Result<ExitCode
         strict: args.strict,
         cache_dir: cache_dir.as_deref(),
         delta: args.delta.as_deref(),
+        assistant: args.assistant,
     };
     let report = build(&request, config, plugins, &|done, total| {
         bar.set_length(total);

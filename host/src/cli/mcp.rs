@@ -77,6 +77,8 @@ fn bundle_folder(
             strict: false,
             cache_dir: Some(&cache_dir),
             delta: None,
+            // Agents search the bundle's offline index; no reader asks in a browser here.
+            assistant: false,
         };
         let report = build(&request, config, plugins, &|_, _| {})?;
         eprintln!(

@@ -139,6 +139,74 @@ fn build_writes_a_bundle_with_no_server_organization_or_key() {
     );
 }
 
+/// `quire build --assistant` ships the assistant with a search index built from the folder:
+/// its data reads back into the assistant, which answers from it; a build without the flag
+/// ships none and leaves it switched off.
+#[test]
+fn a_build_ships_the_assistant_when_asked() {
+    let instance = Instance::new("");
+    let site = common::example_site();
+    let site = site.to_str().unwrap();
+    let plain = instance.dir.path().join("plain");
+    let built = instance.cli(&["build", site, "-o", plain.to_str().unwrap()]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    assert!(!plain.join("assistant").exists());
+    let features = std::fs::read_to_string(plain.join("quire-features.js")).unwrap();
+    assert!(features.contains("\"offline\":false"), "{features}");
+
+    let with = instance.dir.path().join("with");
+    let built = instance.cli(&["build", site, "-o", with.to_str().unwrap(), "--assistant"]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let features = std::fs::read_to_string(with.join("quire-features.js")).unwrap();
+    assert!(features.contains("\"offline\":true"), "{features}");
+    // The data as the page reads it: each stream's chunks, in order, decoded.
+    let listing = std::fs::read_to_string(with.join("assistant/data.js")).unwrap();
+    let listing: serde_json::Value = serde_json::from_str(
+        listing
+            .split_once(" = ")
+            .unwrap()
+            .1
+            .trim_end()
+            .trim_end_matches(';'),
+    )
+    .unwrap();
+    let stream = |name: &str| -> Vec<u8> {
+        use base64::Engine as _;
+        let mut bytes = Vec::new();
+        for chunk in listing[name].as_array().unwrap() {
+            let chunk = chunk.as_str().unwrap();
+            let script =
+                std::fs::read_to_string(with.join(format!("assistant/chunks/{chunk}.js"))).unwrap();
+            let encoded = script
+                .rsplit_once(", \"")
+                .unwrap()
+                .1
+                .trim_end_matches("\");\n");
+            bytes.extend(
+                base64::engine::general_purpose::STANDARD
+                    .decode(encoded)
+                    .unwrap(),
+            );
+        }
+        bytes
+    };
+    let (index, vocabulary, facts) = (stream("index"), stream("vocabulary"), stream("site"));
+    let assistant =
+        quire_bundle_assistant::Assistant::load(&index, Some(&vocabulary), &facts).unwrap();
+    let reply = assistant
+        .ask_json(br#"{"messages": [{"role": "user", "content": "How do I verify webhook signatures?"}]}"#)
+        .unwrap();
+    let reply: serde_json::Value = serde_json::from_slice(&reply).unwrap();
+    let text = reply["text"].as_str().unwrap();
+    assert!(text.to_lowercase().contains("signature"), "{text}");
+    assert!(
+        reply["sources"][0]["path"]
+            .as_str()
+            .is_some_and(|p| p.contains("webhooks")),
+        "{reply}"
+    );
+}
+
 /// Pages render on several threads, each with a renderer instance of its own, and come back in
 /// order: the bundle is the same file for file whatever the number of threads, and a script
 /// several instances give (the diagram script) is in it once.
