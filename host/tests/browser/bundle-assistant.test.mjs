@@ -80,8 +80,13 @@ test("the bundle's assistant answers as the server does, from file://", async ()
     await page.click(".search-ask");
     const shown = page.locator('.assistant-message[data-state="done"]').last();
     await shown.waitFor({ timeout: 30000 });
-    const text = await shown.evaluate((node) => node.firstChild.textContent);
+    const text = await shown.getAttribute("data-text");
     assert.equal(text, widget.expected, "the widget's answer");
+    // Drawn as the reader reads it: quotes, and links that open this copy's pages.
+    const quotes = (text.match(/^> /gm) || []).length > 0;
+    assert.equal(await shown.locator("blockquote").count() > 0, quotes, "quotes drawn as quotes");
+    const links = await shown.locator(":scope > :not(.assistant-sources) a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    assert.ok(links.length > 0 && links.every((href) => /\.html(#|$)/.test(href) && !href.startsWith("/")), links.join(", "));
     await page.screenshot({ path: path.join(artifacts, "bundle-assistant.png") });
 
     assert.deepEqual(problems, []);

@@ -128,6 +128,87 @@
     return div;
   }
 
+  // --- Answers as the reader sees them ---------------------------------------------------
+  // The answer's Markdown (quotes, code blocks, lists, links, code spans) drawn as elements,
+  // never as HTML, so nothing in an answer can run. A link to a page of the site
+  // ("/guides/webhooks#retries") goes to its file in this copy of the site; the raw Markdown
+  // stays in data-text.
+  function href(url) {
+    if (/^https?:\/\//.test(url)) return url;
+    if (url.charAt(0) !== "/") return null;
+    var hash = url.indexOf("#");
+    var path = (hash < 0 ? url : url.slice(0, hash)).slice(1) || "index";
+    return root + path + ".html" + (hash < 0 ? "" : url.slice(hash));
+  }
+
+  function inline(parent, text) {
+    var pattern = /\[([^\]]+)\]\(([^)\s]+)\)|`([^`]+)`/g;
+    var at = 0;
+    var match;
+    while ((match = pattern.exec(text))) {
+      parent.appendChild(document.createTextNode(text.slice(at, match.index)));
+      if (match[3] !== undefined) {
+        var code = document.createElement("code");
+        code.textContent = match[3];
+        parent.appendChild(code);
+      } else {
+        var target = href(match[2]);
+        var link = document.createElement(target ? "a" : "span");
+        if (target) link.href = target;
+        link.textContent = match[1];
+        parent.appendChild(link);
+      }
+      at = pattern.lastIndex;
+    }
+    parent.appendChild(document.createTextNode(text.slice(at)));
+  }
+
+  function render(container, markdown) {
+    container.textContent = "";
+    container.setAttribute("data-text", markdown);
+    var lines = markdown.split("\n");
+    var block = null;
+    function close() { block = null; }
+    function open(tag, kind) {
+      if (!block || block.kind !== kind) {
+        block = { kind: kind, node: document.createElement(tag) };
+        container.appendChild(block.node);
+      }
+      return block.node;
+    }
+    for (var i = 0; i < lines.length; i++) {
+      var line = lines[i];
+      var fence = /^\s*```\s*([\w+-]*)/.exec(line);
+      if (fence) {
+        var body = [];
+        while (++i < lines.length && !/^\s*```\s*$/.test(lines[i])) body.push(lines[i]);
+        var pre = document.createElement("pre");
+        var code = document.createElement("code");
+        if (fence[1]) code.className = "language-" + fence[1];
+        code.textContent = body.join("\n");
+        pre.appendChild(code);
+        container.appendChild(pre);
+        close();
+      } else if (!line.trim()) {
+        close();
+      } else if (/^> ?/.test(line)) {
+        var quote = open("blockquote", "quote");
+        if (quote.childNodes.length) quote.appendChild(document.createElement("br"));
+        inline(quote, line.replace(/^> ?/, ""));
+      } else if (/^\s*([-*]|\d+\.)\s+/.test(line)) {
+        var ordered = /^\s*\d+\./.test(line);
+        var list = open(ordered ? "ol" : "ul", ordered ? "ol" : "ul");
+        var item = document.createElement("li");
+        inline(item, line.replace(/^\s*([-*]|\d+\.)\s+/, ""));
+        list.appendChild(item);
+      } else {
+        var paragraph = open("p", "p");
+        if (paragraph.childNodes.length) paragraph.appendChild(document.createTextNode(" "));
+        inline(paragraph, line);
+      }
+    }
+  }
+
   function sourceList(sources) {
     var list = document.createElement("ul");
     list.className = "assistant-sources";
@@ -149,7 +230,7 @@
     answer.setAttribute("data-state", "loading");
     askBundled({ messages: messages, currentPath: "/" + page }).then(function (reply) {
       messages.push({ role: "assistant", content: reply.text });
-      answer.textContent = reply.text;
+      render(answer, reply.text);
       if (reply.sources.length) answer.appendChild(sourceList(reply.sources));
       answer.setAttribute("data-state", "done");
     }).catch(function (error) {
@@ -190,9 +271,9 @@
         var value = JSON.parse(line.slice(colon + 1));
         if (code === "0") {
           text += value;
-          answer.textContent = text;
+          render(answer, text);
         } else if (code === "3") {
-          answer.textContent = text + "\n" + value;
+          render(answer, text + "\n\n" + value);
         } else if (code === "a" && Array.isArray(value.result)) {
           sources = value.result;
         } else if (code === "8") {
