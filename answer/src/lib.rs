@@ -34,6 +34,17 @@ use vocabulary::{Vocabulary, normalised};
 /// reader's browser: without a bound, anyone could make the server search and echo megabytes.
 pub const MAX_QUESTION_CHARS: usize = 4_000;
 
+/// Refuses a question or query over `MAX_QUESTION_CHARS`, naming it as `field` ("query").
+pub fn check_question_length(field: &str, text: &str) -> Result<(), String> {
+    let length = text.chars().count();
+    if length > MAX_QUESTION_CHARS {
+        return Err(format!(
+            "{field} is {length} characters long; it may be at most {MAX_QUESTION_CHARS}"
+        ));
+    }
+    Ok(())
+}
+
 /// Below this share of the question's weight, the best sentence is not an answer: weighed by
 /// the sections retrieved, and by the site's vocabulary (which gives the question's phrasing
 /// less weight, so the subject's share is larger and less of the rest is needed).

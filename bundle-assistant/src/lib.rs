@@ -15,7 +15,6 @@ mod wasm;
 
 use std::collections::BTreeMap;
 
-use quire_answer::MAX_QUESTION_CHARS;
 use quire_answer::retrieval::{
     DEFAULT_RETRIEVAL_PAGE_SIZE, MAX_RETRIEVAL_PAGE_SIZE, Ranked, Searches, fetch_size,
 };
@@ -151,12 +150,8 @@ impl Assistant {
             .rposition(|m| m.role == "user" && !m.content.trim().is_empty())
             .ok_or_else(|| AssistantError::Request("messages hold no question".into()))?;
         let question = request.messages[last_question].content.as_str();
-        let length = question.chars().count();
-        if length > MAX_QUESTION_CHARS {
-            return Err(AssistantError::Request(format!(
-                "the question is {length} characters long; it may be at most {MAX_QUESTION_CHARS}"
-            )));
-        }
+        quire_answer::check_question_length("the question", question)
+            .map_err(AssistantError::Request)?;
         let limit = match request.retrieval_page_size {
             None => DEFAULT_RETRIEVAL_PAGE_SIZE,
             Some(n) if (1..=MAX_RETRIEVAL_PAGE_SIZE).contains(&n) => n,

@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 
 use super::extract::{JsonBody, Path};
 use super::{ApiError, DiscoveryCaller, ErrorBody, SharedState, with_rate_headers};
-use crate::assistant::request::MAX_QUESTION_CHARS;
 use crate::plugins::SearchFilter;
 use crate::search::{SearchError, SearchRequest};
 use crate::sites::SiteManifest;
@@ -91,12 +90,7 @@ pub async fn search(
             "query is required and must not be empty",
         ));
     }
-    let length = query.chars().count();
-    if length > MAX_QUESTION_CHARS {
-        return Err(ApiError::bad_request(format!(
-            "query is {length} characters long; it may be at most {MAX_QUESTION_CHARS}"
-        )));
-    }
+    quire_answer::check_question_length("query", &query).map_err(ApiError::bad_request)?;
     let page_size = match body.page_size {
         None => DEFAULT_PAGE_SIZE,
         Some(n) if n.fract() == 0.0 && (1.0..=f64::from(MAX_PAGE_SIZE)).contains(&n) => n as u32,

@@ -20,7 +20,6 @@ use serde::{Deserialize, Serialize};
 use super::library::{
     DocsLibrary, LibraryError, LibraryQuery, PageListing, SearchHit, close_matches, page_key_of,
 };
-use crate::assistant::request::MAX_QUESTION_CHARS;
 
 /// Search results a call may ask for, and how many it gets by default (as the search endpoint).
 const MAX_SEARCH_RESULTS: u32 = 50;
@@ -130,12 +129,7 @@ impl DocsMcp {
         if query.is_empty() {
             return Err("query must not be empty".into());
         }
-        let length = query.chars().count();
-        if length > MAX_QUESTION_CHARS {
-            return Err(format!(
-                "query is {length} characters long; it may be at most {MAX_QUESTION_CHARS}"
-            ));
-        }
+        quire_answer::check_question_length("query", query)?;
         let limit = match arguments.page_size {
             None => DEFAULT_SEARCH_RESULTS,
             Some(n) if (1..=MAX_SEARCH_RESULTS).contains(&n) => n,
