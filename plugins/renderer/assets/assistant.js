@@ -116,7 +116,11 @@
   var form = panel.querySelector("form");
   button.addEventListener("click", function () {
     panel.hidden = !panel.hidden;
-    if (!panel.hidden) form.q.focus();
+    if (panel.hidden) return;
+    form.q.focus();
+    // The bundle's assistant starts loading while the reader types (a failure shows when
+    // they ask).
+    if (!online) loadBundled().catch(function () {});
   });
 
   function bubble(role, text) {
