@@ -13,11 +13,17 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 
-use std::time::Duration;
-
 use crate::common::archive::unpack;
-use crate::common::{self, Api, Instance};
+use crate::common::{self, Instance};
 use serde_json::{Value, json};
+
+mod answers;
+mod bundled;
+
+use answers::{
+    dangling_colons, fact_in_code, is_code, is_how_to, is_refusal, linked_urls, page_source, quotes,
+};
+use bundled::bundle_answers;
 
 /// The figures of one question set.
 #[derive(Debug, Default)]
@@ -139,111 +145,6 @@ async fn ask_on(
             sources,
         },
     )
-}
-
-/// The URLs the answer's text links, each once, in the order first linked.
-fn linked_urls(answer: &str) -> Vec<String> {
-    let mut urls = Vec::new();
-    for piece in answer.split("](").skip(1) {
-        if let Some(url) = piece.split(')').next()
-            && !urls.iter().any(|u| u == url)
-        {
-            urls.push(url.to_string());
-        }
-    }
-    urls
-}
-
-/// Quoted lines ending in a colon whose next non-blank line is not what they introduce: a code
-/// fence, a list item or a table row.
-fn dangling_colons(answer: &str) -> Vec<&str> {
-    let lines: Vec<&str> = answer.lines().collect();
-    lines
-        .iter()
-        .enumerate()
-        .filter_map(|(i, line)| {
-            let quote = line.strip_prefix("> ")?;
-            if !quote.trim_end().ends_with(':') {
-                return None;
-            }
-            let next = lines[i + 1..]
-                .iter()
-                .map(|l| l.trim_start_matches("> ").trim())
-                .find(|l| !l.is_empty() && !l.starts_with("From ["));
-            let introduced = next.is_some_and(|l| {
-                l.starts_with("```")
-                    || l.starts_with("- ")
-                    || l.starts_with("* ")
-                    || l.starts_with('|')
-                    || l.split_once(". ")
-                        .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
-            });
-            (!introduced).then_some(quote)
-        })
-        .collect()
-}
-
-/// Whether `question` asks how to do something ("How do I ...", "How can I ...").
-fn is_how_to(question: &str) -> bool {
-    let lower = question.to_lowercase();
-    [
-        "how do i ",
-        "how can i ",
-        "how should i ",
-        "how do we ",
-        "how can we ",
-    ]
-    .iter()
-    .any(|start| lower.starts_with(start))
-}
-
-/// Whether `fact` is in a fenced code block of the page at `page` in the site folder `root`.
-fn fact_in_code(root: &std::path::Path, page: &str, fact: &str) -> bool {
-    let Some(source) = page_source(root, page) else {
-        return false;
-    };
-    let fact = fact.to_lowercase();
-    let mut in_fence = false;
-    source.lines().any(|line| {
-        if line.trim_start().starts_with("```") {
-            in_fence = !in_fence;
-            return false;
-        }
-        in_fence && line.to_lowercase().contains(&fact)
-    })
-}
-
-/// The source of the page at `page` in the site folder `root` (`.mdx`, else `.md`).
-fn page_source(root: &std::path::Path, page: &str) -> Option<String> {
-    ["mdx", "md"]
-        .iter()
-        .find_map(|ext| std::fs::read_to_string(root.join(format!("{page}.{ext}"))).ok())
-}
-
-/// Said by the built-in answer when the documentation does not answer.
-fn is_refusal(answer: &str) -> bool {
-    answer.starts_with("I could not find anything")
-        || answer.contains("documentation does not seem to answer")
-}
-
-/// The answer's quoted lines (`> ...`).
-fn quotes(answer: &str) -> Vec<&str> {
-    answer
-        .lines()
-        .filter_map(|l| l.strip_prefix("> "))
-        .collect()
-}
-
-/// A quote that is code rather than a sentence: code punctuation a sentence does not carry.
-fn is_code(quote: &str) -> bool {
-    let without_urls: String = quote
-        .split_whitespace()
-        .filter(|w| !w.contains("://"))
-        .collect::<Vec<_>>()
-        .join(" ");
-    ["();", "=>", "{", "}", " = ", "//", "nil)"]
-        .iter()
-        .any(|mark| without_urls.contains(mark))
 }
 
 #[tokio::test]
@@ -509,57 +410,6 @@ async fn the_assistant_answers_real_sites_questions() {
             f.site
         );
     }
-}
-
-/// Exports the site, then asks each of `cases` (conversations with the server's answers) of the
-/// assistant the bundle carries, in Chromium from `file://`, and one through its widget as a
-/// reader on the home page asks it; returns the script's figures. Any answer unlike the
-/// server's fails the test.
-async fn bundle_answers(
-    server: &common::Server,
-    admin: &str,
-    key: &str,
-    domain: &str,
-    site: &str,
-    cases: Vec<Value>,
-) -> Value {
-    let api = Api::new(&server.base, admin);
-    let (job_id, last) = api
-        .run_job(json!({"domain": domain}), Duration::from_secs(600))
-        .await;
-    assert_eq!(last["status"], "completed", "{last}");
-    let (_, bytes) = api.download_bundle(&job_id).await;
-    let dir = tempfile::tempdir().expect("bundle folder");
-    let bundle = dir.path().join("bundle");
-    for (path, contents) in unpack(&bytes) {
-        let target = bundle.join(&path);
-        std::fs::create_dir_all(target.parent().expect("parent")).expect("mkdir");
-        std::fs::write(target, contents).expect("write");
-    }
-    let features = std::fs::read_to_string(bundle.join("quire-features.js")).expect("features");
-    assert!(
-        features.contains(r#""offline":true"#),
-        "the export switches its assistant on: {features}"
-    );
-    // The widget's question: the first one, by a reader on the home page.
-    let first = cases[0]["messages"][0]["content"]
-        .as_str()
-        .expect("question");
-    let (widget, _) = ask_on(&server.base, key, domain, vec![user(first)], Some("/index")).await;
-    let file = dir.path().join("cases.json");
-    let cases = json!({"cases": cases, "widget": {"question": first, "expected": widget}});
-    std::fs::write(&file, cases.to_string()).expect("cases");
-    let report = crate::browser::run_node_script(
-        "bundle-assistant.test.mjs",
-        &bundle,
-        &format!("bundle-assistant/{site}"),
-        &[("QUIRE_ASSISTANT_CASES", file.to_str().expect("utf-8"))],
-    );
-    let figures = report
-        .lines()
-        .find_map(|l| Some(l.split_once("bundle-assistant: ")?.1))
-        .unwrap_or_else(|| panic!("no figures in the browser's report:\n{report}"));
-    serde_json::from_str(figures).expect("figures")
 }
 
 /// Known-item search, as the issue measured it: each navigation page that has a description is

@@ -10,17 +10,14 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use crate::common::archive::{tar_gz_dir, unpack};
+use crate::common::archive::unpack;
 use crate::common::{Api, Instance};
 use serde_json::json;
 
 /// Exports the example site and writes the unpacked bundle to `dir`; returns the job's warnings.
 async fn export_example_site(server: &common::Server, key: &str, dir: &Path) -> serde_json::Value {
     let api = Api::new(&server.base, key);
-    let (status, body) = api
-        .publish("docs.acme.test", "v1", tar_gz_dir(&common::example_site()))
-        .await;
-    assert_eq!(status, 201, "{body}");
+    api.publish_example_site("v1").await;
     let (job_id, last) = api
         .run_job(
             json!({"domain": "docs.acme.test"}),

@@ -6,7 +6,7 @@ use crate::common;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use crate::common::archive::{links, resolve, tar_gz_dir, unpack};
+use crate::common::archive::{links, resolve, unpack};
 use crate::common::{Api, Instance};
 use serde_json::{Value, json};
 
@@ -138,10 +138,7 @@ async fn walkthrough_publish_export_poll_download() {
     let server = instance.start();
     let api = Api::new(&server.base, &key);
 
-    let (status, version) = api
-        .publish("docs.acme.test", "v1", tar_gz_dir(&common::example_site()))
-        .await;
-    assert_eq!(status, 201, "{version}");
+    let version = api.publish_example_site("v1").await;
     assert_eq!(version["label"], "v1");
 
     let (status, job) = api

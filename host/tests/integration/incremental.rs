@@ -122,10 +122,7 @@ async fn pages_are_rendered_once_even_when_the_search_index_fails() {
     let key = instance.organization("acme", "enterprise");
     let server = instance.start();
     let api = Api::new(&server.base, &key);
-    let (status, version) = api
-        .publish("docs.acme.test", "v1", tar_gz_dir(&common::example_site()))
-        .await;
-    assert_eq!(status, 201, "{version}");
+    let version = api.publish_example_site("v1").await;
     assert_eq!(version["indexedSections"], 0, "{version}");
     assert!(
         version["indexProblems"][0]
@@ -322,10 +319,7 @@ async fn exports_of_one_site_at_once_never_corrupt_what_they_share() {
     let key = instance.organization("acme", "enterprise");
     let server = instance.start();
     let api = Api::new(&server.base, &key);
-    let (status, version) = api
-        .publish("docs.acme.test", "v1", tar_gz_dir(&common::example_site()))
-        .await;
-    assert_eq!(status, 201, "{version}");
+    api.publish_example_site("v1").await;
     let body = json!({"domain": "docs.acme.test", "version": "v1"});
     let jobs = [
         api.start_job(body.clone()).await,

@@ -63,6 +63,15 @@ impl Api {
         read(response).await
     }
 
+    /// Publishes the example site as `version` of `docs.acme.test`, which must succeed (201);
+    /// returns the version's record.
+    pub async fn publish_example_site(&self, version: &str) -> Value {
+        let archive = archive::tar_gz_dir(&super::example_site());
+        let (status, record) = self.publish("docs.acme.test", version, archive).await;
+        assert_eq!(status, 201, "{record}");
+        record
+    }
+
     pub async fn start_job(&self, body: Value) -> String {
         let (status, job) = self.post("/v1/static-export/jobs", body).await;
         assert_eq!(status, 202, "{job}");

@@ -4,8 +4,7 @@
 use std::io::{Read, Write};
 
 use super::{api_host, export_link, ready_version};
-use crate::common::archive::tar_gz_dir;
-use crate::common::{self, Api, docs_server};
+use crate::common::{Api, docs_server};
 /// Answers 503 to the first `failures` requests, then serves `body`.
 fn serve_flaky(
     body: Vec<u8>,
@@ -42,10 +41,7 @@ fn serve_flaky(
 async fn downloads_retry_respect_the_size_limit_and_shut_down_gracefully() {
     let (_instance, server, key, _) = api_host("");
     let api = Api::new(&server.base, &key);
-    let (status, _) = api
-        .publish("docs.acme.test", "v1", tar_gz_dir(&common::example_site()))
-        .await;
-    assert_eq!(status, 201);
+    api.publish_example_site("v1").await;
     let (_, bytes) = export_link(&api, "v1").await;
     let home = tempfile::tempdir().expect("tempdir");
 

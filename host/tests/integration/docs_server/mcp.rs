@@ -3,17 +3,13 @@
 //! switch that turns it off.
 
 use super::{api_host, export_link, features_of, get};
-use crate::common::archive::tar_gz_dir;
-use crate::common::{self, Api, docs_server};
+use crate::common::{Api, docs_server};
 
 #[tokio::test]
 async fn a_docs_server_serves_its_bundle_over_mcp() {
     let (_instance, server, key, _) = api_host("");
     let api = Api::new(&server.base, &key);
-    let (status, body) = api
-        .publish("docs.acme.test", "v1", tar_gz_dir(&common::example_site()))
-        .await;
-    assert_eq!(status, 201, "{body}");
+    api.publish_example_site("v1").await;
     let (link, _) = export_link(&api, "v1").await;
     let home = tempfile::tempdir().expect("tempdir");
 

@@ -144,10 +144,7 @@ pub(super) fn tar_gz(files: &BTreeMap<String, Vec<u8>>, raw: &[(&str, Option<&st
 async fn a_docs_server_serves_installs_pins_and_refuses_bad_bundles() {
     let (_instance, server, key, _) = api_host("[links]\nlifetime_secs = 6\n");
     let api = Api::new(&server.base, &key);
-    let (status, body) = api
-        .publish("docs.acme.test", "v1", tar_gz_dir(&common::example_site()))
-        .await;
-    assert_eq!(status, 201, "{body}");
+    api.publish_example_site("v1").await;
     let (link_v1, bytes_v1) = export_link(&api, "v1").await;
     let v1_made = std::time::Instant::now();
     let home = tempfile::tempdir().expect("tempdir");

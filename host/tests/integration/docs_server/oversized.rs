@@ -12,8 +12,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::{api_host, export_link, serve_bytes};
-use crate::common::archive::{tar_gz_dir, unpack};
-use crate::common::{self, Api, docs_server};
+use crate::common::archive::unpack;
+use crate::common::{Api, docs_server};
 
 const EXTRA: u64 = 3 << 30;
 
@@ -132,10 +132,7 @@ fn install_watching_disk(url: &str) -> (String, u64) {
 async fn bundles_carrying_more_than_their_manifest_lists_are_refused_before_it_is_written() {
     let (_instance, server, key, _) = api_host("");
     let api = Api::new(&server.base, &key);
-    let (status, body) = api
-        .publish("docs.acme.test", "v1", tar_gz_dir(&common::example_site()))
-        .await;
-    assert_eq!(status, 201, "{body}");
+    api.publish_example_site("v1").await;
     let (_, bytes) = export_link(&api, "v1").await;
     let files = unpack(&bytes);
     let total: u64 = files.values().map(|f| f.len() as u64).sum();
