@@ -26,3 +26,5 @@ pub mod server;
 pub mod sites;
 pub mod storage;
 pub mod store;
+#[cfg(test)]
+mod testing;

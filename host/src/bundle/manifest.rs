@@ -128,6 +128,7 @@ impl Manifest {
                 .cloned()
                 .collect(),
             removed,
+            patched: Vec::new(),
         }
     }
 }
@@ -144,7 +145,28 @@ pub struct ManifestPatch {
     pub manifest_sha256: String,
     pub files: Vec<ManifestEntry>,
     pub removed: Vec<String>,
+    /// Files of `files` the delta carries as a patch against the earlier bundle's contents
+    /// (`file_patch`) rather than whole. Absent from deltas written before patches: a docs
+    /// server that does not know them refuses the delta's unlisted entries and takes the
+    /// whole bundle.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub patched: Vec<PatchedFile>,
 }
+
+/// A file a delta carries as a patch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PatchedFile {
+    /// The file's path in the bundle.
+    pub path: String,
+    /// The SHA-256 of the earlier contents the patch applies to.
+    pub base_sha256: String,
+    /// The patch's entry in the delta (under `PATCH_ENTRIES`, never a bundle path).
+    pub entry: String,
+}
+
+/// Where a delta's patches lie: a folder no export writes.
+pub const PATCH_ENTRIES: &str = ".quire-patches/";
 
 /// Why a manifest could not be rebuilt from a patch.
 #[derive(Debug, thiserror::Error)]

@@ -8,6 +8,7 @@
 
 pub mod assistant;
 mod fallback;
+pub mod file_patch;
 pub mod llms;
 mod manifest;
 pub mod offline_search;
@@ -19,7 +20,8 @@ mod sitemap;
 pub use fallback::fallback_page;
 pub use llms::INDEX_FILE as LLMS_INDEX_FILE;
 pub use manifest::{
-    MANIFEST_FILE, MANIFEST_PATCH_FILE, Manifest, ManifestBuilder, ManifestPatch, PatchError,
+    MANIFEST_FILE, MANIFEST_PATCH_FILE, Manifest, ManifestBuilder, ManifestPatch, PATCH_ENTRIES,
+    PatchError, PatchedFile,
 };
 pub use page_list::{ListedPage, PAGE_LIST_FILE, PageList};
 

@@ -6,7 +6,9 @@
 //! lacks, followed by a manifest patch (`bundle::ManifestPatch`) and the archive's end, are its
 //! delta: an archive of the changed files, which a docs server serving the earlier archive
 //! takes in place of the whole (`docs_server`, which rebuilds the manifest and fills in the
-//! rest from the files it has).
+//! rest from the files it has). A changed file the earlier archive holds at the same path goes
+//! into the delta as a patch against its earlier contents when that is much smaller
+//! (`bundle::file_patch`): `llms-full.txt` and the search shards a one-page change touches.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -15,7 +17,7 @@ use std::os::unix::fs::FileExt;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::bundle::{MANIFEST_FILE, Manifest};
+use crate::bundle::{MANIFEST_FILE, Manifest, PATCH_ENTRIES, PatchedFile, file_patch};
 
 /// The largest entry copied from an earlier archive; a larger length in an index is damage.
 const MAX_ENTRY_BYTES: u64 = 1 << 32;
@@ -107,6 +109,23 @@ impl EarlierArchive {
         self.entries.get(path).filter(|e| e.sha256 == sha256)
     }
 
+    /// The contents the earlier archive holds at `path`, with their SHA-256, read back out of
+    /// its entry: a `.tar.gz` entry of one file, the only kind a delta is made of. `None` for
+    /// another kind of entry, or contents that fail the hash the index lists.
+    fn contents(&self, path: &str) -> Option<(&str, Vec<u8>)> {
+        let listed = self.entries.get(path)?;
+        let entry = self.entry(path, &listed.sha256)?;
+        let mut tar = tar::Archive::new(flate2::read::MultiGzDecoder::new(&entry.bytes[..]));
+        let mut file = tar.entries().ok()?.next()?.ok()?;
+        if file.path().ok()?.to_str()? != path || file.size() > MAX_ENTRY_BYTES {
+            return None;
+        }
+        let mut contents = Vec::with_capacity(file.size() as usize);
+        std::io::Read::read_to_end(&mut file, &mut contents).ok()?;
+        (hex::encode(Sha256::digest(&contents)) == listed.sha256)
+            .then_some((listed.sha256.as_str(), contents))
+    }
+
     /// The entry of the file at `path` with contents `sha256`, if the earlier archive has it
     /// and its bytes check out; damaged bytes are packed again, never copied.
     fn entry(&self, path: &str, sha256: &str) -> Option<Entry> {
@@ -185,6 +204,14 @@ pub(super) struct Assembler<'a> {
     offset: u64,
     reused: u64,
     delta_written: DeltaWritten,
+    /// The files the delta carries as patches.
+    patched: Vec<PatchedFile>,
+}
+
+/// A patch to pack for the delta alone, under the entry name `entry`.
+pub(super) struct PatchToPack {
+    pub entry: String,
+    pub patch: Vec<u8>,
 }
 
 impl<'a> Assembler<'a> {
@@ -214,6 +241,7 @@ impl<'a> Assembler<'a> {
                 size_bytes: 0,
                 files: 0,
             },
+            patched: Vec::new(),
         }
     }
 
@@ -225,15 +253,17 @@ impl<'a> Assembler<'a> {
         Some(entry)
     }
 
-    /// Records `entry`, the entry of the file at `path` with contents `sha256`, as written
-    /// next in the archive, and writes it to the delta if the earlier archive lacks the file
-    /// (the manifest never: the delta carries its patch instead).
+    /// Records `entry`, the entry of the file at `path` with `contents` hashing to `sha256`,
+    /// as written next in the archive, and, if the earlier archive lacks the file, writes it
+    /// to the delta (the manifest never: the delta carries its patch instead), or returns the
+    /// patch against the earlier contents at `path` to pack in its place, when that is much
+    /// smaller.
     pub(super) fn record(
         &mut self,
         path: &str,
-        sha256: &str,
+        (contents, sha256): (&[u8], &str),
         entry: &Entry,
-    ) -> std::io::Result<()> {
+    ) -> std::io::Result<Option<PatchToPack>> {
         let length = entry.bytes.len() as u64;
         self.index.entries.push(IndexEntry {
             path: path.to_string(),
@@ -244,22 +274,52 @@ impl<'a> Assembler<'a> {
         });
         self.offset += length;
         let known = self.earlier.is_some_and(|e| e.has(path, sha256));
-        if !known && path != MANIFEST_FILE {
-            self.delta_written.files += 1;
-            self.write_delta(&entry.bytes)?;
+        if known || path == MANIFEST_FILE {
+            return Ok(None);
         }
-        Ok(())
+        if let Some(patch) = self.patch_for(path, contents, entry) {
+            return Ok(Some(patch));
+        }
+        self.delta_written.files += 1;
+        self.write_delta(&entry.bytes)?;
+        Ok(None)
+    }
+
+    /// The patch that makes `contents` from the earlier archive's file at `path`, if a delta
+    /// is written, that file can be read back, and the patch is worth it against `entry`.
+    fn patch_for(&mut self, path: &str, contents: &[u8], entry: &Entry) -> Option<PatchToPack> {
+        self.delta.as_ref()?;
+        if contents.len() < file_patch::MIN_PATCHED_BYTES || path.starts_with(PATCH_ENTRIES) {
+            return None;
+        }
+        let (base_sha256, earlier) = self.earlier?.contents(path)?;
+        let patch = file_patch::make(&earlier, contents)?;
+        if patch.len() as f64 > entry.bytes.len() as f64 * file_patch::WORTH_IT {
+            return None;
+        }
+        let entry = format!("{PATCH_ENTRIES}{}.zst", self.patched.len());
+        self.patched.push(PatchedFile {
+            path: path.to_string(),
+            base_sha256: base_sha256.to_string(),
+            entry: entry.clone(),
+        });
+        Some(PatchToPack { entry, patch })
+    }
+
+    /// Writes the packed entry of a patch `record` returned to the delta.
+    pub(super) fn patch_packed(&mut self, packed: &[u8]) -> std::io::Result<()> {
+        self.delta_written.files += 1;
+        self.write_delta(packed)
     }
 
     /// The manifest patch the delta carries for `manifest`, when a delta is written.
     pub(super) fn patch(&self, manifest: &Manifest) -> Option<Vec<u8>> {
         self.delta.as_ref()?;
         let earlier = self.earlier?;
-        Some(
-            manifest
-                .patch_against(|path, sha256| earlier.has(path, sha256), earlier.paths())
-                .to_bytes(),
-        )
+        let mut patch =
+            manifest.patch_against(|path, sha256| earlier.has(path, sha256), earlier.paths());
+        patch.patched = self.patched.clone();
+        Some(patch.to_bytes())
     }
 
     /// Ends the delta with the manifest patch's entry and the archive's last bytes.
@@ -309,7 +369,7 @@ mod tests {
         for (path, contents) in files {
             let sha256 = hex::encode(Sha256::digest(contents));
             assembler
-                .record(path, &sha256, &Entry::new(contents.to_vec()))
+                .record(path, (contents, &sha256), &Entry::new(contents.to_vec()))
                 .unwrap();
             file.write_all(contents).unwrap();
         }
@@ -343,10 +403,18 @@ mod tests {
             "same bytes, other path"
         );
         assembler
-            .record("a.html", &sha(b"aaaa"), &Entry::new(b"aaaa".to_vec()))
+            .record(
+                "a.html",
+                (b"aaaa", &sha(b"aaaa")),
+                &Entry::new(b"aaaa".to_vec()),
+            )
             .unwrap();
         assembler
-            .record("b.html", &sha(b"changed"), &Entry::new(b"changed".to_vec()))
+            .record(
+                "b.html",
+                (b"changed", &sha(b"changed")),
+                &Entry::new(b"changed".to_vec()),
+            )
             .unwrap();
         let mut manifest = ManifestBuilder::default();
         manifest.add("a.html", b"aaaa");

@@ -82,9 +82,17 @@ pub fn pack<O: ArchiveOutput>(
                             Some(kept) => kept,
                             None => Entry::new(archive.add_file(&file.path, &file.contents)?),
                         };
-                        assembler
-                            .record(&file.path, sha256, &entry)
+                        let patch = assembler
+                            .record(&file.path, (&file.contents, sha256), &entry)
                             .map_err(ExportError::Delta)?;
+                        // Like the manifest patch below, a file's patch is packed for the
+                        // delta only.
+                        if let Some(patch) = patch {
+                            let packed = archive.add_file(&patch.entry, &patch.patch)?;
+                            assembler
+                                .patch_packed(&packed)
+                                .map_err(ExportError::Delta)?;
+                        }
                         entry.bytes
                     }
                     None => archive.add_file(&file.path, &file.contents)?,
@@ -109,8 +117,12 @@ pub fn pack<O: ArchiveOutput>(
         let last = archive.finish()?;
         if let Some(assembler) = assembler.as_mut() {
             assembler
-                .record(&listing.file.path, &listing.sha256, &chunk)
-                .and_then(|()| assembler.end(patch_entry.as_deref(), &last))
+                .record(
+                    &listing.file.path,
+                    (&listing.file.contents, &listing.sha256),
+                    &chunk,
+                )
+                .and_then(|_| assembler.end(patch_entry.as_deref(), &last))
                 .map_err(ExportError::Delta)?;
         }
         size += chunk.bytes.len() as u64;

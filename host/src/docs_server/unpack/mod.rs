@@ -10,7 +10,8 @@
 //! manifest: the manifest is rebuilt from the served version's and the patch (and must match
 //! the hash the patch names), then the delta is unpacked against it as a bundle is, except
 //! that a listed file it does not carry is taken from the served version when that has it with
-//! the listed hash, linked (or copied) and hashed again; anything else missing refuses it.
+//! the listed hash, linked (or copied) and hashed again; anything else missing refuses it. A
+//! file the delta carries as a patch is rebuilt from the served version's contents (`patched`).
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -21,7 +22,9 @@ use sha2::{Digest, Sha256};
 
 use super::bundle_rules::{BundleError, UnpackLimits};
 use super::listing::{Listing, MANIFEST, MAX_MANIFEST_BYTES, VerifiedBundle};
-use crate::bundle::{MANIFEST_PATCH_FILE, ManifestPatch, PatchError};
+use crate::bundle::{MANIFEST_PATCH_FILE, ManifestPatch, PatchError, PatchedFile};
+
+mod patched;
 
 /// Unpacks the archive at `archive` (`.tar.gz` or `.zip`, told apart by their first bytes)
 /// into the empty folder `dest`, checking each entry against the manifest as it is written.
@@ -80,7 +83,16 @@ pub fn unpack_delta_and_verify(
     let manifest = patch.apply(&base_manifest).map_err(bad)?;
     let listing = Listing::parse(manifest, limits)?;
     let hashes = super::listing::read_hashes(base)?.hashes;
-    let base = Some(Base { dir: base, hashes });
+    let patches = patch
+        .patched
+        .into_iter()
+        .map(|p| (p.entry.clone(), p))
+        .collect();
+    let base = Some(Base {
+        dir: base,
+        hashes,
+        patches,
+    });
     let mut unpacker = Unpacker::new(dest, limits, &listing, base);
     unpack_tar_gz(archive, &mut unpacker)?;
     unpacker.finish()
@@ -265,10 +277,12 @@ enum EntryKind {
     Other,
 }
 
-/// The unpacked version a delta completes: its folder and its files' hashes.
+/// The unpacked version a delta completes: its folder and its files' hashes, and the files
+/// the delta patches, by their entry's name.
 struct Base<'a> {
     dir: &'a Path,
     hashes: HashMap<String, String>,
+    patches: HashMap<String, PatchedFile>,
 }
 
 /// Writes entries under `dest`, each checked against the listing before and while it is
@@ -346,6 +360,10 @@ impl<'a> Unpacker<'a> {
                 return Err(BundleError::BadDelta(format!(
                     "it carries {MANIFEST}; a delta carries {MANIFEST_PATCH_FILE} in its place"
                 )));
+            }
+            if let Some(patched) = self.base.as_ref().and_then(|b| b.patches.get(&key)) {
+                let patched = patched.clone();
+                return self.patched_entry(&patched, contents);
             }
         }
         if key == MANIFEST {

@@ -1,6 +1,7 @@
 //! Unpacking checked against the manifest: honest bundles in both formats and both manifest
 //! places, each way a bundle can carry more or other than it lists, and damaged archives
-//! (property test: any mutation is refused or unpacks exactly what the manifest lists).
+//! (property test: any mutation is refused or unpacks exactly what the manifest lists), and a
+//! delta's patched file rebuilt from the served one.
 
 use std::io::Write;
 
@@ -238,4 +239,96 @@ proptest::proptest! {
             }
         }
     }
+}
+
+/// Applies `delta` (a `.tar.gz`) against the unpacked bundle in `base`.
+fn apply_delta(
+    delta: &[u8],
+    base: &Path,
+) -> (tempfile::TempDir, Result<VerifiedBundle, BundleError>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("delta.tar.gz");
+    std::fs::write(&path, delta).unwrap();
+    let dest = dir.path().join("out");
+    std::fs::create_dir_all(&dest).unwrap();
+    let result = unpack_delta_and_verify(&path, &dest, UnpackLimits::default(), base);
+    (dir, result)
+}
+
+#[test]
+fn a_patched_file_is_rebuilt_from_the_served_one_and_never_from_other_contents() {
+    use crate::bundle::{ManifestBuilder, PatchedFile, file_patch};
+    // Bytes with no repeats, so that a patch can only copy them from its base.
+    let earlier = crate::testing::noise(16 << 10);
+    // The new contents: one byte changed, one line added.
+    let mut other = earlier.clone();
+    other[100] ^= 0xff;
+    let mut later = other.clone();
+    later.extend_from_slice(b"one more line\n");
+    let home: &[u8] = b"<h1>Home</h1>";
+    let manifest_of = |big: &[u8], version: &str| {
+        let mut m = ManifestBuilder::default();
+        m.add("index.html", home);
+        m.add("llms-full.txt", big);
+        m.finish("docs.acme.test", version, time::OffsetDateTime::UNIX_EPOCH)
+    };
+    let (first, second) = (manifest_of(&earlier, "v1"), manifest_of(&later, "v2"));
+    let sha = |bytes: &[u8]| hex::encode(Sha256::digest(bytes));
+    let served_archive = tar_gz(&[
+        ("index.html", home.len() as u64, home),
+        ("llms-full.txt", earlier.len() as u64, &earlier),
+        (
+            MANIFEST,
+            first.file.contents.len() as u64,
+            &first.file.contents,
+        ),
+    ]);
+    let (served, result) = unpack(&served_archive);
+    result.expect("the served version");
+    let base = served.path().join("out");
+
+    let entry = ".quire-patches/0.zst";
+    let delta_with = |patch: &[u8], base_sha256: String| {
+        let mut manifest_patch = second.patch_against(
+            |path, hash| path == "index.html" && hash == sha(home),
+            ["index.html", "llms-full.txt"],
+        );
+        manifest_patch.patched = vec![PatchedFile {
+            path: "llms-full.txt".into(),
+            base_sha256,
+            entry: entry.into(),
+        }];
+        let manifest_patch = manifest_patch.to_bytes();
+        tar_gz(&[
+            (entry, patch.len() as u64, patch),
+            (
+                MANIFEST_PATCH_FILE,
+                manifest_patch.len() as u64,
+                &manifest_patch,
+            ),
+        ])
+    };
+
+    let patch = file_patch::make(&earlier, &later).expect("a patch");
+    assert!(patch.len() < 200, "{} bytes", patch.len());
+    let (out, result) = apply_delta(&delta_with(&patch, sha(&earlier)), &base);
+    result.expect("the delta applies");
+    let out = out.path().join("out");
+    assert_eq!(std::fs::read(out.join("llms-full.txt")).unwrap(), later);
+    assert_eq!(std::fs::read(out.join("index.html")).unwrap(), home);
+    assert!(
+        !out.join(entry).exists(),
+        "the patch is not a file of the bundle"
+    );
+
+    // A patch made from other contents than the served ones (which lack the changed byte):
+    // what it makes fails the manifest's hash, and is refused.
+    let wrong = file_patch::make(&other, &later).expect("a patch");
+    let (_out, result) = apply_delta(&delta_with(&wrong, sha(&earlier)), &base);
+    let refused = result.expect_err("refused").to_string();
+    assert!(refused.contains("llms-full.txt"), "{refused}");
+    // A patch for a base the served version does not have: refused before it is read.
+    let (_out, result) = apply_delta(&delta_with(&patch, sha(&other)), &base);
+    let refused = result.expect_err("refused").to_string();
+    assert!(refused.contains("does not have the contents"), "{refused}");
 }

@@ -79,6 +79,25 @@ async fn a_docs_server_updates_from_a_delta_and_falls_back_on_a_bad_one() {
         .expect("body")
         .to_vec();
     assert_eq!(delta_bytes.len() as u64, delta_size);
+    // The whole-site files a page's sentence changes go as patches against v1's contents.
+    let entries = crate::common::archive::unpack(&delta_bytes);
+    let (_, manifest_patch) = entries
+        .iter()
+        .find(|(path, _)| *path == "manifest-patch.json")
+        .expect("the delta's manifest patch");
+    let manifest_patch: serde_json::Value =
+        serde_json::from_slice(manifest_patch).expect("manifest patch JSON");
+    let patched: Vec<&str> = manifest_patch["patched"]
+        .as_array()
+        .expect("patched files")
+        .iter()
+        .filter_map(|p| p["path"].as_str())
+        .collect();
+    assert!(patched.contains(&"llms-full.txt"), "{patched:?}");
+    assert!(
+        !entries.iter().any(|(path, _)| *path == "llms-full.txt"),
+        "llms-full.txt is patched, not carried whole"
+    );
 
     let home = tempfile::tempdir().expect("tempdir");
     let data = home.path().join("docs-data");
