@@ -159,7 +159,8 @@ pub fn looks_like_code(sentence: &str) -> bool {
         .iter()
         .filter(|t| {
             let t = t.trim_matches(|c: char| !c.is_alphanumeric());
-            !t.is_empty() && t.chars().all(char::is_alphabetic) && !is_identifier(t)
+            !t.is_empty() && (t.chars().all(char::is_alphabetic) && !is_identifier(t))
+                || is_quantity(t)
         })
         .count();
     let identifiers = tokens
@@ -169,6 +170,19 @@ pub fn looks_like_code(sentence: &str) -> bool {
         })
         .count();
     words < 3 || identifiers * 2 > words
+}
+
+/// A number, or an amount with its unit or a range of them (`8GB`, `1.5B-3B`, `100ms`, `50%`):
+/// a word of prose ("7B models: ~8GB RAM"), not code.
+fn is_quantity(token: &str) -> bool {
+    !token.is_empty()
+        && token.split('-').all(|part| {
+            let unit =
+                part.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ',');
+            part.starts_with(|c: char| c.is_ascii_digit())
+                && unit.len() <= 4
+                && unit.chars().all(|c| c.is_alphabetic() || c == '%')
+        })
 }
 
 /// `snake_case`, `camelCase`, `dotted.path` or a call: names from code, not prose words.
@@ -253,6 +267,7 @@ mod tests {
             "const client = new Client({ apiKey });",
             "result = compute(1, \"value\")",
             "server.add_tool(get_forecast, schema)",
+            "qwen2.5-coder:7b 8GB",
             "import { useChat } from \"ai/react\"",
             "This would result in .10 * 7,800,000 = 780,000.",
             "Runner Arguments: room_name: the room to join url: the server to connect to token: a token for the room body: the request data",
@@ -264,6 +279,9 @@ mod tests {
             "Set the `apiKey` option to your key before calling the client.",
             "Use get_forecast to read the weather for a place, as shown below.",
             "Webhooks (outgoing HTTP calls) tell your server when something happens.",
+            // Amounts and their units are words of prose, not code.
+            "7B models: ~8GB RAM",
+            "1.5B-3B models: ~4GB RAM",
         ] {
             assert!(!looks_like_code(prose), "{prose}");
         }
