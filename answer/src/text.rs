@@ -159,8 +159,9 @@ pub fn looks_like_code(sentence: &str) -> bool {
         .iter()
         .filter(|t| {
             let t = t.trim_matches(|c: char| !c.is_alphanumeric());
-            !t.is_empty() && (t.chars().all(char::is_alphabetic) && !is_identifier(t))
-                || is_quantity(t)
+            let plain_word =
+                !t.is_empty() && t.chars().all(char::is_alphabetic) && !is_identifier(t);
+            plain_word || is_quantity(t)
         })
         .count();
     let identifiers = tokens

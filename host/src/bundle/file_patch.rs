@@ -21,7 +21,7 @@ const MAX_WINDOW_LOG: u32 = 27;
 /// zstd's level for patches: its default, fast, with long-distance matching on.
 const LEVEL: i32 = 3;
 /// A patch is sent only when it is at most this share of the whole file's packed entry.
-pub const WORTH_IT: f64 = 0.5;
+const WORTH_IT: f64 = 0.5;
 
 /// The patch that turns `earlier` into `contents`, or `None` when the two are too large to
 /// patch or too small to be worth it.
@@ -37,6 +37,11 @@ pub fn make(earlier: &[u8], contents: &[u8]) -> Option<Vec<u8>> {
     encoder.include_checksum(true).ok()?;
     std::io::Write::write_all(&mut encoder, contents).ok()?;
     encoder.finish().ok()
+}
+
+/// Whether `patch` is worth sending in place of the file's packed entry of `whole_bytes`.
+pub fn worth_it(patch: &[u8], whole_bytes: usize) -> bool {
+    patch.len() as f64 <= whole_bytes as f64 * WORTH_IT
 }
 
 /// The new contents as a reader: `patch` decompressed against `earlier`. Whoever reads it

@@ -289,14 +289,13 @@ impl<'a> Assembler<'a> {
     /// is written, that file can be read back, and the patch is worth it against `entry`.
     fn patch_for(&mut self, path: &str, contents: &[u8], entry: &Entry) -> Option<PatchToPack> {
         self.delta.as_ref()?;
+        // A file too small to patch is not worth reading the earlier entry back for.
         if contents.len() < file_patch::MIN_PATCHED_BYTES || path.starts_with(PATCH_ENTRIES) {
             return None;
         }
         let (base_sha256, earlier) = self.earlier?.contents(path)?;
-        let patch = file_patch::make(&earlier, contents)?;
-        if patch.len() as f64 > entry.bytes.len() as f64 * file_patch::WORTH_IT {
-            return None;
-        }
+        let patch = file_patch::make(&earlier, contents)
+            .filter(|patch| file_patch::worth_it(patch, entry.bytes.len()))?;
         let entry = format!("{PATCH_ENTRIES}{}.zst", self.patched.len());
         self.patched.push(PatchedFile {
             path: path.to_string(),
