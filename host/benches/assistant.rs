@@ -140,16 +140,22 @@ async fn run(pages: usize) {
         ("accept", "application/json, text/event-stream"),
         ("mcp-protocol-version", "2025-11-25"),
     ];
+    let http = quire::http_client::client();
+    let (mut search_bytes, mut mcp_bytes) = (0, 0);
+    for query in QUERIES {
+        search_bytes += answer_bytes(&http, &search_urls[0], &key, &[], search_body(query)).await;
+        mcp_bytes += answer_bytes(&http, &mcp_urls[0], &key, &mcp_headers, mcp_body(query)).await;
+    }
+    println!(
+        "| answer size, mean of the {} queries: search endpoint · MCP `tools/call search` | {} · {} bytes |",
+        QUERIES.len(),
+        search_bytes / QUERIES.len(),
+        mcp_bytes / QUERIES.len()
+    );
     let (mut search_runs, mut mcp_runs) = (Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
-        search_runs.push(load(&search_urls, &key, &[], |query| json!({"query": query})).await);
-        mcp_runs.push(
-            load(&mcp_urls, &key, &mcp_headers, |query| {
-                json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                       "params": {"name": "search", "arguments": {"query": query}}})
-            })
-            .await,
-        );
+        search_runs.push(load(&search_urls, &key, &[], search_body).await);
+        mcp_runs.push(load(&mcp_urls, &key, &mcp_headers, mcp_body).await);
     }
     let search_rps = report("search endpoint", &search_runs);
     let mcp_rps = report("MCP `tools/call search`", &mcp_runs);
@@ -198,6 +204,32 @@ async fn search(http: &reqwest::Client, url: &str, key: &str, query: &str) {
         .expect("search");
     assert_eq!(response.status(), 200);
     response.bytes().await.expect("search body");
+}
+
+fn search_body(query: &str) -> serde_json::Value {
+    json!({"query": query})
+}
+
+fn mcp_body(query: &str) -> serde_json::Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+           "params": {"name": "search", "arguments": {"query": query}}})
+}
+
+/// The size of the answer to one request.
+async fn answer_bytes(
+    http: &reqwest::Client,
+    url: &str,
+    key: &str,
+    headers: &[(&'static str, &'static str)],
+    body: serde_json::Value,
+) -> usize {
+    let mut request = http.post(url).bearer_auth(key).json(&body);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.expect("request");
+    assert_eq!(response.status(), 200);
+    response.bytes().await.expect("answer").len()
 }
 
 /// `CONCURRENCY` clients posting `body(query)` with `headers` in a loop for `LOAD_SECONDS`,

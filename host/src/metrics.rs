@@ -73,6 +73,9 @@ pub struct Metrics {
     /// failed).
     pub bundle_fetches: Family<OutcomeLabels, Counter>,
     pub rate_limit_refusals: Family<ScopeLabels, Counter>,
+    /// MCP requests over HTTP by what answered them: `direct` (a `tools/call search` answered
+    /// beside the SDK) or `sdk`.
+    pub mcp_requests: Family<OutcomeLabels, Counter>,
     /// Plugin calls that ended in a trap, a timeout or running out of memory.
     pub plugin_traps: Family<PluginLabels, Counter>,
     /// Component files reloaded while running, by role and outcome (`replaced`, `refused`).
@@ -103,6 +106,7 @@ impl Metrics {
         let exports_finished = Family::<OutcomeLabels, Counter>::default();
         let bundle_fetches = Family::<OutcomeLabels, Counter>::default();
         let rate_limit_refusals = Family::<ScopeLabels, Counter>::default();
+        let mcp_requests = Family::<OutcomeLabels, Counter>::default();
         let plugin_traps = Family::<PluginLabels, Counter>::default();
         let plugin_reloads = Family::<ReloadLabels, Counter>::default();
         registry.register(
@@ -157,6 +161,11 @@ impl Metrics {
             rate_limit_refusals.clone(),
         );
         registry.register(
+            "mcp_requests",
+            "MCP requests over HTTP, by what answered them (direct, sdk)",
+            mcp_requests.clone(),
+        );
+        registry.register(
             "plugin_traps",
             "Plugin calls that trapped, timed out or ran out of memory",
             plugin_traps.clone(),
@@ -179,6 +188,7 @@ impl Metrics {
             exports_finished,
             bundle_fetches,
             rate_limit_refusals,
+            mcp_requests,
             plugin_traps,
             plugin_reloads,
         }

@@ -11,6 +11,7 @@ use axum::http::{HeaderValue, Method, Request, Response, StatusCode};
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
+use super::direct::DirectPath;
 use super::library::DocsLibrary;
 use super::server::DocsMcp;
 
@@ -18,6 +19,8 @@ use super::server::DocsMcp;
 #[derive(Clone)]
 pub struct HttpTransport {
     config: StreamableHttpServerConfig,
+    /// Answers `tools/call search` without the SDK; `None` in tests that compare the two.
+    direct: Option<DirectPath>,
     max_body_bytes: usize,
 }
 
@@ -37,9 +40,18 @@ impl HttpTransport {
             config.with_allowed_hosts(hosts)
         };
         Self {
+            direct: Some(DirectPath::new(config.allowed_hosts.clone())),
             config,
             max_body_bytes,
         }
+    }
+
+    /// The same transport with every request answered by the SDK, to hold the direct path's
+    /// answers to the SDK's.
+    #[cfg(test)]
+    pub(super) fn sdk_only(mut self) -> Self {
+        self.direct = None;
+        self
     }
 
     /// Answers one HTTP request to the MCP endpoint of `library`'s site. Whatever the request
@@ -60,6 +72,12 @@ impl HttpTransport {
                     &format!("the request body is over {} bytes", self.max_body_bytes),
                 );
             };
+            if let Some(direct) = &self.direct
+                && let Some(answer) = direct.answer(&parts, &bytes, &library).await
+            {
+                crate::metrics::count_outcome(&crate::metrics::get().mcp_requests, "direct");
+                return answer;
+            }
             if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&bytes) {
                 return json_rpc_error(
                     StatusCode::BAD_REQUEST,
@@ -71,6 +89,7 @@ impl HttpTransport {
         } else {
             body
         };
+        crate::metrics::count_outcome(&crate::metrics::get().mcp_requests, "sdk");
         let service = StreamableHttpService::new(
             move || Ok(DocsMcp::new(library.clone())),
             Arc::new(NeverSessionManager::default()),

@@ -5,6 +5,7 @@
 //! (`http`) or stdio.
 
 mod bundle;
+mod direct;
 mod http;
 mod library;
 mod published;

@@ -125,32 +125,8 @@ impl DocsMcp {
         &self,
         Parameters(arguments): Parameters<SearchArguments>,
     ) -> Result<CallToolResult, String> {
-        let query = arguments.query.trim();
-        if query.is_empty() {
-            return Err("query must not be empty".into());
-        }
-        quire_answer::check_question_length("query", query)?;
-        let limit = match arguments.page_size {
-            None => DEFAULT_SEARCH_RESULTS,
-            Some(n) if (1..=MAX_SEARCH_RESULTS).contains(&n) => n,
-            Some(n) => {
-                return Err(format!(
-                    "pageSize must be from 1 to {MAX_SEARCH_RESULTS}; got {n}"
-                ));
-            }
-        };
-        let results = self
-            .library
-            .search(LibraryQuery {
-                text: query.to_string(),
-                version: arguments.version,
-                language: arguments.language,
-                limit,
-            })
-            .await
-            .map_err(|e| e.to_string())?;
-        let text = results_as_markdown(&results);
-        structured(&SearchResults { results }, text)
+        let (results, text) = search_docs(self.library.as_ref(), arguments).await?;
+        structured(&results, text)
     }
 
     /// Read one page of the documentation as Markdown, by its path or URL.
@@ -200,6 +176,39 @@ impl DocsMcp {
     }
 }
 
+/// What `search` answers to `arguments`: the results, and the same as Markdown for the text
+/// content. The SDK's tool and the direct path (`super::direct`) both answer through here.
+pub(super) async fn search_docs(
+    library: &dyn DocsLibrary,
+    arguments: SearchArguments,
+) -> Result<(SearchResults, String), String> {
+    let query = arguments.query.trim();
+    if query.is_empty() {
+        return Err("query must not be empty".into());
+    }
+    quire_answer::check_question_length("query", query)?;
+    let limit = match arguments.page_size {
+        None => DEFAULT_SEARCH_RESULTS,
+        Some(n) if (1..=MAX_SEARCH_RESULTS).contains(&n) => n,
+        Some(n) => {
+            return Err(format!(
+                "pageSize must be from 1 to {MAX_SEARCH_RESULTS}; got {n}"
+            ));
+        }
+    };
+    let results = library
+        .search(LibraryQuery {
+            text: query.to_string(),
+            version: arguments.version,
+            language: arguments.language,
+            limit,
+        })
+        .await
+        .map_err(|e| e.to_string())?;
+    let text = results_as_markdown(&results);
+    Ok((SearchResults { results }, text))
+}
+
 /// A tool's result: `value` as its structured content, and `text` as its text content, which
 /// is what an agent reads. The text is Markdown rather than the structured content's JSON again
 /// (which the specification suggests for older clients): as readable to a model, and not the
@@ -226,18 +235,31 @@ fn named_docs(site: &str, noun: &str) -> String {
 
 /// Search results as an agent reads them: each section's trail, URL and text.
 fn results_as_markdown(results: &[SearchHit]) -> String {
+    use std::fmt::Write;
     if results.is_empty() {
         return "No section of the docs matches.".into();
     }
-    let mut text = String::new();
+    // Sized once: this is on the path of every search an agent makes.
+    let size = results
+        .iter()
+        .map(|hit| {
+            hit.heading_trail.iter().map(|h| h.len() + 5).sum::<usize>()
+                + hit.url.len()
+                + hit.path.len()
+                + hit.text.len()
+                + 20
+        })
+        .sum();
+    let mut text = String::with_capacity(size);
     for hit in results {
-        text.push_str(&format!(
+        let _ = write!(
+            text,
             "## {}\n{} (path: {})\n\n{}\n\n",
             hit.heading_trail.join(" › "),
             hit.url,
             hit.path,
             hit.text.trim()
-        ));
+        );
     }
     text
 }

@@ -49,6 +49,23 @@ fn client_suite_on(instance: &Instance) {
         &[("QUIRE_MCP_URL", &url), ("QUIRE_KEY", &key)],
         &|| server.log(),
     );
+    // The client's searches took the direct path (its answers are the SDK's, held equal by a
+    // unit test), and everything else the SDK.
+    let metrics = tokio::runtime::Runtime::new()
+        .expect("runtime")
+        .block_on(async {
+            quire::http_client::client()
+                .get(format!("{}/metrics", server.base))
+                .send()
+                .await?
+                .text()
+                .await
+        })
+        .expect("metrics");
+    for answered_by in ["direct", "sdk"] {
+        let series = format!("quire_mcp_requests_total{{outcome=\"{answered_by}\"}} ");
+        assert!(metrics.contains(&series), "{series} in {metrics}");
+    }
 }
 
 #[test]
