@@ -21,6 +21,10 @@ impl Session {
         let label = format!("{} ({work})", plugin.name);
         let mut store = Store::new(&runtime.engine, PluginState::new(label, limits));
         store.limiter(|state| state.limiter());
+        // What one call may hand the host is bounded by the instance's memory, which the
+        // limiter caps: wasmtime's own default (128 MiB) refused the finished search index of a
+        // large site that the memory limit allowed.
+        store.set_hostcall_fuel(limits.memory_bytes.max(store.hostcall_fuel()));
         store.epoch_deadline_trap();
         Self {
             store,

@@ -28,10 +28,24 @@ pub struct BuiltIndex {
 /// Why a version's index could not be built.
 #[derive(Debug, thiserror::Error)]
 pub enum IndexError {
+    /// The retriever needs more memory for this site's sections than its limit allows.
+    #[error(
+        "{0}; a site this large needs a larger limit for the retriever ([plugins.limits.retriever] memory_limit_mib)"
+    )]
+    OutOfMemory(PluginError),
     #[error(transparent)]
-    Plugin(#[from] PluginError),
+    Plugin(PluginError),
     #[error(transparent)]
     Render(#[from] RenderError),
+}
+
+impl From<PluginError> for IndexError {
+    fn from(error: PluginError) -> Self {
+        match error {
+            PluginError::Memory { .. } => Self::OutOfMemory(error),
+            other => Self::Plugin(other),
+        }
+    }
 }
 
 /// Renders every searchable page of the site folder `root` through the render pipeline and

@@ -153,3 +153,41 @@ async fn plugins_see_no_files_environment_network_or_clock() {
     assert!(line("network").starts_with("denied"), "{report}");
     assert_eq!(line("clock"), "0", "the clock is frozen: {report}");
 }
+
+/// What a plugin call may hand the host is bounded by the plugin's own memory limit, not by
+/// wasmtime's default of 128 MiB: a page of 136 MiB renders when the limits allow it (the
+/// finished search index of a large site is such a return).
+#[tokio::test]
+async fn a_call_may_return_as_much_as_the_limits_allow() {
+    let hostile = common::wasm("quire_hostile_renderer");
+    let instance = Instance::new(&format!(
+        "[plugins]\nrenderer = \"{}\"\nmemory_limit_mib = 512\noutput_limit_mib = 200\n\n[plugins.limits.packager]\nmemory_limit_mib = 1024\n\n[jobs]\nworkers = 1\n",
+        hostile.display()
+    ));
+    let key = instance.organization("acme", "enterprise");
+    let site = tempfile::tempdir().expect("site dir");
+    std::fs::write(
+        site.path().join("docs.json"),
+        r#"{"name": "Large", "navigation": {"pages": ["fine", "deluge"]}}"#,
+    )
+    .expect("docs.json");
+    for page in ["fine", "deluge"] {
+        std::fs::write(
+            site.path().join(format!("{page}.md")),
+            format!("# {page}\n"),
+        )
+        .expect("page");
+    }
+    let path = site.path().to_str().expect("utf-8 path");
+    instance.publish_folder("large.acme.test", path, "acme", None);
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let (job_id, last) = api
+        .run_job(
+            json!({"domain": "large.acme.test", "paths": ["deluge"]}),
+            Duration::from_secs(120),
+        )
+        .await;
+    assert_eq!(last["status"], "completed", "{last}");
+    assert_eq!(last["warningCount"], 0, "job {job_id}: {last}");
+}

@@ -115,7 +115,7 @@ async fn a_render_cache_over_its_limit_is_trimmed() {
 }
 
 /// A version the retriever cannot index (here it has no room at all) is published unsearchable,
-/// with the reason, and its pages are rendered all the same: the export renders none again.
+/// with the reason and the setting that would let it through, and its pages are rendered all the same: the export renders none again.
 #[tokio::test]
 async fn pages_are_rendered_once_even_when_the_search_index_fails() {
     let instance = Instance::new("[plugins.limits.retriever]\nmemory_limit_mib = 1\n");
@@ -127,8 +127,9 @@ async fn pages_are_rendered_once_even_when_the_search_index_fails() {
     assert!(
         version["indexProblems"][0]
             .as_str()
-            .is_some_and(|p| p.contains("not searchable")),
-        "{version}"
+            .is_some_and(|p| p.contains("not searchable")
+                && p.contains("[plugins.limits.retriever] memory_limit_mib")),
+        "the problem says which limit to raise: {version}"
     );
     let (job_id, last) = api
         .run_job(
