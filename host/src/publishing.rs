@@ -91,55 +91,36 @@ pub async fn publish(
     }
 
     let domain = request.domain;
-    futures::stream::iter(manifest.files.iter().map(Ok::<_, PublishError>))
-        .try_for_each_concurrent(UPLOAD_CONCURRENCY, |file| {
-            let source = request.root.join(&file.path);
-            let target = paths::version_file(domain, &label, &file.path);
-            async move {
-                let bytes = tokio::fs::read(&source).await.map_err(|e| SiteError::Io {
-                    file: file.path.clone(),
-                    message: e.to_string(),
-                })?;
-                operator.write(&target, bytes).await?;
-                Ok(())
-            }
-        })
-        .await?;
-    // Pages the navigation generates (API operations) are stored like the site's own.
-    for page in &manifest.pages {
-        if let Some(source) = &page.generated {
-            operator
-                .write(
-                    &paths::version_file(domain, &label, &page.file),
-                    source.clone().into_bytes(),
-                )
-                .await?;
-        }
-    }
     for warning in &manifest.warnings {
         tracing::warn!(domain, version = %label, "{warning}");
     }
-    let (indexed_sections, index_problems) =
-        match index_version(&request, operator, &manifest, &label).await {
-            Ok(built) => {
-                operator
-                    .write(&paths::search_index(domain, &label), built.bytes)
-                    .await?;
-                operator
-                    .write(
-                        &paths::search_vocabulary(domain, &label),
-                        built.vocabulary.to_bytes(),
-                    )
-                    .await?;
-                let problems = built
-                    .skipped
-                    .into_iter()
-                    .map(|(file, reason)| format!("{file}: {reason}"))
-                    .collect();
-                (built.sections, problems)
-            }
-            Err(problem) => (0, vec![problem]),
-        };
+    // Copying waits on storage and indexing on the CPU: done at once, a publish takes about as
+    // long as the longer of the two.
+    let (copied, indexed) = tokio::join!(
+        copy_files(operator, request.root, &manifest, domain, &label),
+        index_version(&request, operator, &manifest, &label)
+    );
+    copied?;
+    let (indexed_sections, index_problems) = match indexed {
+        Ok(built) => {
+            operator
+                .write(&paths::search_index(domain, &label), built.bytes)
+                .await?;
+            operator
+                .write(
+                    &paths::search_vocabulary(domain, &label),
+                    built.vocabulary.to_bytes(),
+                )
+                .await?;
+            let problems = built
+                .skipped
+                .into_iter()
+                .map(|(file, reason)| format!("{file}: {reason}"))
+                .collect();
+            (built.sections, problems)
+        }
+        Err(problem) => (0, vec![problem]),
+    };
     for problem in &index_problems {
         tracing::warn!(domain, version = %label, "search index: {problem}");
     }
@@ -163,6 +144,42 @@ pub async fn publish(
     };
     store.add_version(request.organization, &version).await?;
     Ok(version)
+}
+
+/// Copies the site's files, and the pages its navigation generates (API operations), into the
+/// version's folder in storage.
+async fn copy_files(
+    operator: &Operator,
+    root: &Path,
+    manifest: &crate::sites::SiteManifest,
+    domain: &str,
+    label: &str,
+) -> Result<(), PublishError> {
+    futures::stream::iter(manifest.files.iter().map(Ok::<_, PublishError>))
+        .try_for_each_concurrent(UPLOAD_CONCURRENCY, |file| {
+            let source = root.join(&file.path);
+            let target = paths::version_file(domain, label, &file.path);
+            async move {
+                let bytes = tokio::fs::read(&source).await.map_err(|e| SiteError::Io {
+                    file: file.path.clone(),
+                    message: e.to_string(),
+                })?;
+                operator.write(&target, bytes).await?;
+                Ok(())
+            }
+        })
+        .await?;
+    for page in &manifest.pages {
+        if let Some(source) = &page.generated {
+            operator
+                .write(
+                    &paths::version_file(domain, label, &page.file),
+                    source.clone().into_bytes(),
+                )
+                .await?;
+        }
+    }
+    Ok(())
 }
 
 /// Builds the version's search index on a blocking thread, keeping the rendered pages in the
