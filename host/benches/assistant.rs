@@ -25,8 +25,11 @@ use serde_json::json;
 const SEARCHES: usize = 2_000;
 const LOAD_SECONDS: u64 = 10;
 const CONCURRENCY: usize = 32;
-/// Turns each of the search endpoint and MCP search takes under load.
-const ROUNDS: usize = 3;
+/// Rounds in which the search endpoint and MCP search each take one turn under load, and how
+/// long a turn lasts: short turns, many of them, so a change in the shared machine's load
+/// weighs on both alike.
+const ROUNDS: usize = 8;
+const TURN_SECONDS: u64 = 5;
 const QUERIES: [&str; 8] = [
     "widget feature state",
     "enable retries timeout",
@@ -153,30 +156,42 @@ async fn run(pages: usize) {
         mcp_bytes / QUERIES.len()
     );
     let (mut search_runs, mut mcp_runs) = (Vec::new(), Vec::new());
-    for _ in 0..ROUNDS {
-        search_runs.push(load(&search_urls, &key, &[], search_body).await);
-        mcp_runs.push(load(&mcp_urls, &key, &mcp_headers, mcp_body).await);
+    for round in 0..ROUNDS {
+        // Each goes first in half the rounds.
+        if round % 2 == 0 {
+            search_runs.push(load(&search_urls, &key, &[], search_body, TURN_SECONDS).await);
+            mcp_runs.push(load(&mcp_urls, &key, &mcp_headers, mcp_body, TURN_SECONDS).await);
+        } else {
+            mcp_runs.push(load(&mcp_urls, &key, &mcp_headers, mcp_body, TURN_SECONDS).await);
+            search_runs.push(load(&search_urls, &key, &[], search_body, TURN_SECONDS).await);
+        }
     }
     let search_rps = report("search endpoint", &search_runs);
     let mcp_rps = report("MCP `tools/call search`", &mcp_runs);
+    let mut ratios: Vec<f64> = search_rps
+        .iter()
+        .zip(&mcp_rps)
+        .map(|(s, m)| 100.0 * m / s)
+        .collect();
     println!(
         "| MCP `tools/call search` / search endpoint, requests/s, round by round | {} |",
-        search_rps
+        ratios
             .iter()
-            .zip(&mcp_rps)
-            .map(|(s, m)| format!("{:.0}%", 100.0 * m / s))
+            .map(|r| format!("{r:.0}%"))
             .collect::<Vec<_>>()
             .join(", ")
+    );
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "| MCP `tools/call search` / search endpoint, median of the rounds | {:.0}% |",
+        (ratios[(ROUNDS - 1) / 2] + ratios[ROUNDS / 2]) / 2.0
     );
 
     let assistant_urls: Vec<String> = bases
         .iter()
         .map(|base| format!("{base}/discovery/v1/assistant/bench.test/message"))
         .collect();
-    let (rps, ttfb, total) = load(&assistant_urls, &key, &[], |question| {
-        json!({"fp": "anonymous", "messages": [{"id": "u", "role": "user", "content": question, "parts": [{"type": "text", "text": question}]}]})
-    })
-    .await;
+    let (rps, ttfb, total) = load(&assistant_urls, &key, &[], assistant_body, LOAD_SECONDS).await;
     println!(
         "| assistant v1, built-in generator: requests/s ({CONCURRENCY} concurrent clients, {LOAD_SECONDS} s) | {rps:.0} |"
     );
@@ -210,6 +225,10 @@ fn search_body(query: &str) -> serde_json::Value {
     json!({"query": query})
 }
 
+fn assistant_body(question: &str) -> serde_json::Value {
+    json!({"fp": "anonymous", "messages": [{"id": "u", "role": "user", "content": question, "parts": [{"type": "text", "text": question}]}]})
+}
+
 fn mcp_body(query: &str) -> serde_json::Value {
     json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
            "params": {"name": "search", "arguments": {"query": query}}})
@@ -232,7 +251,7 @@ async fn answer_bytes(
     response.bytes().await.expect("answer").len()
 }
 
-/// `CONCURRENCY` clients posting `body(query)` with `headers` in a loop for `LOAD_SECONDS`,
+/// `CONCURRENCY` clients posting `body(query)` with `headers` in a loop for `seconds`,
 /// spread over `urls` (one per replica), each answer read whole: requests per second, and each
 /// request's time to first byte and to its end.
 async fn load(
@@ -240,11 +259,12 @@ async fn load(
     key: &str,
     headers: &[(&'static str, &'static str)],
     body: fn(&str) -> serde_json::Value,
+    seconds: u64,
 ) -> (f64, Vec<Duration>, Vec<Duration>) {
     let urls: Vec<Arc<String>> = urls.iter().map(|u| Arc::new(u.clone())).collect();
     let key = Arc::new(key.to_string());
     let headers: Arc<Vec<(&'static str, &'static str)>> = Arc::new(headers.to_vec());
-    let deadline = Instant::now() + Duration::from_secs(LOAD_SECONDS);
+    let deadline = Instant::now() + Duration::from_secs(seconds);
     let started = Instant::now();
     let mut clients = Vec::new();
     for client in 0..CONCURRENCY {
@@ -299,7 +319,7 @@ async fn load(
 fn report(name: &str, runs: &[(f64, Vec<Duration>, Vec<Duration>)]) -> Vec<f64> {
     let rps: Vec<f64> = runs.iter().map(|(rps, _, _)| *rps).collect();
     println!(
-        "| {name}: requests/s ({CONCURRENCY} concurrent clients, {ROUNDS} rounds of {LOAD_SECONDS} s) | {} |",
+        "| {name}: requests/s ({CONCURRENCY} concurrent clients, {ROUNDS} turns of {TURN_SECONDS} s) | {} |",
         rps.iter()
             .map(|r| format!("{r:.0}"))
             .collect::<Vec<_>>()
