@@ -177,7 +177,7 @@ impl DocsMcp {
 }
 
 /// What `search` answers to `arguments`: the results, and the same as Markdown for the text
-/// content. The SDK's tool and the direct path (`super::direct`) both answer through here.
+/// content. The SDK's tool and the direct path of the HTTP transport both answer through here.
 pub(super) async fn search_docs(
     library: &dyn DocsLibrary,
     arguments: SearchArguments,
