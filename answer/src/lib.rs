@@ -278,10 +278,13 @@ pub fn compose(input: &Question) -> Answer {
         let passage = passage::passage(split, candidate.position, |i| {
             !quoted.contains(&(candidate.section, i))
         });
-        let introduces = passage.items.is_empty() && passage.lead.trim_end().ends_with(':');
-        let introduced = introduces
+        let introduced = passage
+            .items
+            .is_empty()
             .then(|| split.introduced_code(candidate.position))
             .flatten();
+        let introduces = passage.items.is_empty()
+            && (passage.lead.trim_end().ends_with(':') || introduced.is_some());
         if !introduces || introduced.is_some() {
             quoted.extend(passage.taken.iter().map(|&i| (candidate.section, i)));
             answer.push_str(&passage.markdown());

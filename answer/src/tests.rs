@@ -328,6 +328,28 @@ fn a_quoted_sentence_ending_in_a_colon_brings_its_code() {
 }
 
 #[test]
+fn a_sentence_that_runs_into_its_code_brings_it_and_one_that_ends_does_not() {
+    let answer = ask(
+        "How do I check that the server is running and see its logs?",
+        vec![section(
+            "Self-host › Checking the logs",
+            "self-host",
+            "If at any point you want to check that the server is running and see its logs, run\n```bash\ndocker compose logs\n```\n",
+        )],
+    );
+    assert!(
+        answer.contains("see its logs, run\n\n```bash\ndocker compose logs\n```"),
+        "{answer}"
+    );
+    let split = crate::text::split("The server keeps its logs.\n```bash\nls logs\n```\n");
+    assert_eq!(
+        split.introduced_code(0),
+        None,
+        "a whole sentence introduces nothing"
+    );
+}
+
+#[test]
 fn each_quote_shows_the_code_it_introduces_and_one_that_cannot_is_not_quoted() {
     let answer = ask(
         "How do I verify the installation of the Acme CLI?",

@@ -34,9 +34,12 @@ impl Split {
     }
 
     /// The code block sentence `position` introduces: the one right after it, not empty, when
-    /// the sentence ends in a colon ("Add this to your config:").
+    /// the sentence ends in a colon ("Add this to your config:") or runs into the block without
+    /// ending ("To see the logs, run" and then the command).
     pub fn introduced_code(&self, position: usize) -> Option<&CodeBlock> {
-        if !self.sentences.get(position)?.trim_end().ends_with(':') {
+        let sentence = self.sentences.get(position)?.trim_end();
+        let runs_into_it = sentence.ends_with(':') || sentence.ends_with(char::is_alphanumeric);
+        if !runs_into_it {
             return None;
         }
         self.code
