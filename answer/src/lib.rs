@@ -283,8 +283,8 @@ pub fn compose(input: &Question) -> Answer {
             .is_empty()
             .then(|| split.introduced_code(candidate.position))
             .flatten();
-        let introduces = passage.items.is_empty()
-            && (passage.lead.trim_end().ends_with(':') || introduced.is_some());
+        // A lead ending in a colon with no code to show introduces what the answer cannot show.
+        let introduces = passage.items.is_empty() && passage.lead.trim_end().ends_with(':');
         if !introduces || introduced.is_some() {
             quoted.extend(passage.taken.iter().map(|&i| (candidate.section, i)));
             answer.push_str(&passage.markdown());

@@ -94,13 +94,20 @@ async fn run(pages: usize) {
 
     // Warm every instance of the site's pool (two by default), then measure.
     for query in QUERIES {
-        search(&http, &search_url, &key, query).await;
+        answer_bytes(&http, &search_url, &key, &[], search_body(query)).await;
     }
     let rss_loaded = rss_kib(server.pid());
     let mut latencies = Vec::with_capacity(SEARCHES);
     for i in 0..SEARCHES {
         let started = Instant::now();
-        search(&http, &search_url, &key, QUERIES[i % QUERIES.len()]).await;
+        answer_bytes(
+            &http,
+            &search_url,
+            &key,
+            &[],
+            search_body(QUERIES[i % QUERIES.len()]),
+        )
+        .await;
         latencies.push(started.elapsed());
     }
     latencies.sort();
@@ -143,7 +150,6 @@ async fn run(pages: usize) {
         ("accept", "application/json, text/event-stream"),
         ("mcp-protocol-version", "2025-11-25"),
     ];
-    let http = quire::http_client::client();
     let (mut search_bytes, mut mcp_bytes) = (0, 0);
     for query in QUERIES {
         search_bytes += answer_bytes(&http, &search_urls[0], &key, &[], search_body(query)).await;
@@ -207,18 +213,6 @@ async fn run(pages: usize) {
         "| assistant whole stream, p50 | {:.2} ms |",
         ms(percentile(&total, 0.50))
     );
-}
-
-async fn search(http: &reqwest::Client, url: &str, key: &str, query: &str) {
-    let response = http
-        .post(url)
-        .bearer_auth(key)
-        .json(&json!({"query": query}))
-        .send()
-        .await
-        .expect("search");
-    assert_eq!(response.status(), 200);
-    response.bytes().await.expect("search body");
 }
 
 fn search_body(query: &str) -> serde_json::Value {

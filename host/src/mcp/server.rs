@@ -242,13 +242,7 @@ fn results_as_markdown(results: &[SearchHit]) -> String {
     // Sized once: this is on the path of every search an agent makes.
     let size = results
         .iter()
-        .map(|hit| {
-            hit.heading_trail.iter().map(|h| h.len() + 5).sum::<usize>()
-                + hit.url.len()
-                + hit.path.len()
-                + hit.text.len()
-                + 20
-        })
+        .map(|hit| hit.text.len() + hit.url.len() + 128)
         .sum();
     let mut text = String::with_capacity(size);
     for hit in results {

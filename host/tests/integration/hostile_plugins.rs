@@ -11,6 +11,11 @@ use serde_json::json;
 /// A server whose renderer is the hostile fixture, with the hostile site published;
 /// `config` adds settings after the renderer line.
 fn hostile_world(config: &str) -> (Instance, common::Server, Api) {
+    hostile_world_of(config, common::sites::HOSTILE_PAGES)
+}
+
+/// The same with a hostile site of `pages` only.
+fn hostile_world_of(config: &str, pages: &[&str]) -> (Instance, common::Server, Api) {
     let hostile = common::wasm("quire_hostile_renderer");
     let instance = Instance::new(&format!(
         "[plugins]\nrenderer = \"{}\"\n{config}",
@@ -18,7 +23,7 @@ fn hostile_world(config: &str) -> (Instance, common::Server, Api) {
     ));
     let key = instance.organization("acme", "enterprise");
     let site = tempfile::tempdir().expect("site dir");
-    common::sites::hostile(site.path());
+    common::sites::hostile_pages(site.path(), pages);
     let path = site.path().to_str().expect("utf-8 path");
     instance.publish_folder("hostile.acme.test", path, "acme", None);
     let server = instance.start();
@@ -159,32 +164,13 @@ async fn plugins_see_no_files_environment_network_or_clock() {
 /// finished search index of a large site is such a return).
 #[tokio::test]
 async fn a_call_may_return_as_much_as_the_limits_allow() {
-    let hostile = common::wasm("quire_hostile_renderer");
-    let instance = Instance::new(&format!(
-        "[plugins]\nrenderer = \"{}\"\nmemory_limit_mib = 512\noutput_limit_mib = 200\n\n[plugins.limits.packager]\nmemory_limit_mib = 1024\n\n[jobs]\nworkers = 1\n",
-        hostile.display()
-    ));
-    let key = instance.organization("acme", "enterprise");
-    let site = tempfile::tempdir().expect("site dir");
-    std::fs::write(
-        site.path().join("docs.json"),
-        r#"{"name": "Large", "navigation": {"pages": ["fine", "deluge"]}}"#,
-    )
-    .expect("docs.json");
-    for page in ["fine", "deluge"] {
-        std::fs::write(
-            site.path().join(format!("{page}.md")),
-            format!("# {page}\n"),
-        )
-        .expect("page");
-    }
-    let path = site.path().to_str().expect("utf-8 path");
-    instance.publish_folder("large.acme.test", path, "acme", None);
-    let server = instance.start();
-    let api = Api::new(&server.base, &key);
+    let (_instance, _server, api) = hostile_world_of(
+        "memory_limit_mib = 512\noutput_limit_mib = 200\n\n[plugins.limits.packager]\nmemory_limit_mib = 1024\n\n[jobs]\nworkers = 1\n",
+        &["fine", "deluge"],
+    );
     let (job_id, last) = api
         .run_job(
-            json!({"domain": "large.acme.test", "paths": ["deluge"]}),
+            json!({"domain": "hostile.acme.test", "paths": ["deluge"]}),
             Duration::from_secs(120),
         )
         .await;

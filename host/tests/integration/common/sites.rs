@@ -38,13 +38,19 @@ pub fn generate(dir: &Path, pages: usize) {
 
 /// A site whose pages ask the hostile renderer fixture to misbehave.
 pub fn hostile(dir: &Path) {
+    hostile_pages(dir, HOSTILE_PAGES);
+}
+
+/// The pages of the hostile site: one of each misbehaviour, and two that render fine.
+pub const HOSTILE_PAGES: &[&str] = &["fine", "fine2", "trap", "loop", "hoard", "flood", "snoop"];
+
+/// A site of `pages`, each a one-line page, in that navigation order (for the hostile
+/// renderer, whose misbehaviour each page's name picks).
+pub fn hostile_pages(dir: &Path, pages: &[&str]) {
     std::fs::create_dir_all(dir).expect("site dir");
-    std::fs::write(
-        dir.join("docs.json"),
-        r#"{"name": "Hostile", "navigation": {"pages": ["fine", "fine2", "trap", "loop", "hoard", "flood", "snoop"]}}"#,
-    )
-    .expect("docs.json");
-    for page in ["fine", "fine2", "trap", "loop", "hoard", "flood", "snoop"] {
+    let navigation = serde_json::json!({"name": "Hostile", "navigation": {"pages": pages}});
+    std::fs::write(dir.join("docs.json"), navigation.to_string()).expect("docs.json");
+    for page in pages {
         std::fs::write(dir.join(format!("{page}.md")), format!("# {page}\n")).expect("page");
     }
 }
