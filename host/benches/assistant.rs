@@ -162,14 +162,21 @@ async fn run(pages: usize) {
         mcp_bytes / QUERIES.len()
     );
     let (mut search_runs, mut mcp_runs) = (Vec::new(), Vec::new());
+    // The server's CPU time in each kind's turns: per request, it does not depend on how much
+    // of the shared machine the server got, as requests per second do.
+    let (mut search_cpu, mut mcp_cpu) = (0.0, 0.0);
+    let pid = server.pid();
     for round in 0..ROUNDS {
         // Each goes first in half the rounds.
-        if round % 2 == 0 {
-            search_runs.push(load(&search_urls, &key, &[], search_body, TURN_SECONDS).await);
-            mcp_runs.push(load(&mcp_urls, &key, &mcp_headers, mcp_body, TURN_SECONDS).await);
-        } else {
-            mcp_runs.push(load(&mcp_urls, &key, &mcp_headers, mcp_body, TURN_SECONDS).await);
-            search_runs.push(load(&search_urls, &key, &[], search_body, TURN_SECONDS).await);
+        for turn in 0..2 {
+            let before = cpu_seconds(pid);
+            if (round + turn) % 2 == 0 {
+                search_runs.push(load(&search_urls, &key, &[], search_body, TURN_SECONDS).await);
+                search_cpu += cpu_seconds(pid) - before;
+            } else {
+                mcp_runs.push(load(&mcp_urls, &key, &mcp_headers, mcp_body, TURN_SECONDS).await);
+                mcp_cpu += cpu_seconds(pid) - before;
+            }
         }
     }
     let search_rps = report("search endpoint", &search_runs);
@@ -191,6 +198,22 @@ async fn run(pages: usize) {
     println!(
         "| MCP `tools/call search` / search endpoint, median of the rounds | {:.0}% |",
         (ratios[(ROUNDS - 1) / 2] + ratios[ROUNDS / 2]) / 2.0
+    );
+    let per_request = |cpu: f64, runs: &[(f64, Vec<Duration>, Vec<Duration>)]| {
+        1e6 * cpu
+            / runs
+                .iter()
+                .map(|(_, _, total)| total.len())
+                .sum::<usize>()
+                .max(1) as f64
+    };
+    let (search_us, mcp_us) = (
+        per_request(search_cpu, &search_runs),
+        per_request(mcp_cpu, &mcp_runs),
+    );
+    println!(
+        "| server CPU per request, all turns: search endpoint · MCP `tools/call search` (MCP / search) | {search_us:.0} · {mcp_us:.0} µs ({:.0}%) |",
+        100.0 * mcp_us / search_us
     );
 
     let assistant_urls: Vec<String> = bases
@@ -339,6 +362,24 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
+}
+
+/// The CPU time (user and system) process `pid` has used, in seconds.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The fields after the command's closing parenthesis; utime and stime are the 12th and
+    // 13th of them, in clock ticks (100 a second on Linux).
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    let ticks = |n: usize| {
+        fields
+            .get(n)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
 }
 
 fn rss_kib(pid: u32) -> u64 {

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::library::DocsLibrary;
-use super::server::{SearchArguments, SearchResults, search_docs};
+use super::server::{ResultsMarkdown, SearchArguments, SearchResults, search_docs};
 
 /// Protocol versions whose `tools/call` the direct path answers: those that send the
 /// `MCP-Protocol-Version` header and need neither request `_meta` nor the standard headers of
@@ -69,7 +69,17 @@ struct ToolResult<'a> {
 #[derive(Serialize)]
 struct TextContent<'a> {
     r#type: &'static str,
-    text: &'a str,
+    /// Escaped as it is written, never built as a string of its own.
+    #[serde(serialize_with = "written_out")]
+    text: ResultsMarkdown<'a>,
+}
+
+/// Serialises the Markdown as a string, escaped piece by piece as it is written.
+fn written_out<S: serde::Serializer>(
+    text: &ResultsMarkdown,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(text)
 }
 
 /// Which requests the direct path may answer: from the hosts the SDK allows.
@@ -105,22 +115,27 @@ impl DirectPath {
             return None;
         }
         let arguments: SearchArguments = serde_json::from_str(call.params.arguments.get()).ok()?;
-        let (results, text) = search_docs(library.as_ref(), arguments).await.ok()?;
+        let results = search_docs(library.as_ref(), arguments).await.ok()?;
+        // The structured results and their Markdown each hold the sections' text, which
+        // escaping lengthens a little.
+        let capacity = 2 * results
+            .results
+            .iter()
+            .map(|hit| hit.text.len() + 192)
+            .sum::<usize>();
         let answer = Answer {
             jsonrpc: "2.0",
             id: call.id,
             result: ToolResult {
                 content: [TextContent {
                     r#type: "text",
-                    text: &text,
+                    text: ResultsMarkdown(&results.results),
                 }],
                 structured_content: &results,
                 is_error: false,
             },
         };
-        // The structured results and their Markdown are each about as long as the sections'
-        // text, which escaping lengthens a little.
-        let mut bytes = Vec::with_capacity(2 * text.len() + 1024);
+        let mut bytes = Vec::with_capacity(capacity + 256);
         serde_json::to_writer(&mut bytes, &answer).ok()?;
         let mut response = Response::new(Body::from(bytes));
         response

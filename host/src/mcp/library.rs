@@ -20,11 +20,16 @@ impl SiteIdentity {
     /// The reader-facing URL of the page at `path` (and of its section at `anchor`).
     pub fn page_url(&self, path: &str, anchor: &str) -> String {
         let path = if path == "index" { "" } else { path };
-        if anchor.is_empty() {
-            format!("{}/{path}", self.base_url)
-        } else {
-            format!("{}/{path}#{anchor}", self.base_url)
+        // Put together by hand, sized once: every search hit has one.
+        let mut url = String::with_capacity(self.base_url.len() + path.len() + anchor.len() + 2);
+        url.push_str(&self.base_url);
+        url.push('/');
+        url.push_str(path);
+        if !anchor.is_empty() {
+            url.push('#');
+            url.push_str(anchor);
         }
+        url
     }
 }
 

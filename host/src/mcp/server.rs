@@ -125,7 +125,8 @@ impl DocsMcp {
         &self,
         Parameters(arguments): Parameters<SearchArguments>,
     ) -> Result<CallToolResult, String> {
-        let (results, text) = search_docs(self.library.as_ref(), arguments).await?;
+        let results = search_docs(self.library.as_ref(), arguments).await?;
+        let text = ResultsMarkdown(&results.results).to_string();
         structured(&results, text)
     }
 
@@ -176,12 +177,12 @@ impl DocsMcp {
     }
 }
 
-/// What `search` answers to `arguments`: the results, and the same as Markdown for the text
-/// content. The SDK's tool and the direct path of the HTTP transport both answer through here.
+/// What `search` answers to `arguments` (its text content is [`ResultsMarkdown`] of them). The
+/// SDK's tool and the direct path of the HTTP transport both answer through here.
 pub(super) async fn search_docs(
     library: &dyn DocsLibrary,
     arguments: SearchArguments,
-) -> Result<(SearchResults, String), String> {
+) -> Result<SearchResults, String> {
     let query = arguments.query.trim();
     if query.is_empty() {
         return Err("query must not be empty".into());
@@ -205,8 +206,7 @@ pub(super) async fn search_docs(
         })
         .await
         .map_err(|e| e.to_string())?;
-    let text = results_as_markdown(&results);
-    Ok((SearchResults { results }, text))
+    Ok(SearchResults { results })
 }
 
 /// A tool's result: `value` as its structured content, and `text` as its text content, which
@@ -233,29 +233,37 @@ fn named_docs(site: &str, noun: &str) -> String {
     }
 }
 
-/// Search results as an agent reads them: each section's trail, URL and text.
-fn results_as_markdown(results: &[SearchHit]) -> String {
-    use std::fmt::Write;
-    if results.is_empty() {
-        return "No section of the docs matches.".into();
+/// Search results as an agent reads them: each section's trail, URL and text. A `Display`,
+/// so that the direct path escapes it straight into its answer, with no copy in between.
+pub(super) struct ResultsMarkdown<'a>(pub(super) &'a [SearchHit]);
+
+impl std::fmt::Display for ResultsMarkdown<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("No section of the docs matches.");
+        }
+        for hit in self.0 {
+            f.write_str("## ")?;
+            for (n, heading) in hit.heading_trail.iter().enumerate() {
+                if n > 0 {
+                    f.write_str(" › ")?;
+                }
+                f.write_str(heading)?;
+            }
+            for piece in [
+                "\n",
+                &hit.url,
+                " (path: ",
+                &hit.path,
+                ")\n\n",
+                hit.text.trim(),
+                "\n\n",
+            ] {
+                f.write_str(piece)?;
+            }
+        }
+        Ok(())
     }
-    // Sized once: this is on the path of every search an agent makes.
-    let size = results
-        .iter()
-        .map(|hit| hit.text.len() + hit.url.len() + 128)
-        .sum();
-    let mut text = String::with_capacity(size);
-    for hit in results {
-        let _ = write!(
-            text,
-            "## {}\n{} (path: {})\n\n{}\n\n",
-            hit.heading_trail.join(" › "),
-            hit.url,
-            hit.path,
-            hit.text.trim()
-        );
-    }
-    text
 }
 
 impl DocsMcp {
