@@ -7,7 +7,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::Candidate;
-use super::question::{Asking, covered};
+use super::question::{Asking, covered, terms};
 
 /// Sentences the greedy choice quotes at most.
 const MAX_SENTENCES: usize = 3;
@@ -19,6 +19,21 @@ const RANK_DISCOUNT: f32 = 0.08;
 const SAME_SENTENCE: f32 = 0.8;
 /// How far the kind of question leans the choice toward a sentence of that kind.
 const LEANING: f32 = 0.1;
+/// How far a "what is X" question leans it toward a sentence that says what X is ("A seat is
+/// a distinct user ..."): the answer a reader expects first, though it may share fewer words
+/// with the question than one that only mentions X.
+const DEFINING_LEANING: f32 = 1.0;
+/// The words that say what something is, after a subject of at most `SUBJECT_WORDS` words.
+const DEFINING: [&str; 7] = [
+    " is a ",
+    " is an ",
+    " is the ",
+    " are the ",
+    " refers to ",
+    " means ",
+    " is one of ",
+];
+const SUBJECT_WORDS: usize = 5;
 /// Sentences of the best-ranked section quoted at most, counting those already chosen, and
 /// the share of the question's weight each further one must touch.
 const BEST_SECTION_SENTENCES: usize = 3;
@@ -31,6 +46,7 @@ pub(super) fn choose(
     weights: &HashMap<String, f32>,
     total: f32,
     kind: Asking,
+    subject: Option<&str>,
 ) -> Vec<usize> {
     let mut chosen: Vec<usize> = Vec::new();
     let mut already: HashSet<String> = HashSet::new();
@@ -41,7 +57,7 @@ pub(super) fn choose(
             .filter(|(i, c)| !chosen.contains(i) && !repeats(c, &chosen, candidates))
             .map(|(i, c)| {
                 let gain = covered(&c.terms, weights, &already) / total;
-                let bonus = leaning(kind, &c.text);
+                let bonus = leaning(kind, &c.text, subject);
                 // The search ranked the sections: a sentence of a better-ranked one is more
                 // likely what the question is about.
                 let prior = 1.0 - RANK_DISCOUNT * c.section.min(4) as f32;
@@ -85,6 +101,20 @@ fn defines(sentence: &str) -> bool {
     ]
     .iter()
     .any(|p| s.contains(p))
+}
+
+/// A sentence that says what `subject` (a term) is: it opens with a short subject holding the
+/// term, then "is a", "refers to", "means".
+fn defines_subject(sentence: &str, subject: &str) -> bool {
+    let s = format!(" {} ", sentence.to_lowercase());
+    DEFINING
+        .iter()
+        .filter_map(|words| s.find(words))
+        .min()
+        .is_some_and(|at| {
+            let before = &s[..at];
+            before.split_whitespace().count() <= SUBJECT_WORDS && terms(before).contains(subject)
+        })
 }
 
 /// A sentence that gives a number or an amount ("16 GB", "$10/month", "1,000 items").
@@ -147,6 +177,7 @@ pub(super) fn more_of_the_best_section(
     weights: &HashMap<String, f32>,
     total: f32,
     kind: Asking,
+    subject: Option<&str>,
 ) {
     // The section's sentences that touch enough of the question, best first; a candidate's
     // share does not change as others are chosen, so it is weighed once.
@@ -160,7 +191,7 @@ pub(super) fn more_of_the_best_section(
             (share >= BEST_SECTION_SHARE).then(|| {
                 (
                     i,
-                    share + leaning(kind, &c.text) - c.position as f32 * 0.001,
+                    share + leaning(kind, &c.text, subject) - c.position as f32 * 0.001,
                 )
             })
         })
@@ -181,8 +212,12 @@ pub(super) fn more_of_the_best_section(
     }
 }
 
-/// How much a sentence is favoured for being the kind of answer the question asks for.
-fn leaning(kind: Asking, sentence: &str) -> f32 {
+/// How much a sentence is favoured for being the kind of answer the question asks for; a
+/// definition's `subject` is the term it asks about.
+fn leaning(kind: Asking, sentence: &str, subject: Option<&str>) -> f32 {
+    if kind == Asking::Definition && subject.is_some_and(|s| defines_subject(sentence, s)) {
+        return DEFINING_LEANING;
+    }
     let fits = match kind {
         Asking::Definition => defines(sentence),
         Asking::Quantity => gives_a_number(sentence),
@@ -195,7 +230,7 @@ fn leaning(kind: Asking, sentence: &str) -> f32 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::question::{asking, terms, weights};
+    use super::super::question::{asking, defined_subject, terms, weights};
     use super::*;
 
     /// Candidates from `sentences` (section, text), and the question's weights among them.
@@ -221,7 +256,13 @@ mod tests {
     /// The first choice for `question` among `sentences`, as `compose` makes it.
     fn first_choice(question: &str, sentences: &[(usize, &str)]) -> String {
         let (candidates, weights, total) = candidates(question, sentences);
-        let chosen = choose(&candidates, &weights, total, asking(question));
+        let chosen = choose(
+            &candidates,
+            &weights,
+            total,
+            asking(question),
+            defined_subject(question).as_deref(),
+        );
         candidates[chosen[0]].text.clone()
     }
 
@@ -303,7 +344,14 @@ mod tests {
             ],
         );
         let mut chosen = vec![1];
-        more_of_the_best_section(&mut chosen, &candidates, &weights, total, asking(question));
+        more_of_the_best_section(
+            &mut chosen,
+            &candidates,
+            &weights,
+            total,
+            asking(question),
+            defined_subject(question).as_deref(),
+        );
         // Three in all from the best section, the yes-or-no sentence among them; never one
         // touching nothing of the question, never another section's.
         assert_eq!(chosen.len(), 3, "{chosen:?}");

@@ -26,7 +26,9 @@ use std::collections::{HashMap, HashSet};
 use choice::{choose, more_of_the_best_section};
 use code::{ShownCode, code_to_show, excerpt, fenced};
 pub use question::terms;
-use question::{Asking, asking, covered, heaviest_term, site_weights, weights};
+use question::{
+    Asking, asking, covered, defined_subject, heaviest_term, question_terms, site_weights, weights,
+};
 use text::{looks_like_code, split};
 use vocabulary::{Vocabulary, normalised};
 
@@ -159,8 +161,9 @@ impl Answer {
 
 /// The answer for `input`.
 pub fn compose(input: &Question) -> Answer {
-    let asked = terms(input.question);
+    let asked = question_terms(input.question);
     let kind = asking(input.question);
+    let subject = defined_subject(input.question);
     let splits: Vec<_> = input.sections.iter().map(|s| split(&s.content)).collect();
     let own_headings: Vec<&str> = input.sections.iter().map(own_heading).collect();
     let mut seen = HashSet::new();
@@ -202,7 +205,13 @@ pub fn compose(input: &Question) -> Answer {
     // sections happen to miss ("another", "big") no longer outweighs its subject.
     let by_sections = weights(&asked, candidates.iter().map(|c| &c.terms));
     let by_sections_total: f32 = by_sections.values().sum();
-    let chosen = choose(&candidates, &by_sections, by_sections_total, kind);
+    let chosen = choose(
+        &candidates,
+        &by_sections,
+        by_sections_total,
+        kind,
+        subject.as_deref(),
+    );
     let Some(best) = chosen.first() else {
         return nothing_found(input);
     };
@@ -247,6 +256,7 @@ pub fn compose(input: &Question) -> Answer {
             None => not_answered(input),
         };
     }
+    let first_section = candidates[*best].section;
     let mut chosen = chosen;
     more_of_the_best_section(
         &mut chosen,
@@ -254,8 +264,14 @@ pub fn compose(input: &Question) -> Answer {
         &by_sections,
         by_sections_total,
         kind,
+        subject.as_deref(),
     );
-    chosen.sort_by_key(|&c| (candidates[c].section, candidates[c].position));
+    // The section of the best sentence first (a definition may lie below the search's first
+    // section), then the others in the search's order.
+    chosen.sort_by_key(|&c| {
+        let section = candidates[c].section;
+        (section != first_section, section, candidates[c].position)
+    });
     let mut answer = format!(
         "Here is what the {} documentation says:\n\n",
         input.site_name

@@ -19,6 +19,49 @@ const QUESTION_WORDS: &[&str] = &[
     "will", "with", "would", "you", "your",
 ];
 
+/// Phrases that only frame what a question asks about: "what counts as a seat" asks what a
+/// seat is, "what kinds of keys are there" asks for the keys. Their words are not its subject.
+const FRAMINGS: &[&str] = &[
+    "what counts as ",
+    "what kinds of ",
+    "what kind of ",
+    "which kinds of ",
+    "which kind of ",
+    "what types of ",
+    "what type of ",
+    "which types of ",
+    "which type of ",
+    "what sorts of ",
+    "what sort of ",
+];
+
+/// A question's words of substance: [`terms`] of it, its framing left out.
+pub(super) fn question_terms(question: &str) -> HashSet<String> {
+    let q = normalised(question);
+    let unframed = FRAMINGS
+        .iter()
+        .find_map(|framing| q.strip_prefix(framing))
+        .unwrap_or(&q);
+    terms(unframed)
+}
+
+/// What a "what is" question asks about: its first word of substance ("seat" in "What counts
+/// as a seat for billing?"), stemmed as [`terms`] stems it.
+pub(super) fn defined_subject(question: &str) -> Option<String> {
+    if asking(question) != Asking::Definition {
+        return None;
+    }
+    let q = normalised(question);
+    let unframed = FRAMINGS
+        .iter()
+        .find_map(|framing| q.strip_prefix(framing))
+        .unwrap_or(&q);
+    unframed
+        .split(' ')
+        .find(|w| w.chars().count() > 1 && !QUESTION_WORDS.contains(w))
+        .map(stem)
+}
+
 /// What kind of answer the question asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Asking {
@@ -63,6 +106,7 @@ pub(super) fn asking(question: &str) -> Asking {
             "define ",
             "what does",
             "meaning of",
+            "what counts as ",
         ])
     {
         Asking::Definition
@@ -209,6 +253,38 @@ mod tests {
         assert_eq!(asking("Why are logs kept?"), Asking::Other);
         assert_eq!(asking("Can I see the key again?"), Asking::YesNo);
         assert_eq!(asking("Does it run on Windows?"), Asking::YesNo);
+        assert_eq!(
+            asking("What counts as a seat for billing?"),
+            Asking::Definition
+        );
+    }
+
+    #[test]
+    fn a_question_s_framing_is_not_its_subject() {
+        let owned = |s: &str| s.to_string();
+        assert_eq!(
+            question_terms("What counts as a seat for billing?"),
+            terms("seat billing")
+        );
+        assert_eq!(
+            question_terms("What kinds of API keys are there?"),
+            terms("API keys")
+        );
+        // Only as a frame: a question about types keeps the word.
+        assert!(question_terms("How do I export TypeScript types?").contains(&owned("type")));
+    }
+
+    #[test]
+    fn a_definition_asks_about_its_first_word_of_substance() {
+        assert_eq!(
+            defined_subject("What counts as a seat for billing?"),
+            Some(stem("seat"))
+        );
+        assert_eq!(
+            defined_subject("What are webhooks used for?"),
+            Some(stem("webhooks"))
+        );
+        assert_eq!(defined_subject("How do I add a seat?"), None);
     }
 
     #[test]

@@ -570,3 +570,24 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_definition_question_is_answered_first_by_the_sentence_that_defines_its_subject() {
+    // The search ranks the section that mentions the subject most above the one defining it.
+    let sections = vec![
+        section(
+            "Invoices",
+            "billing",
+            "Workers are invoiced monthly on the first of the month. Additional workers added mid-month are invoiced within one day of being added.",
+        ),
+        section(
+            "What is a worker?",
+            "billing",
+            "A worker is a running process that takes jobs from your queues. Paused processes are not counted as workers on an invoice.",
+        ),
+    ];
+    let text = ask("What counts as a worker on an invoice?", sections);
+    let defined = text.find("A worker is a running process").expect(&text);
+    let invoiced = text.find("Workers are invoiced monthly").unwrap_or(usize::MAX);
+    assert!(defined < invoiced, "{text}");
+}
