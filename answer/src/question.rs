@@ -7,16 +7,18 @@ use std::sync::LazyLock;
 use crate::vocabulary::{Vocabulary, normalised, stem};
 
 /// Words that say nothing about what a question is about, including those of the question's
-/// form ("what does X mean", "what happens when", "explain X", "how many", "where do I put").
+/// form ("what does X mean", "what happens when", "explain X", "how many", "where do I put")
+/// and what is left of its contractions ("don" of "don't").
 const QUESTION_WORDS: &[&str] = &[
-    "a", "about", "all", "also", "an", "and", "any", "are", "at", "be", "but", "by", "can",
-    "could", "did", "do", "does", "each", "else", "explain", "for", "from", "get", "give", "had",
-    "happen", "happens", "has", "have", "here", "how", "i", "if", "in", "into", "is", "it", "its",
-    "just", "many", "me", "mean", "meaning", "means", "more", "most", "much", "my", "need", "not",
-    "of", "on", "one", "or", "other", "our", "put", "should", "so", "some", "tell", "than", "that",
-    "the", "their", "them", "then", "there", "these", "they", "this", "those", "to", "us", "use",
-    "using", "want", "was", "way", "we", "what", "when", "where", "which", "while", "who", "why",
-    "will", "with", "would", "you", "your",
+    "a", "about", "all", "also", "an", "and", "any", "are", "aren", "at", "be", "but", "by", "can",
+    "could", "did", "didn", "do", "does", "doesn", "don", "each", "else", "explain", "for", "from",
+    "get", "give", "had", "happen", "happens", "has", "hasn", "have", "haven", "here", "how", "i",
+    "if", "in", "into", "is", "isn", "it", "its", "just", "many", "me", "mean", "meaning", "means",
+    "more", "most", "much", "my", "need", "not", "of", "on", "one", "or", "other", "our", "put",
+    "should", "shouldn", "so", "some", "tell", "than", "that", "the", "their", "them", "then",
+    "there", "these", "they", "this", "those", "to", "us", "use", "using", "want", "was", "way",
+    "we", "what", "when", "where", "which", "while", "who", "why", "will", "with", "won", "would",
+    "wouldn", "you", "your",
 ];
 
 /// Phrases that only frame what a question asks about: "what counts as a seat" asks what a
@@ -272,6 +274,11 @@ mod tests {
         );
         // Only as a frame: a question about types keeps the word.
         assert!(question_terms("How do I export TypeScript types?").contains(&owned("type")));
+        // Nor are what contractions leave ("don" of "don't").
+        assert_eq!(
+            question_terms("Which region do jobs run in if I don't choose one?"),
+            terms("region jobs run choose")
+        );
     }
 
     #[test]

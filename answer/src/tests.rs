@@ -588,6 +588,8 @@ fn a_definition_question_is_answered_first_by_the_sentence_that_defines_its_subj
     ];
     let text = ask("What counts as a worker on an invoice?", sections);
     let defined = text.find("A worker is a running process").expect(&text);
-    let invoiced = text.find("Workers are invoiced monthly").unwrap_or(usize::MAX);
+    let invoiced = text
+        .find("Workers are invoiced monthly")
+        .unwrap_or(usize::MAX);
     assert!(defined < invoiced, "{text}");
 }
