@@ -28,6 +28,9 @@ const HASH_LEN: usize = 32;
 /// run of small entries waits on.
 const STORAGE_WRITES: usize = 16;
 
+/// The scheme of opendal's local filesystem service, whose root is an absolute path.
+const LOCAL_FILESYSTEM: &str = "fs";
+
 /// Where rendered pages are kept.
 #[derive(Clone)]
 pub enum RenderCache {
@@ -54,8 +57,14 @@ pub struct Lookup {
 }
 
 impl RenderCache {
-    /// The cache under `prefix` in `operator`'s storage.
+    /// The cache under `prefix` in `operator`'s storage. Storage on the local filesystem is
+    /// the same entries as a folder, read directly: opendal's reader zero-fills a buffer before
+    /// every read, which was a twentieth of a large site's one-page publish (BENCHMARKS.md).
     pub fn in_storage(operator: Operator, runtime: Handle, prefix: &str) -> Self {
+        let info = operator.info();
+        if info.scheme() == LOCAL_FILESYSTEM {
+            return Self::Folder(PathBuf::from(info.root()).join(prefix.trim_matches('/')));
+        }
         Self::Storage {
             operator,
             runtime,
@@ -399,6 +408,24 @@ mod tests {
         bytes[middle] ^= 0xff;
         std::fs::write(&path, bytes).expect("corrupt");
         assert!(cache.get(&key).is_none());
+    }
+
+    #[tokio::test]
+    async fn a_cache_in_local_storage_is_the_folder_of_its_entries() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let operator =
+            Operator::new(opendal::services::Fs::default().root(&root.path().to_string_lossy()))
+                .expect("operator");
+        let cache = RenderCache::in_storage(operator.clone(), Handle::current(), "render-cache/");
+        let key = PageKey([9; HASH_LEN]);
+        cache.put(&key, &page("C"));
+        let name = cache.entry_name(&key);
+        let stored = operator
+            .read(&format!("render-cache/{name}"))
+            .await
+            .expect("the entry, where storage has it");
+        assert_eq!(decode(&stored.to_vec()).expect("decodes").title, "C");
+        assert_eq!(cache.get(&key).expect("kept").title, "C");
     }
 
     #[test]
