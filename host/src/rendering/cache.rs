@@ -3,17 +3,17 @@
 //! here instead of rendered again: by the export that follows a publish, by the next release
 //! of the site, by the next `quire build`.
 //!
-//! An entry carries the hash of its own bytes. One that fails it (a torn write, a disk
-//! error, two writers racing) is rendered again and never served, which is also why two runs
-//! of one site may share the cache without a lock: whatever they write is either whole or
-//! refused.
+//! An entry carries a checksum of its own bytes (CRC-64: the render key, a SHA-256, says what
+//! the entry is; the checksum only has to catch damage). One that fails it (a torn write, a
+//! disk error, two writers racing) is rendered again and never served, which is also why two
+//! runs of one site may share the cache without a lock: whatever they write is either whole
+//! or refused.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use opendal::Operator;
-use sha2::{Digest, Sha256};
 use tokio::runtime::Handle;
 use tokio::sync::Semaphore;
 use tokio::task::JoinHandle;
@@ -21,9 +21,13 @@ use tokio::task::JoinHandle;
 use super::keys::PageKey;
 use crate::plugins::RenderedPage;
 
-/// An entry: this magic, the SHA-256 of the payload, then the payload (the page, encoded).
-const MAGIC: &[u8; 4] = b"QRC1";
-const HASH_LEN: usize = 32;
+/// An entry: this magic, the CRC-64/NVME of the payload (little-endian), then the payload
+/// (the page, encoded).
+const MAGIC: &[u8; 4] = b"QRC2";
+const CHECKSUM_LEN: usize = 8;
+/// The magic of the earlier format (a SHA-256 in place of the checksum): such an entry is
+/// rendered again, as a miss rather than as damage.
+const EARLIER_MAGIC: &[u8; 4] = b"QRC1";
 /// Entries written to object storage at once: a store's latency, not its bandwidth, is what a
 /// run of small entries waits on.
 const STORAGE_WRITES: usize = 16;
@@ -129,7 +133,8 @@ impl RenderCache {
     fn checked(&self, key: &PageKey, bytes: &[u8]) -> Option<RenderedPage> {
         match decode(bytes) {
             Ok(page) => Some(page),
-            Err(reason) => {
+            Err(Refused::EarlierFormat) => None,
+            Err(Refused::Damaged(reason)) => {
                 let name = self.entry_name(key);
                 tracing::warn!(entry = %name, "render cache entry refused ({reason}); rendering the page again");
                 None
@@ -330,26 +335,43 @@ fn folder_entries(folder: &Path, depth: usize, entries: &mut Vec<Entry>) {
 /// An entry's bytes for `page`.
 fn encode(page: &RenderedPage) -> Option<Vec<u8>> {
     let payload = postcard::to_allocvec(page).ok()?;
-    let mut bytes = Vec::with_capacity(MAGIC.len() + HASH_LEN + payload.len());
+    let mut bytes = Vec::with_capacity(MAGIC.len() + CHECKSUM_LEN + payload.len());
     bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&Sha256::digest(&payload));
+    bytes.extend_from_slice(&checksum(&payload));
     bytes.extend_from_slice(&payload);
     Some(bytes)
 }
 
+/// Why an entry's bytes give no page.
+#[derive(Debug, PartialEq)]
+enum Refused {
+    /// Written by an earlier version of the format: not damaged, only no longer read.
+    EarlierFormat,
+    Damaged(&'static str),
+}
+
 /// The page an entry holds, if its bytes are whole.
-fn decode(bytes: &[u8]) -> Result<RenderedPage, &'static str> {
-    let rest = bytes
-        .strip_prefix(MAGIC)
-        .ok_or("not a render cache entry")?;
-    if rest.len() < HASH_LEN {
-        return Err("truncated");
+fn decode(bytes: &[u8]) -> Result<RenderedPage, Refused> {
+    let Some(rest) = bytes.strip_prefix(MAGIC) else {
+        return Err(if bytes.starts_with(EARLIER_MAGIC) {
+            Refused::EarlierFormat
+        } else {
+            Refused::Damaged("not a render cache entry")
+        });
+    };
+    if rest.len() < CHECKSUM_LEN {
+        return Err(Refused::Damaged("truncated"));
     }
-    let (hash, payload) = rest.split_at(HASH_LEN);
-    if Sha256::digest(payload).as_slice() != hash {
-        return Err("its contents do not match their hash");
+    let (sum, payload) = rest.split_at(CHECKSUM_LEN);
+    if checksum(payload) != sum {
+        return Err(Refused::Damaged("its contents do not match their checksum"));
     }
-    postcard::from_bytes(payload).map_err(|_| "its contents cannot be read")
+    postcard::from_bytes(payload).map_err(|_| Refused::Damaged("its contents cannot be read"))
+}
+
+/// The CRC-64/NVME of `payload`, as an entry stores it.
+fn checksum(payload: &[u8]) -> [u8; CHECKSUM_LEN] {
+    crc_fast::checksum(crc_fast::CrcAlgorithm::Crc64Nvme, payload).to_le_bytes()
 }
 
 /// Writes `bytes` to `path` through a file beside it, so a reader never sees half an entry.
@@ -365,6 +387,9 @@ fn write_file_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A render key's length (a SHA-256).
+    const KEY_LEN: usize = 32;
 
     fn page(title: &str) -> RenderedPage {
         RenderedPage {
@@ -392,13 +417,18 @@ mod tests {
         assert!(decode(&damaged).is_err());
         assert!(decode(&bytes[..10]).is_err());
         assert!(decode(b"").is_err());
+        // An entry of the earlier format is a miss, not damage (no warning for each).
+        let mut earlier = bytes.clone();
+        earlier[..4].copy_from_slice(EARLIER_MAGIC);
+        assert!(matches!(decode(&earlier), Err(Refused::EarlierFormat)));
+        assert!(matches!(decode(&damaged), Err(Refused::Damaged(_))));
     }
 
     #[test]
     fn a_folder_cache_keeps_pages_and_refuses_a_corrupted_entry() {
         let folder = tempfile::tempdir().expect("tempdir");
         let cache = RenderCache::Folder(folder.path().to_path_buf());
-        let key = PageKey([7; HASH_LEN]);
+        let key = PageKey([7; KEY_LEN]);
         assert!(cache.get(&key).is_none());
         cache.put(&key, &page("B"));
         assert_eq!(cache.get(&key).expect("kept").title, "B");
@@ -417,7 +447,7 @@ mod tests {
             Operator::new(opendal::services::Fs::default().root(&root.path().to_string_lossy()))
                 .expect("operator");
         let cache = RenderCache::in_storage(operator.clone(), Handle::current(), "render-cache/");
-        let key = PageKey([9; HASH_LEN]);
+        let key = PageKey([9; KEY_LEN]);
         cache.put(&key, &page("C"));
         let name = cache.entry_name(&key);
         let stored = operator
@@ -432,7 +462,7 @@ mod tests {
     fn trimming_removes_the_least_recently_used_entries() {
         let folder = tempfile::tempdir().expect("tempdir");
         let cache = RenderCache::Folder(folder.path().to_path_buf());
-        let keys: Vec<PageKey> = (0..10u8).map(|n| PageKey([n; HASH_LEN])).collect();
+        let keys: Vec<PageKey> = (0..10u8).map(|n| PageKey([n; KEY_LEN])).collect();
         for key in &keys {
             cache.put(key, &page("P"));
         }
