@@ -39,12 +39,20 @@ const FRAMINGS: &[&str] = &[
 
 /// A question's words of substance: [`terms`] of it, its framing left out.
 pub(super) fn question_terms(question: &str) -> HashSet<String> {
-    let q = normalised(question);
-    let unframed = FRAMINGS
+    terms(unframed(&normalised(question)))
+}
+
+/// A normalised question without the framing it opens with, if any.
+fn unframed(normalised_question: &str) -> &str {
+    FRAMINGS
         .iter()
-        .find_map(|framing| q.strip_prefix(framing))
-        .unwrap_or(&q);
-    terms(unframed)
+        .find_map(|framing| normalised_question.strip_prefix(framing))
+        .unwrap_or(normalised_question)
+}
+
+/// Whether a normalised word says something: longer than a letter, and not a question word.
+fn is_substantive(word: &str) -> bool {
+    word.chars().count() > 1 && !QUESTION_WORDS.contains(&word)
 }
 
 /// What a "what is" question asks about: its first word of substance ("seat" in "What counts
@@ -53,14 +61,9 @@ pub(super) fn defined_subject(question: &str) -> Option<String> {
     if asking(question) != Asking::Definition {
         return None;
     }
-    let q = normalised(question);
-    let unframed = FRAMINGS
-        .iter()
-        .find_map(|framing| q.strip_prefix(framing))
-        .unwrap_or(&q);
-    unframed
+    unframed(&normalised(question))
         .split(' ')
-        .find(|w| w.chars().count() > 1 && !QUESTION_WORDS.contains(w))
+        .find(|w| is_substantive(w))
         .map(stem)
 }
 
@@ -149,7 +152,7 @@ pub(super) fn asking(question: &str) -> Asking {
 pub fn terms(text: &str) -> HashSet<String> {
     normalised(text)
         .split(' ')
-        .filter(|w| w.chars().count() > 1 && !QUESTION_WORDS.contains(w))
+        .filter(|w| is_substantive(w))
         .map(stem)
         .collect()
 }
