@@ -62,6 +62,14 @@ impl Vocabulary {
         }
     }
 
+    /// Adds the counts of `other`, a vocabulary of other sections (a segment of the index's).
+    pub fn absorb(&mut self, other: Vocabulary) {
+        self.sections += other.sections;
+        for (word, count) in other.counts {
+            *self.counts.entry(word).or_default() += count;
+        }
+    }
+
     /// Sections counted.
     pub fn sections(&self) -> u32 {
         self.sections
@@ -165,6 +173,22 @@ mod tests {
             "{rust} {deploy} {retry} {task}"
         );
         assert_eq!(vocabulary.sections(), 3);
+    }
+
+    #[test]
+    fn vocabularies_of_segments_absorbed_count_as_one_of_all_their_sections() {
+        let texts = [
+            "Tasks run on Node.js.",
+            "Retrying a task.",
+            "Deploy your tasks.",
+        ];
+        let mut whole = Vocabulary::new();
+        texts.iter().for_each(|t| whole.add_section(t));
+        let (mut first, mut second) = (Vocabulary::new(), Vocabulary::new());
+        first.add_section(texts[0]);
+        texts[1..].iter().for_each(|t| second.add_section(t));
+        first.absorb(second);
+        assert_eq!(first.to_bytes(), whole.to_bytes());
     }
 
     #[test]

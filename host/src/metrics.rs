@@ -65,6 +65,9 @@ pub struct Metrics {
     /// the render cache instead.
     pub pages_rendered: Counter,
     pub pages_reused: Counter,
+    /// Search index segments built by publishing, and those taken from earlier versions'.
+    pub segments_built: Counter,
+    pub segments_reused: Counter,
     /// Archive entries copied from a site's earlier archive instead of packed again.
     pub archive_entries_reused: Counter,
     /// Exports that ended, by outcome (completed, failed, requeued).
@@ -102,6 +105,8 @@ impl Metrics {
         let export_page_failures = Counter::default();
         let pages_rendered = Counter::default();
         let pages_reused = Counter::default();
+        let segments_built = Counter::default();
+        let segments_reused = Counter::default();
         let archive_entries_reused = Counter::default();
         let exports_finished = Family::<OutcomeLabels, Counter>::default();
         let bundle_fetches = Family::<OutcomeLabels, Counter>::default();
@@ -139,6 +144,16 @@ impl Metrics {
             "render_pages_reused",
             "Pages taken from the render cache instead of rendered",
             pages_reused.clone(),
+        );
+        registry.register(
+            "search_segments_built",
+            "Search index segments built (a group of about 64 pages each)",
+            segments_built.clone(),
+        );
+        registry.register(
+            "search_segments_reused",
+            "Search index segments taken from earlier versions instead of built",
+            segments_reused.clone(),
         );
         registry.register(
             "export_archive_entries_reused",
@@ -184,6 +199,8 @@ impl Metrics {
             export_page_failures,
             pages_rendered,
             pages_reused,
+            segments_built,
+            segments_reused,
             archive_entries_reused,
             exports_finished,
             bundle_fetches,

@@ -5,16 +5,19 @@
 
 use std::path::{Path, PathBuf};
 
-use futures::TryStreamExt;
+use std::collections::HashMap;
+
+use futures::{StreamExt, TryStreamExt};
 use opendal::Operator;
+use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 use time::macros::format_description;
 
 use crate::plugins::Plugins;
 use crate::rendering::RenderCache;
-use crate::search::{BuiltIndex, build_index};
+use crate::search::{BuiltIndex, build_index, segments};
 use crate::sites::{SiteError, SiteLimits, load_site, validate_domain, validate_label};
-use crate::storage::paths;
+use crate::storage::{self, paths};
 use crate::store::prelude::*;
 use crate::store::{ContentVersion, StoreError};
 
@@ -96,15 +99,47 @@ pub async fn publish(
     }
     // Copying waits on storage and indexing on the CPU: done at once, a publish takes about as
     // long as the longer of the two.
+    let started = std::time::Instant::now();
+    let previous = PreviousFiles::of(store, operator, domain).await;
     let (copied, indexed) = tokio::join!(
-        copy_files(operator, request.root, &manifest, domain, &label),
-        index_version(&request, operator, &manifest, &label)
+        async {
+            let copied = copy_files(
+                operator,
+                request.root,
+                &manifest,
+                domain,
+                &label,
+                previous.as_ref(),
+            )
+            .await;
+            tracing::debug!(
+                domain,
+                seconds = started.elapsed().as_secs_f32(),
+                "files copied"
+            );
+            copied
+        },
+        async {
+            let indexed = index_version(&request, operator, &manifest, &label).await;
+            tracing::debug!(
+                domain,
+                seconds = started.elapsed().as_secs_f32(),
+                "pages indexed"
+            );
+            indexed
+        }
     );
-    copied?;
+    let mut manifest = manifest;
+    for (file, hash) in manifest.files.iter_mut().zip(copied?) {
+        file.sha256 = Some(hash);
+    }
     let (indexed_sections, index_problems) = match indexed {
         Ok(built) => {
             operator
-                .write(&paths::search_index(domain, &label), built.bytes)
+                .write(
+                    &paths::search_index(domain, &label),
+                    segments::list(&built.keys),
+                )
                 .await?;
             operator
                 .write(
@@ -121,6 +156,11 @@ pub async fn publish(
         }
         Err(problem) => (0, vec![problem]),
     };
+    tracing::debug!(
+        domain,
+        seconds = started.elapsed().as_secs_f32(),
+        "index stored"
+    );
     for problem in &index_problems {
         tracing::warn!(domain, version = %label, "search index: {problem}");
     }
@@ -147,27 +187,31 @@ pub async fn publish(
 }
 
 /// Copies the site's files, and the pages its navigation generates (API operations), into the
-/// version's folder in storage.
+/// version's folder in storage, and returns each file's SHA-256 (in `manifest.files` order). A
+/// file that `previous` (the site's latest version: its label and each file's hash) holds with
+/// the same contents is linked or copied within storage rather than written again: a release
+/// that changes one page sends storage one file.
 async fn copy_files(
     operator: &Operator,
     root: &Path,
     manifest: &crate::sites::SiteManifest,
     domain: &str,
     label: &str,
-) -> Result<(), PublishError> {
-    futures::stream::iter(manifest.files.iter().map(Ok::<_, PublishError>))
-        .try_for_each_concurrent(UPLOAD_CONCURRENCY, |file| {
-            let source = root.join(&file.path);
+    previous: Option<&PreviousFiles>,
+) -> Result<Vec<String>, PublishError> {
+    // Collected first: a stream mapping borrowed entries to futures is not `Send` to the
+    // compiler's satisfaction, a list of futures is.
+    let copies: Vec<_> = manifest
+        .files
+        .iter()
+        .map(|file| {
             let target = paths::version_file(domain, label, &file.path);
-            async move {
-                let bytes = tokio::fs::read(&source).await.map_err(|e| SiteError::Io {
-                    file: file.path.clone(),
-                    message: e.to_string(),
-                })?;
-                operator.write(&target, bytes).await?;
-                Ok(())
-            }
+            copy_file(operator, root, file.path.clone(), target, previous)
         })
+        .collect();
+    let hashes: Vec<String> = futures::stream::iter(copies)
+        .buffered(UPLOAD_CONCURRENCY)
+        .try_collect()
         .await?;
     for page in &manifest.pages {
         if let Some(source) = &page.generated {
@@ -179,7 +223,69 @@ async fn copy_files(
                 .await?;
         }
     }
-    Ok(())
+    Ok(hashes)
+}
+
+/// Copies one file (`path` in the site folder `root`) to `target`, or reuses the copy of the
+/// version before when its contents are the same; returns its SHA-256.
+async fn copy_file(
+    operator: &Operator,
+    root: &Path,
+    path: String,
+    target: String,
+    previous: Option<&PreviousFiles>,
+) -> Result<String, PublishError> {
+    let bytes = tokio::fs::read(root.join(&path))
+        .await
+        .map_err(|e| SiteError::Io {
+            file: path.clone(),
+            message: e.to_string(),
+        })?;
+    let hash = hex::encode(Sha256::digest(&bytes));
+    if let Some(kept) = previous.and_then(|previous| previous.same(&path, &hash))
+        && storage::reuse_object(operator, &kept, &target).await
+    {
+        return Ok(hash);
+    }
+    // Whatever a failed attempt left there may be a link to the version before: removed,
+    // not written through.
+    operator.delete(&target).await?;
+    operator.write(&target, bytes).await?;
+    Ok(hash)
+}
+
+/// The files of the version a publish follows, by path: what it may reuse.
+struct PreviousFiles {
+    label: String,
+    domain: String,
+    hashes: HashMap<String, String>,
+}
+
+impl PreviousFiles {
+    /// The files of `domain`'s latest version, when it has one whose manifest kept their
+    /// hashes.
+    async fn of(store: &dyn Store, operator: &Operator, domain: &str) -> Option<Self> {
+        let label = store.site(domain).await.ok()??.latest_version?;
+        let manifest = crate::sites::SiteManifest::read(operator, domain, &label)
+            .await
+            .ok()?;
+        let hashes: HashMap<String, String> = manifest
+            .files
+            .into_iter()
+            .filter_map(|file| Some((file.path, file.sha256?)))
+            .collect();
+        (!hashes.is_empty()).then(|| Self {
+            label,
+            domain: domain.to_string(),
+            hashes,
+        })
+    }
+
+    /// Where the earlier version keeps `path`, if its contents hash to `hash` there too.
+    fn same(&self, path: &str, hash: &str) -> Option<String> {
+        (self.hashes.get(path)? == hash)
+            .then(|| paths::version_file(&self.domain, &self.label, path))
+    }
 }
 
 /// Builds the version's search index on a blocking thread, keeping the rendered pages in the
@@ -197,15 +303,24 @@ async fn index_version(
         label.to_string(),
         request.root.to_path_buf(),
     );
-    let cache = plugins.render_cache.then(|| {
-        RenderCache::in_storage(
-            operator.clone(),
-            tokio::runtime::Handle::current(),
-            paths::RENDER_CACHE,
-        )
-    });
+    let runtime = tokio::runtime::Handle::current();
+    let cache = plugins
+        .render_cache
+        .then(|| RenderCache::in_storage(operator.clone(), runtime.clone(), paths::RENDER_CACHE));
+    let kept = RenderCache::in_storage(operator.clone(), runtime, paths::SEARCH_SEGMENTS);
     tokio::task::spawn_blocking(move || {
-        build_index(&plugins, &manifest, &label, &root, cache.as_ref())
+        let built = build_index(
+            &plugins,
+            &manifest,
+            &label,
+            &root,
+            cache.as_ref(),
+            Some(&kept),
+            false,
+        );
+        // The version names its segments: they are all in storage before it is recorded.
+        kept.flush();
+        built
     })
     .await
     .map_err(|e| format!("indexing crashed: {e}"))?

@@ -23,7 +23,7 @@ fn instantiate(
     Ok((session, bindings))
 }
 
-/// An `index-builder` in its own store.
+/// An `index-builder` in its own store: one segment of an index.
 pub struct IndexBuilderSession {
     session: Session,
     bindings: Retriever,
@@ -64,7 +64,7 @@ impl IndexBuilderSession {
             .map_err(|fault| self.session.reported(task, fault_message(fault)))
     }
 
-    /// The serialized index. Its size is bounded by the plugin's memory, not by the per-call
+    /// The serialized segment. Its size is bounded by the plugin's memory, not by the per-call
     /// output limit: an index is as large as the site.
     pub fn finish(mut self) -> Result<Vec<u8>, PluginError> {
         let task = "finishing the index";
@@ -88,10 +88,11 @@ pub struct IndexSession {
 }
 
 impl IndexSession {
+    /// Loads an index from its segments, in the site's order.
     pub fn load(
         runtime: &PluginRuntime,
         plugin: &LoadedPlugin,
-        bytes: &[u8],
+        segments: &[Vec<u8>],
         work: &str,
     ) -> Result<Self, PluginError> {
         let (mut session, bindings) = instantiate(runtime, plugin, work)?;
@@ -100,7 +101,7 @@ impl IndexSession {
             bindings
                 .quire_plugins_retrieve()
                 .index()
-                .call_load(store, bytes)
+                .call_load(store, segments)
         })?;
         let index = loaded.map_err(|fault| session.reported(task, fault_message(fault)))?;
         Ok(Self {

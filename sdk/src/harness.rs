@@ -216,21 +216,33 @@ impl TestRetriever {
         TestPlugin::build(manifest_dir, Role::Retriever).map(Self)
     }
 
-    /// Indexes `sections` and returns the index's bytes, as the host does at publish time.
+    /// Indexes `sections` as one segment and returns its bytes, as the host does for each group
+    /// of pages at publish time.
     pub fn index(&self, sections: &[IndexSection]) -> Result<Vec<u8>, HarnessError> {
         let mut builder = IndexBuilderSession::start(&self.0.runtime, &self.0.plugin, "test")?;
         builder.add(sections)?;
         Ok(builder.finish()?)
     }
 
-    /// Loads `index` and answers `text` with at most `limit` hits.
+    /// Loads `index` (one segment) and answers `text` with at most `limit` hits.
     pub fn search(
         &self,
         index: &[u8],
         text: &str,
         limit: u32,
     ) -> Result<Vec<SearchHit>, HarnessError> {
-        let mut session = IndexSession::load(&self.0.runtime, &self.0.plugin, index, "test")?;
+        self.search_segments(&[index.to_vec()], text, limit)
+    }
+
+    /// Loads the index of `segments` (in the site's order) and answers `text` with at most
+    /// `limit` hits: what the host does with a site indexed in groups of pages.
+    pub fn search_segments(
+        &self,
+        segments: &[Vec<u8>],
+        text: &str,
+        limit: u32,
+    ) -> Result<Vec<SearchHit>, HarnessError> {
+        let mut session = IndexSession::load(&self.0.runtime, &self.0.plugin, segments, "test")?;
         Ok(session.search(&SearchQuery {
             text: text.to_string(),
             limit,

@@ -1,6 +1,9 @@
 //! Writing a retriever: an [`IndexBuilder`] that turns sections into bytes at publish time, and
 //! an [`Index`] that loads those bytes when a server starts and answers searches. Export both
 //! with [`export_retriever!`](crate::export_retriever).
+//!
+//! The host builds a site's index in segments (a builder per group of pages, so a publish that
+//! changes one page builds one segment again) and hands [`Index::load`] all of them at once.
 
 use serde::{Deserialize, Serialize};
 
@@ -57,19 +60,22 @@ pub struct Hit {
     pub score: f32,
 }
 
-/// Collects sections and serializes an index.
+/// Collects sections and serializes an index segment.
 pub trait IndexBuilder: Default + 'static {
     /// Adds sections; called as often as needed.
     fn add(&mut self, sections: Vec<IndexSection>) -> Result<()>;
-    /// The index's bytes.
+    /// The segment's bytes: the same for the same sections added in the same order, since the
+    /// host keeps them by what went in.
     fn finish(self) -> Result<Vec<u8>>;
 }
 
 /// A loaded index.
 pub trait Index: Sized + 'static {
-    /// Loads what [`IndexBuilder::finish`] produced. Refuse bytes of another format with
+    /// Loads the segments [`IndexBuilder::finish`] produced, in the site's order, as one index:
+    /// a section must rank as it would in one segment built from every section (count a term's
+    /// sections and the average length over all segments). Refuse bytes of another format with
     /// `Error::InvalidInput`: the host then asks for the site to be published again.
-    fn load(bytes: Vec<u8>) -> Result<Self>;
+    fn load(segments: Vec<Vec<u8>>) -> Result<Self>;
     /// Ranks sections for `query`, best first, at most `query.limit`.
     fn search(&self, query: &Query) -> Result<Vec<Hit>>;
 }
@@ -137,8 +143,8 @@ pub mod adapter {
     }
 
     impl<I: Index> wit::GuestIndex for IndexAdapter<I> {
-        fn load(bytes: Vec<u8>) -> Result<wit::Index, WitError> {
-            Ok(wit::Index::new(Self(I::load(bytes)?)))
+        fn load(segments: Vec<Vec<u8>>) -> Result<wit::Index, WitError> {
+            Ok(wit::Index::new(Self(I::load(segments)?)))
         }
 
         fn search(&self, query: wit::Query) -> Result<Vec<wit::Hit>, WitError> {

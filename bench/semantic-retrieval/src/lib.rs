@@ -41,10 +41,9 @@ fn table() -> &'static Table {
 #[derive(Serialize, Deserialize)]
 struct Stored {
     bm25: Vec<u8>,
-    /// Inverse document frequency of each token id, over the sections.
-    idf: Vec<f32>,
-    /// One unit vector per section, `dims` floats each.
-    vectors: Vec<f32>,
+    /// Each section's token ids: the vectors are made at load, when the inverse document
+    /// frequencies of every segment's sections are known.
+    tokens: Vec<Vec<u32>>,
 }
 
 /// Builds the BM25 index and the sections' token ids.
@@ -70,28 +69,12 @@ impl sdk::IndexBuilder for Builder {
     }
 
     fn finish(self) -> Result<Vec<u8>> {
-        let table = table();
-        let n = self.tokens.len() as f32;
-        let mut df = vec![0u32; table.len()];
-        for ids in &self.tokens {
-            let mut seen: Vec<u32> = ids.clone();
-            seen.sort_unstable();
-            seen.dedup();
-            for id in seen {
-                df[id as usize] += 1;
-            }
-        }
-        let idf: Vec<f32> = df
-            .iter()
-            .map(|&d| (1.0 + (n - d as f32 + 0.5) / (d as f32 + 0.5)).ln())
-            .collect();
-        let mut vectors = Vec::with_capacity(self.tokens.len() * table.dims());
-        for ids in &self.tokens {
-            vectors.extend(table.embed(ids, &idf));
-        }
         let bm25 = self.bm25.to_bytes().map_err(Error::internal)?;
-        postcard::to_allocvec(&Stored { bm25, idf, vectors })
-            .map_err(|e| Error::internal(e.to_string()))
+        postcard::to_allocvec(&Stored {
+            bm25,
+            tokens: self.tokens,
+        })
+        .map_err(|e| Error::internal(e.to_string()))
     }
 }
 
@@ -128,14 +111,39 @@ impl Index {
 }
 
 impl sdk::Index for Index {
-    fn load(bytes: Vec<u8>) -> Result<Self> {
-        let stored: Stored = postcard::from_bytes(&bytes)
-            .map_err(|e| Error::invalid_input(format!("not a semantic index: {e}")))?;
-        let bm25 = Bm25::from_bytes(&stored.bm25).map_err(Error::invalid_input)?;
+    fn load(segments: Vec<Vec<u8>>) -> Result<Self> {
+        let mut bm25 = Vec::new();
+        let mut tokens = Vec::new();
+        for bytes in &segments {
+            let stored: Stored = postcard::from_bytes(bytes)
+                .map_err(|e| Error::invalid_input(format!("not a semantic index: {e}")))?;
+            bm25.push(stored.bm25);
+            tokens.extend(stored.tokens);
+        }
+        let bm25 = Bm25::from_segments(&bm25).map_err(Error::invalid_input)?;
+        let table = table();
+        let n = tokens.len() as f32;
+        let mut df = vec![0u32; table.len()];
+        for ids in &tokens {
+            let mut seen: Vec<u32> = ids.clone();
+            seen.sort_unstable();
+            seen.dedup();
+            for id in seen {
+                df[id as usize] += 1;
+            }
+        }
+        let idf: Vec<f32> = df
+            .iter()
+            .map(|&d| (1.0 + (n - d as f32 + 0.5) / (d as f32 + 0.5)).ln())
+            .collect();
+        let mut vectors = Vec::with_capacity(tokens.len() * table.dims());
+        for ids in &tokens {
+            vectors.extend(table.embed(ids, &idf));
+        }
         Ok(Self {
             bm25,
-            idf: stored.idf,
-            vectors: stored.vectors,
+            idf,
+            vectors,
         })
     }
 

@@ -224,11 +224,13 @@ impl From<SearchError> for ApiError {
             SearchError::UnknownSite(_)
             | SearchError::NothingPublished(_)
             | SearchError::NoIndex(_) => ApiError::not_found(e.to_string()),
-            SearchError::IndexUnreadable { .. } => ApiError::new(
-                axum::http::StatusCode::SERVICE_UNAVAILABLE,
-                "search_index_unreadable",
-                e.to_string(),
-            ),
+            SearchError::IndexUnreadable { .. } | SearchError::IndexDamaged { .. } => {
+                ApiError::new(
+                    axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                    "search_index_unreadable",
+                    e.to_string(),
+                )
+            }
             SearchError::Store(e) => e.into(),
             e => ApiError::internal(e),
         }

@@ -27,7 +27,9 @@ pub fn assistant_files(
         );
         return None;
     };
-    let built = match build_index(plugins, manifest, label, site, cache) {
+    // Segments are kept beside the pages, so the next build indexes only the groups that
+    // changed.
+    let built = match build_index(plugins, manifest, label, site, cache, cache, true) {
         Ok(built) => built,
         Err(e) => {
             tracing::warn!("the bundle carries no assistant: its search index failed: {e}");
@@ -35,7 +37,7 @@ pub fn assistant_files(
         }
     };
     let data = AssistantData {
-        index: built.bytes,
+        index: quire_retriever::segments::join(&built.parts),
         vocabulary: Some(built.vocabulary.to_bytes()),
         site: site_facts(manifest),
     };

@@ -31,6 +31,11 @@ pub const DATA_FILE: &str = "assistant/data.js";
 const MIN_CHUNK: usize = 8 << 10;
 const AVERAGE_CHUNK: usize = 32 << 10;
 const MAX_CHUNK: usize = 128 << 10;
+/// The most data (index, vocabulary, site facts) a bundle's assistant carries: a reader's
+/// browser loads all of it, as base64, into one tab's memory. The four real sites of our
+/// corpora need 0.5 to 5.4 MiB; a 25,000-page site's index is 446 MB, which no reader should
+/// download to ask a question.
+pub const MAX_DATA_BYTES: usize = 64 << 20;
 
 /// Why a version's assistant cannot be shipped.
 #[derive(Debug, thiserror::Error)]
@@ -39,6 +44,11 @@ pub enum BundleAssistantError {
     NoModule(String),
     #[error(transparent)]
     Unreadable(#[from] quire_bundle_assistant::AssistantError),
+    #[error(
+        "its data is {0} MiB, more than a reader's browser should load ({max} MiB); the bundle's search still works",
+        max = MAX_DATA_BYTES >> 20
+    )]
+    TooLarge(usize),
 }
 
 /// What a bundle's assistant answers from.
@@ -56,6 +66,10 @@ impl AssistantData {
     /// not shipped.
     pub fn check(&self) -> Result<(), BundleAssistantError> {
         let site = serde_json::to_vec(&self.site).unwrap_or_default();
+        let size = self.index.len() + self.vocabulary.as_ref().map_or(0, Vec::len) + site.len();
+        if size > MAX_DATA_BYTES {
+            return Err(BundleAssistantError::TooLarge(size >> 20));
+        }
         Assistant::load(&self.index, self.vocabulary.as_deref(), &site)?;
         Ok(())
     }
@@ -214,5 +228,7 @@ mod tests {
         }
         assert_eq!(listing["vocabulary"], serde_json::json!([]));
         assert!(data(vec![1, 2]).check().is_err(), "not an index");
+        let too_large = data(vec![0; MAX_DATA_BYTES + 1]).check().unwrap_err();
+        assert!(too_large.to_string().contains("64 MiB"), "{too_large}");
     }
 }

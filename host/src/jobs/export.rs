@@ -336,10 +336,23 @@ fn bundle_assistant(
             .block_on(context.operator.read(&path))
             .map(|b| b.to_vec())
     };
-    let index = match read(paths::search_index(&job.domain, &job.version)) {
-        Ok(index) => index,
+    let stored = match read(paths::search_index(&job.domain, &job.version)) {
+        Ok(stored) => stored,
         Err(e) => {
             tracing::warn!(job = %job.id, "the bundle carries no assistant: no search index ({e})");
+            return None;
+        }
+    };
+    let kept = RenderCache::in_storage(
+        context.operator.clone(),
+        runtime.clone(),
+        paths::SEARCH_SEGMENTS,
+    );
+    let max = crate::bundle::assistant::MAX_DATA_BYTES;
+    let index = match crate::search::segments::read_stored(stored, &kept, max) {
+        Ok(segments) => quire_retriever::segments::join(&segments),
+        Err(e) => {
+            tracing::warn!(job = %job.id, "the bundle carries no assistant: {e}");
             return None;
         }
     };

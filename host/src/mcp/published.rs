@@ -160,7 +160,8 @@ fn library_error(error: SearchError) -> LibraryError {
     match error {
         SearchError::UnknownSite(_)
         | SearchError::NothingPublished(_)
-        | SearchError::NoIndex(_) => LibraryError::Unavailable(error.to_string()),
+        | SearchError::NoIndex(_)
+        | SearchError::IndexDamaged { .. } => LibraryError::Unavailable(error.to_string()),
         other => LibraryError::Failed(other.to_string()),
     }
 }

@@ -3,6 +3,7 @@
 
 mod indexing;
 mod sectioning;
+pub mod segments;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -16,6 +17,7 @@ pub use quire_answer::vocabulary::Vocabulary;
 use crate::plugins::{
     IndexSession, LoadedPlugin, PluginError, Plugins, SearchFilter, SearchHit, SearchQuery,
 };
+use crate::rendering::RenderCache;
 use crate::sites::SiteManifest;
 use crate::storage::paths;
 use crate::store::{SharedStore, StoreError};
@@ -37,6 +39,10 @@ pub enum SearchError {
         plugin: String,
         message: String,
     },
+    #[error(
+        "the search index of version {version:?} cannot be read ({message}); publish the site again to rebuild it"
+    )]
+    IndexDamaged { version: String, message: String },
     #[error(transparent)]
     Plugin(#[from] PluginError),
     #[error(transparent)]
@@ -73,7 +79,8 @@ struct SitePool {
     /// Where the site opens: the version and language of its first navigation page (the
     /// `default: true` ones come first).
     default_scope: SearchFilter,
-    index: Arc<Vec<u8>>,
+    /// The version's index, in segments.
+    segments: Arc<Vec<Vec<u8>>>,
     /// The version's word counts; `None` for a version published before they were kept.
     vocabulary: Option<Arc<Vocabulary>>,
     /// The retriever the instances run; a replaced retriever gets a new pool.
@@ -166,7 +173,7 @@ impl SearchService {
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             if instance.as_ref().is_none_or(IndexSession::is_poisoned) {
                 let loaded =
-                    IndexSession::load(&plugins.runtime, &pool.retriever, &pool.index, &work)
+                    IndexSession::load(&plugins.runtime, &pool.retriever, &pool.segments, &work)
                         .map_err(|e| match e {
                             // The retriever refused the bytes: another retriever's format.
                             PluginError::Reported {
@@ -217,6 +224,19 @@ impl SearchService {
             }
             Err(e) => return Err(e.into()),
         };
+        let kept = RenderCache::in_storage(
+            self.operator.clone(),
+            tokio::runtime::Handle::current(),
+            paths::SEARCH_SEGMENTS,
+        );
+        let segments =
+            tokio::task::spawn_blocking(move || segments::read_stored(bytes, &kept, usize::MAX))
+                .await
+                .map_err(|e| PluginError::Engine(format!("reading the index failed: {e}")))?
+                .map_err(|message| SearchError::IndexDamaged {
+                    version: version.clone(),
+                    message,
+                })?;
         let vocabulary = self.vocabulary_of(domain, &version).await.map(Arc::new);
         let manifest = SiteManifest::read(&self.operator, domain, &version)
             .await
@@ -244,7 +264,7 @@ impl SearchService {
             manifest: manifest.clone(),
             scopes,
             default_scope,
-            index: Arc::new(bytes),
+            segments: Arc::new(segments),
             vocabulary,
             retriever,
             instances: (0..self.instances_per_site)

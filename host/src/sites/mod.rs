@@ -84,6 +84,10 @@ pub struct FileEntry {
     /// carried one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub modified: Option<u64>,
+    /// The SHA-256 of the file's contents (hex), once publishing has read them: the next
+    /// version's publish reuses a file whose contents are unchanged instead of writing it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
 }
 
 /// Whether the file at `path` is copied into an export as it is: everything but page sources,

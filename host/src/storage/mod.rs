@@ -56,6 +56,29 @@ pub fn operator(config: &StorageConfig, data_dir: &Path) -> Result<Operator, Sto
     }
 }
 
+/// Makes `to` hold what `from` holds without sending the bytes again, where storage can: a
+/// hard link in local filesystem storage (what is written there is never changed in place), a
+/// copy within the service where it has one (S3). False when it cannot, and the caller writes
+/// the bytes itself.
+pub async fn reuse_object(operator: &Operator, from: &str, to: &str) -> bool {
+    let info = operator.info();
+    if info.scheme() == LOCAL_FILESYSTEM {
+        let root = std::path::PathBuf::from(info.root());
+        let (from, to) = (root.join(from), root.join(to));
+        let linked = async {
+            if let Some(folder) = to.parent() {
+                tokio::fs::create_dir_all(folder).await?;
+            }
+            tokio::fs::hard_link(&from, &to).await
+        };
+        return linked.await.is_ok();
+    }
+    info.capability().copy && operator.copy(from, to).await.is_ok()
+}
+
+/// The scheme of opendal's local filesystem service, whose root is an absolute path.
+pub const LOCAL_FILESYSTEM: &str = "fs";
+
 /// Where things live in storage.
 pub mod paths {
     /// Folder of one content version.
@@ -86,6 +109,11 @@ pub mod paths {
     /// Where the render cache keeps pages (`rendering::RenderCache`), shared by every site:
     /// an entry is named by the hash of everything its page was rendered from.
     pub const RENDER_CACHE: &str = "render-cache";
+
+    /// Where the segments of every version's search index are kept, under the hash of what
+    /// they were built from; a version's index names its segments. Never trimmed: versions
+    /// are kept, and so is what they name.
+    pub const SEARCH_SEGMENTS: &str = "search-segments";
 
     /// Where archives live; a download link names an archive by what follows.
     const BUNDLES: &str = "bundles/";

@@ -56,6 +56,15 @@ async fn a_release_renders_each_page_once_and_the_next_only_what_changed() {
     let (rendered, reused) = counts(&server.base).await;
     assert_eq!(rendered, pages, "publishing rendered every page, once");
     assert_eq!(reused, pages, "the export rendered none again");
+    let segments = |text: &str| {
+        let value = |series| sample(text, series).unwrap_or(0.0);
+        (
+            value("quire_search_segments_built_total"),
+            value("quire_search_segments_reused_total"),
+        )
+    };
+    let (built, none) = segments(&metrics(&server.base).await);
+    assert!(built >= 1.0 && none == 0.0, "{built} {none}");
 
     let page = site.join("quickstart.mdx");
     let mut text = std::fs::read_to_string(&page).unwrap();
@@ -64,6 +73,12 @@ async fn a_release_renders_each_page_once_and_the_next_only_what_changed() {
     let (v2, _) = release(&api, &site, "v2").await;
     let (rendered, reused) = counts(&server.base).await;
     assert_eq!(rendered, pages + 1.0, "v2 rendered its changed page alone");
+    let (built_now, reused_now) = segments(&metrics(&server.base).await);
+    assert_eq!(
+        (built_now - built, reused_now),
+        (1.0, built - 1.0),
+        "v2 indexed again the group of its changed page alone"
+    );
     assert_eq!(reused, pages + (pages - 1.0) + pages);
     let changed: Vec<&String> = v2
         .keys()

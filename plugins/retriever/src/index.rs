@@ -1,5 +1,6 @@
-//! A BM25 index over documentation sections: built once, serialized, loaded, and searched in
-//! place (a search allocates its score table, never a copy of the index).
+//! A BM25 index over documentation sections: built in segments (the host builds one per group
+//! of pages and keeps them), serialized, loaded from all of a site's segments as one index, and
+//! searched in place (a search allocates its score table, never a copy of the index).
 
 use std::collections::{HashMap, HashSet};
 
@@ -23,7 +24,7 @@ const HEADING_WEIGHT: u32 = 3;
 /// Sections on a boosted page (the reader's current page) score this much higher.
 const PATH_BOOST: f32 = 1.25;
 
-/// Collects sections; `finish` produces the serialized index.
+/// Collects sections; `to_bytes` produces the serialized segment.
 #[derive(Default)]
 pub struct IndexBuilder {
     tokenizer: Tokenizer,
@@ -72,7 +73,8 @@ impl IndexBuilder {
         self.sections.push(section);
     }
 
-    /// The index's bytes, as `Index::from_bytes` reads them.
+    /// The segment's bytes, as `Index::from_segments` reads them. Terms are written in order,
+    /// so the same sections always give the same bytes.
     pub fn to_bytes(self) -> Result<Vec<u8>, String> {
         let mut terms: Vec<_> = self.postings.into_iter().collect();
         terms.sort_by(|a, b| a.0.cmp(&b.0));
@@ -106,28 +108,70 @@ pub struct Ranked {
 }
 
 impl Index {
-    /// Reads what `IndexBuilder::to_bytes` wrote; bytes of another format are refused.
+    /// Reads one segment `IndexBuilder::to_bytes` wrote, or segments joined by
+    /// `segments::join`; bytes of another format are refused.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
-        let stored: Stored =
-            postcard::from_bytes(bytes).map_err(|e| format!("not a Quire search index: {e}"))?;
-        if !(OLDEST_FORMAT..=FORMAT).contains(&stored.format) {
-            return Err(format!(
-                "index format {} is not supported (this retriever reads formats {OLDEST_FORMAT} to {FORMAT}); publish the site again",
-                stored.format
-            ));
+        match crate::segments::split(bytes) {
+            Some(segments) => Self::from_segments(&segments?),
+            None => Self::from_segments(&[bytes]),
         }
-        if stored.lengths.len() != stored.sections.len() {
-            return Err("corrupt index: section and length counts differ".into());
+    }
+
+    /// Reads the segments of one index, in the site's order, as one index: sections are
+    /// numbered across them and each term's postings joined, so a section ranks as it would
+    /// in one segment built from every section.
+    pub fn from_segments(segments: &[impl AsRef<[u8]>]) -> Result<Self, String> {
+        let mut sections = Vec::new();
+        let mut lengths = Vec::new();
+        let mut terms: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
+        let mut formats = Vec::new();
+        for bytes in segments {
+            let stored: Stored = postcard::from_bytes(bytes.as_ref())
+                .map_err(|e| format!("not a Quire search index: {e}"))?;
+            if !(OLDEST_FORMAT..=FORMAT).contains(&stored.format) {
+                return Err(format!(
+                    "index format {} is not supported (this retriever reads formats {OLDEST_FORMAT} to {FORMAT}); publish the site again",
+                    stored.format
+                ));
+            }
+            if stored.lengths.len() != stored.sections.len() {
+                return Err("corrupt index: section and length counts differ".into());
+            }
+            let first = u32::try_from(sections.len())
+                .map_err(|_| "the index has more sections than it can number".to_string())?;
+            for (term, postings) in stored.terms {
+                if postings
+                    .iter()
+                    .any(|&(section, _)| section as usize >= stored.sections.len())
+                {
+                    return Err("corrupt index: a posting names no section".into());
+                }
+                terms.entry(term).or_default().extend(
+                    postings
+                        .into_iter()
+                        .map(|(section, count)| (first + section, count)),
+                );
+            }
+            sections.extend(stored.sections);
+            lengths.extend(stored.lengths);
+            if !formats.contains(&stored.format) {
+                formats.push(stored.format);
+            }
         }
-        let total: u64 = stored.lengths.iter().map(|&l| u64::from(l)).sum();
-        let average_length = if stored.sections.is_empty() {
+        if formats.len() > 1 {
+            return Err(
+                "the index's segments are of different formats; publish the site again".into(),
+            );
+        }
+        let total: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
+        let average_length = if sections.is_empty() {
             1.0
         } else {
-            total as f32 / stored.sections.len() as f32
+            total as f32 / sections.len() as f32
         };
         let mut languages: Vec<Option<String>> = Vec::new();
-        if stored.format >= 2 {
-            for section in &stored.sections {
+        if formats.first().is_some_and(|&format| format >= 2) {
+            for section in &sections {
                 if !languages.contains(&section.language) {
                     languages.push(section.language.clone());
                 }
@@ -136,10 +180,10 @@ impl Index {
         Ok(Self {
             languages,
             tokenizer: Tokenizer::new(),
-            sections: stored.sections,
-            lengths: stored.lengths,
+            sections,
+            lengths,
             average_length: average_length.max(1.0),
-            terms: stored.terms.into_iter().collect(),
+            terms,
         })
     }
 
@@ -317,6 +361,78 @@ mod tests {
         let i = index();
         assert_eq!(i.rank(&query("limits header", 1)).len(), 1);
         assert!(i.rank(&query("limits", 0)).is_empty());
+    }
+
+    #[test]
+    fn an_index_in_segments_ranks_as_one_index_of_the_same_sections() {
+        let sections = [
+            section(
+                "auth",
+                "Authentication",
+                "Send your API key as a bearer token.",
+                None,
+            ),
+            section(
+                "hooks",
+                "Webhooks",
+                "Verify the signature header. Retries back off.",
+                None,
+            ),
+            section(
+                "limits",
+                "Rate limits",
+                "Requests are limited per hour.",
+                Some("v2"),
+            ),
+            section(
+                "old",
+                "Rate limits",
+                "Requests are limited to 100 per hour.",
+                Some("v1"),
+            ),
+            section(
+                "keys",
+                "API keys",
+                "Rotate your API key; requests carry the key.",
+                None,
+            ),
+        ];
+        let segment = |part: &[Section]| {
+            let mut builder = IndexBuilder::new();
+            part.iter().cloned().for_each(|s| builder.add_section(s));
+            builder.to_bytes().unwrap()
+        };
+        let whole = Index::from_bytes(&segment(&sections)).unwrap();
+        let parts = [
+            segment(&sections[..2]),
+            segment(&sections[2..3]),
+            segment(&sections[3..]),
+        ];
+        let joined = crate::segments::join(&parts);
+        for split in [
+            Index::from_segments(&parts).unwrap(),
+            Index::from_bytes(&joined).unwrap(),
+        ] {
+            assert_eq!(split.len(), whole.len());
+            for text in [
+                "api key requests",
+                "rate limits per hour",
+                "signature",
+                "nothing",
+            ] {
+                let q = query(text, 5);
+                assert_eq!(split.rank(&q), whole.rank(&q), "{text}");
+            }
+        }
+        // Segments of two formats are not one index.
+        let mut older: Stored = postcard::from_bytes(&parts[0]).unwrap();
+        older.format = 1;
+        let mixed = [postcard::to_allocvec(&older).unwrap(), parts[1].clone()];
+        assert!(Index::from_segments(&mixed).is_err());
+        // A posting naming a section its segment lacks is damage, not a panic later.
+        let mut broken: Stored = postcard::from_bytes(&parts[1]).unwrap();
+        broken.terms[0].1.push((7, 1));
+        assert!(Index::from_segments(&[postcard::to_allocvec(&broken).unwrap()]).is_err());
     }
 
     #[test]

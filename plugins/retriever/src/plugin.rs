@@ -20,8 +20,8 @@ impl sdk::IndexBuilder for IndexBuilder {
 }
 
 impl sdk::Index for Index {
-    fn load(bytes: Vec<u8>) -> Result<Self> {
-        Index::from_bytes(&bytes).map_err(Error::invalid_input)
+    fn load(segments: Vec<Vec<u8>>) -> Result<Self> {
+        Index::from_segments(&segments).map_err(Error::invalid_input)
     }
 
     fn search(&self, query: &Query) -> Result<Vec<Hit>> {

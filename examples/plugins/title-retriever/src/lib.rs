@@ -80,19 +80,25 @@ pub struct TitleIndex {
 }
 
 impl Index for TitleIndex {
-    fn load(bytes: Vec<u8>) -> Result<Self> {
-        let stored: Stored = serde_json::from_slice(&bytes)
-            .ok()
-            .filter(|s: &Stored| s.format == FORMAT)
-            .ok_or_else(|| {
-                Error::invalid_input(format!(
-                    "not a {FORMAT} index (built by another retriever?)"
-                ))
-            })?;
+    fn load(segments: Vec<Vec<u8>>) -> Result<Self> {
+        // Frequencies are computed here, over every segment at once, so however the host
+        // grouped the pages a section ranks the same.
+        let mut sections = Vec::new();
+        for bytes in &segments {
+            let stored: Stored = serde_json::from_slice(bytes)
+                .ok()
+                .filter(|s: &Stored| s.format == FORMAT)
+                .ok_or_else(|| {
+                    Error::invalid_input(format!(
+                        "not a {FORMAT} index (built by another retriever?)"
+                    ))
+                })?;
+            sections.extend(stored.sections);
+        }
         let mut document_frequency = HashMap::new();
-        let mut weights = Vec::with_capacity(stored.sections.len());
-        let mut lengths = Vec::with_capacity(stored.sections.len());
-        for section in &stored.sections {
+        let mut weights = Vec::with_capacity(sections.len());
+        let mut lengths = Vec::with_capacity(sections.len());
+        for section in &sections {
             let mut terms: HashMap<String, f32> = HashMap::new();
             let titles = std::iter::once(&section.title).chain(&section.trail);
             for title in titles {
@@ -111,7 +117,7 @@ impl Index for TitleIndex {
         }
         let average_length = lengths.iter().sum::<f32>() / lengths.len().max(1) as f32;
         Ok(Self {
-            sections: stored.sections,
+            sections,
             weights,
             lengths,
             document_frequency,

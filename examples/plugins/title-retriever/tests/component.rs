@@ -70,3 +70,33 @@ fn an_index_of_another_format_is_refused_by_name() {
         "{error}"
     );
 }
+
+#[test]
+fn an_index_in_segments_ranks_as_one_index_of_the_same_sections() {
+    let retriever =
+        TestRetriever::build(env!("CARGO_MANIFEST_DIR")).expect("the retriever builds and loads");
+    let sections = [
+        section("a", "Webhooks", "Events are delivered to your endpoint."),
+        section("b", "Changelog", "Webhooks now retry. Webhooks are faster."),
+        section("c", "API keys", "Rotate keys after signing requests."),
+        section("d", "Retries", "Failed webhook deliveries are retried."),
+    ];
+    let whole = retriever.index(&sections).expect("indexing works");
+    let segments = vec![
+        retriever.index(&sections[..1]).expect("indexing works"),
+        retriever.index(&sections[1..3]).expect("indexing works"),
+        retriever.index(&sections[3..]).expect("indexing works"),
+    ];
+    for query in ["webhook", "retry deliveries", "signed keys"] {
+        let one = retriever.search(&whole, query, 4).expect("search works");
+        let split = retriever
+            .search_segments(&segments, query, 4)
+            .expect("search works");
+        let ranked = |hits: Vec<quire_sdk::harness::SearchHit>| {
+            hits.into_iter()
+                .map(|hit| (hit.section.path, hit.score))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ranked(one), ranked(split), "{query}");
+    }
+}

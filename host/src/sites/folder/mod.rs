@@ -295,6 +295,7 @@ fn list_files(
             path: rel,
             size: metadata.len(),
             modified: unix_seconds(metadata.modified().ok()),
+            sha256: None,
         });
     }
     Ok(files)

@@ -1,13 +1,15 @@
 //! The render cache: each page's rendered output kept under its render key (`keys`: the hash
 //! of everything its output depends on), so a page whose inputs did not change is taken from
 //! here instead of rendered again: by the export that follows a publish, by the next release
-//! of the site, by the next `quire build`.
+//! of the site, by the next `quire build`. What is made from rendered pages is kept beside
+//! them the same way (`get_bytes`, `put_bytes`: a search index's segments), under a key its
+//! maker computes from everything it depends on.
 //!
-//! An entry carries a checksum of its own bytes (CRC-64: the render key, a SHA-256, says what
-//! the entry is; the checksum only has to catch damage). One that fails it (a torn write, a
-//! disk error, two writers racing) is rendered again and never served, which is also why two
-//! runs of one site may share the cache without a lock: whatever they write is either whole
-//! or refused.
+//! An entry carries a checksum of its own bytes (`entry`). One that fails it is made again and
+//! never served, which is also why two runs of one site may share the cache without a lock:
+//! whatever they write is either whole or refused.
+
+mod entry;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -20,20 +22,16 @@ use tokio::task::JoinHandle;
 
 use super::keys::PageKey;
 use crate::plugins::RenderedPage;
+use entry::Refused;
 
-/// An entry: this magic, the CRC-64/NVME of the payload (little-endian), then the payload
-/// (the page, encoded).
-const MAGIC: &[u8; 4] = b"QRC2";
-const CHECKSUM_LEN: usize = 8;
-/// The magic of the earlier format (a SHA-256 in place of the checksum): such an entry is
-/// rendered again, as a miss rather than as damage.
-const EARLIER_MAGIC: &[u8; 4] = b"QRC1";
+/// The length of the keys entries are kept under (a SHA-256).
+pub const KEY_LEN: usize = 32;
+
 /// Entries written to object storage at once: a store's latency, not its bandwidth, is what a
 /// run of small entries waits on.
 const STORAGE_WRITES: usize = 16;
 
-/// The scheme of opendal's local filesystem service, whose root is an absolute path.
-const LOCAL_FILESYSTEM: &str = "fs";
+use crate::storage::LOCAL_FILESYSTEM;
 
 /// Where rendered pages are kept.
 #[derive(Clone)]
@@ -85,7 +83,7 @@ impl RenderCache {
             RenderCache::Storage {
                 operator, runtime, ..
             } => {
-                let (operator, name) = (operator.clone(), self.entry_name(&key));
+                let (operator, name) = (operator.clone(), self.entry_name(&key.0));
                 Some(runtime.spawn(async move {
                     operator.read(&name).await.ok().map(|bytes| bytes.to_vec())
                 }))
@@ -100,7 +98,7 @@ impl RenderCache {
         match (self, lookup.read) {
             (RenderCache::Storage { runtime, .. }, Some(read)) => {
                 let bytes = runtime.block_on(read).ok().flatten()?;
-                self.checked(&lookup.key, &bytes)
+                self.checked_page(&lookup.key.0, &bytes)
             }
             _ => self.get(&lookup.key),
         }
@@ -109,8 +107,38 @@ impl RenderCache {
     /// The page stored under `key`, if there is one whose bytes check out. Call from a thread
     /// outside the async runtime (the render pipeline's).
     pub fn get(&self, key: &PageKey) -> Option<RenderedPage> {
+        let bytes = self.read(&key.0)?;
+        self.checked_page(&key.0, &bytes)
+    }
+
+    /// Keeps `page` under `key`. A failed write costs the next run a render, nothing more, so
+    /// it is logged and not returned.
+    pub fn put(&self, key: &PageKey, page: &RenderedPage) {
+        if let Ok(payload) = postcard::to_allocvec(page) {
+            self.write(&key.0, entry::frame(&payload));
+        }
+    }
+
+    /// The bytes kept under `key` by [`RenderCache::put_bytes`], if they check out. Call from
+    /// a thread outside the async runtime.
+    pub fn get_bytes(&self, key: &[u8; KEY_LEN]) -> Option<Vec<u8>> {
+        let mut bytes = self.read(key)?;
+        // The payload is what follows the entry's header.
+        let header = bytes.len() - self.checked(key, &bytes)?.len();
+        bytes.drain(..header);
+        Some(bytes)
+    }
+
+    /// Keeps `payload` under `key`, a hash of everything it was made from that no render key
+    /// can equal (hash a name of what it is first). Failures are logged, as for pages.
+    pub fn put_bytes(&self, key: &[u8; KEY_LEN], payload: &[u8]) {
+        self.write(key, entry::frame(payload));
+    }
+
+    /// An entry's bytes, unchecked.
+    fn read(&self, key: &[u8; KEY_LEN]) -> Option<Vec<u8>> {
         let name = self.entry_name(key);
-        let bytes = match self {
+        match self {
             RenderCache::Folder(root) => {
                 let path = root.join(&name);
                 let bytes = std::fs::read(&path).ok()?;
@@ -120,35 +148,42 @@ impl RenderCache {
                     .append(true)
                     .open(&path)
                     .and_then(|file| file.set_modified(SystemTime::now()));
-                bytes
+                Some(bytes)
             }
             RenderCache::Storage {
                 operator, runtime, ..
-            } => runtime.block_on(operator.read(&name)).ok()?.to_vec(),
-        };
-        self.checked(key, &bytes)
+            } => Some(runtime.block_on(operator.read(&name)).ok()?.to_vec()),
+        }
     }
 
     /// The page in an entry's `bytes`, if they check out.
-    fn checked(&self, key: &PageKey, bytes: &[u8]) -> Option<RenderedPage> {
-        match decode(bytes) {
-            Ok(page) => Some(page),
+    fn checked_page(&self, key: &[u8; KEY_LEN], bytes: &[u8]) -> Option<RenderedPage> {
+        let payload = self.checked(key, bytes)?;
+        postcard::from_bytes(payload)
+            .inspect_err(|_| self.refused(key, "its contents cannot be read"))
+            .ok()
+    }
+
+    /// The payload of an entry's `bytes`, if they check out; damage is logged.
+    fn checked<'b>(&self, key: &[u8; KEY_LEN], bytes: &'b [u8]) -> Option<&'b [u8]> {
+        match entry::payload(bytes) {
+            Ok(payload) => Some(payload),
             Err(Refused::EarlierFormat) => None,
             Err(Refused::Damaged(reason)) => {
-                let name = self.entry_name(key);
-                tracing::warn!(entry = %name, "render cache entry refused ({reason}); rendering the page again");
+                self.refused(key, reason);
                 None
             }
         }
     }
 
-    /// Keeps `page` under `key`. A failed write costs the next run a render, nothing more, so
-    /// it is logged and not returned.
-    pub fn put(&self, key: &PageKey, page: &RenderedPage) {
+    fn refused(&self, key: &[u8; KEY_LEN], reason: &str) {
         let name = self.entry_name(key);
-        let Some(bytes) = encode(page) else {
-            return;
-        };
+        tracing::warn!(entry = %name, "render cache entry refused ({reason}); making it again");
+    }
+
+    /// Writes an entry's `bytes` under `key`.
+    fn write(&self, key: &[u8; KEY_LEN], bytes: Vec<u8>) {
+        let name = self.entry_name(key);
         match self {
             RenderCache::Folder(root) => {
                 if let Err(e) = write_file_atomically(&root.join(&name), &bytes) {
@@ -293,8 +328,8 @@ impl RenderCache {
     }
 
     /// The entry's path: two levels of fan-out keep folders small on large sites.
-    fn entry_name(&self, key: &PageKey) -> String {
-        let hex = hex::encode(key.0);
+    fn entry_name(&self, key: &[u8; KEY_LEN]) -> String {
+        let hex = hex::encode(key);
         let name = format!("{}/{}/{}", &hex[..2], &hex[2..4], &hex[4..]);
         match self {
             RenderCache::Folder(_) => name,
@@ -332,48 +367,6 @@ fn folder_entries(folder: &Path, depth: usize, entries: &mut Vec<Entry>) {
     }
 }
 
-/// An entry's bytes for `page`.
-fn encode(page: &RenderedPage) -> Option<Vec<u8>> {
-    let payload = postcard::to_allocvec(page).ok()?;
-    let mut bytes = Vec::with_capacity(MAGIC.len() + CHECKSUM_LEN + payload.len());
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&checksum(&payload));
-    bytes.extend_from_slice(&payload);
-    Some(bytes)
-}
-
-/// Why an entry's bytes give no page.
-#[derive(Debug, PartialEq)]
-enum Refused {
-    /// Written by an earlier version of the format: not damaged, only no longer read.
-    EarlierFormat,
-    Damaged(&'static str),
-}
-
-/// The page an entry holds, if its bytes are whole.
-fn decode(bytes: &[u8]) -> Result<RenderedPage, Refused> {
-    let Some(rest) = bytes.strip_prefix(MAGIC) else {
-        return Err(if bytes.starts_with(EARLIER_MAGIC) {
-            Refused::EarlierFormat
-        } else {
-            Refused::Damaged("not a render cache entry")
-        });
-    };
-    if rest.len() < CHECKSUM_LEN {
-        return Err(Refused::Damaged("truncated"));
-    }
-    let (sum, payload) = rest.split_at(CHECKSUM_LEN);
-    if checksum(payload) != sum {
-        return Err(Refused::Damaged("its contents do not match their checksum"));
-    }
-    postcard::from_bytes(payload).map_err(|_| Refused::Damaged("its contents cannot be read"))
-}
-
-/// The CRC-64/NVME of `payload`, as an entry stores it.
-fn checksum(payload: &[u8]) -> [u8; CHECKSUM_LEN] {
-    crc_fast::checksum(crc_fast::CrcAlgorithm::Crc64Nvme, payload).to_le_bytes()
-}
-
 /// Writes `bytes` to `path` through a file beside it, so a reader never sees half an entry.
 fn write_file_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
     let folder = path.parent().ok_or("an entry path has a folder")?;
@@ -387,9 +380,6 @@ fn write_file_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<(), Str
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A render key's length (a SHA-256).
-    const KEY_LEN: usize = 32;
 
     fn page(title: &str) -> RenderedPage {
         RenderedPage {
@@ -408,23 +398,6 @@ mod tests {
     }
 
     #[test]
-    fn an_entry_reads_back_as_written_and_a_damaged_one_is_refused() {
-        let bytes = encode(&page("A")).expect("encodes");
-        assert_eq!(decode(&bytes).expect("decodes").title, "A");
-        let mut damaged = bytes.clone();
-        let last = damaged.len() - 1;
-        damaged[last] ^= 1;
-        assert!(decode(&damaged).is_err());
-        assert!(decode(&bytes[..10]).is_err());
-        assert!(decode(b"").is_err());
-        // An entry of the earlier format is a miss, not damage (no warning for each).
-        let mut earlier = bytes.clone();
-        earlier[..4].copy_from_slice(EARLIER_MAGIC);
-        assert!(matches!(decode(&earlier), Err(Refused::EarlierFormat)));
-        assert!(matches!(decode(&damaged), Err(Refused::Damaged(_))));
-    }
-
-    #[test]
     fn a_folder_cache_keeps_pages_and_refuses_a_corrupted_entry() {
         let folder = tempfile::tempdir().expect("tempdir");
         let cache = RenderCache::Folder(folder.path().to_path_buf());
@@ -432,12 +405,19 @@ mod tests {
         assert!(cache.get(&key).is_none());
         cache.put(&key, &page("B"));
         assert_eq!(cache.get(&key).expect("kept").title, "B");
-        let path = folder.path().join(cache.entry_name(&key));
+        let path = folder.path().join(cache.entry_name(&key.0));
         let mut bytes = std::fs::read(&path).expect("entry");
         let middle = bytes.len() / 2;
         bytes[middle] ^= 0xff;
         std::fs::write(&path, bytes).expect("corrupt");
         assert!(cache.get(&key).is_none());
+        // Bytes beside the pages, under keys of their own.
+        cache.put_bytes(&[8; KEY_LEN], b"a segment");
+        assert_eq!(
+            cache.get_bytes(&[8; KEY_LEN]).as_deref(),
+            Some(&b"a segment"[..])
+        );
+        assert!(cache.get_bytes(&[6; KEY_LEN]).is_none());
     }
 
     #[tokio::test]
@@ -449,12 +429,16 @@ mod tests {
         let cache = RenderCache::in_storage(operator.clone(), Handle::current(), "render-cache/");
         let key = PageKey([9; KEY_LEN]);
         cache.put(&key, &page("C"));
-        let name = cache.entry_name(&key);
+        let name = cache.entry_name(&key.0);
         let stored = operator
             .read(&format!("render-cache/{name}"))
             .await
             .expect("the entry, where storage has it");
-        assert_eq!(decode(&stored.to_vec()).expect("decodes").title, "C");
+        let payload = entry::payload(&stored.to_vec())
+            .map(|p| p.to_vec())
+            .expect("whole");
+        let page: RenderedPage = postcard::from_bytes(&payload).expect("decodes");
+        assert_eq!(page.title, "C");
         assert_eq!(cache.get(&key).expect("kept").title, "C");
     }
 
@@ -466,7 +450,7 @@ mod tests {
         for key in &keys {
             cache.put(key, &page("P"));
         }
-        let path = |key: &PageKey| folder.path().join(cache.entry_name(key));
+        let path = |key: &PageKey| folder.path().join(cache.entry_name(&key.0));
         let size = std::fs::metadata(path(&keys[0])).expect("entry").len();
         // Written long ago, then the first two used again.
         let long_ago = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);

@@ -1,0 +1,295 @@
+//! A version's search index in segments. The searchable pages are cut into groups at
+//! content-defined boundaries (a page whose path hashes to a multiple of `PAGES_PER_SEGMENT`
+//! closes its group), so an edited, added or removed page changes the group it falls in and no
+//! other. Each group's sections go to an index builder of their own, which also bounds the
+//! retriever's memory to one group's, and the segment is kept with the group's word counts
+//! under the hash of everything it was built from: the retriever component's digest and the
+//! sections themselves. A publish that changes one page indexes one group again and takes
+//! every other segment from where they are kept (`search-segments/` in storage; for
+//! `quire build`, its cache folder).
+//!
+//! A published version's index is the list of its segments' keys (`list`, `read_list`), so a
+//! release stores one new segment, not the whole index again.
+
+use sha2::{Digest, Sha256};
+
+use crate::plugins::{IndexBuilderSession, IndexSection, LoadedPlugin, PluginError, Plugins};
+use crate::rendering::RenderCache;
+use quire_answer::vocabulary::Vocabulary;
+
+/// Pages per segment, on average: a one-page change indexes about this many pages again, and a
+/// site has about its page count over this many segments to load.
+const PAGES_PER_SEGMENT: u64 = 64;
+/// A group closes at this many pages even where no page closes it, so no segment is unbounded.
+const MAX_SEGMENT_PAGES: usize = 1024;
+/// Sections handed to the retriever per call.
+const BATCH: usize = 256;
+/// Changes whenever what a segment's key covers, or how its entry is laid out, changes.
+const KEY_FORMAT: &[u8] = b"quire-search-segment/1";
+
+/// The sections of one group of pages, as they are added, and the hash of what the segment
+/// built from them depends on.
+pub struct Group {
+    sections: Vec<IndexSection>,
+    pages: usize,
+    key: Sha256,
+}
+
+/// A segment's key: the SHA-256 of what it was built from.
+pub type SegmentKey = [u8; 32];
+
+/// Opens a version's stored index when it is a list of segment keys.
+const LIST_TAG: &[u8] = b"QUIRE-SEGMENT-KEYS/1\n";
+
+/// One group's segment: its key, the retriever's bytes and the group's word counts.
+pub struct Segment {
+    pub key: SegmentKey,
+    pub index: Vec<u8>,
+    pub vocabulary: Vocabulary,
+    pub sections: usize,
+    /// Taken from the render cache rather than built.
+    pub reused: bool,
+}
+
+impl Group {
+    /// An empty group, for segments built by `retriever`.
+    pub fn new(retriever: &LoadedPlugin) -> Self {
+        let mut key = Sha256::new();
+        key.update(KEY_FORMAT);
+        // The word counts are the host's: a host that counts differently keys apart.
+        field(&mut key, env!("CARGO_PKG_VERSION"));
+        field(&mut key, &retriever.sha256);
+        Self {
+            sections: Vec::new(),
+            pages: 0,
+            key,
+        }
+    }
+
+    /// Adds one page's sections; true when the page closes the group.
+    pub fn add_page(&mut self, path: &str, sections: Vec<IndexSection>) -> bool {
+        for section in &sections {
+            hash_section(&mut self.key, section);
+        }
+        self.sections.extend(sections);
+        self.pages += 1;
+        self.pages >= MAX_SEGMENT_PAGES || closes_group(path)
+    }
+
+    /// Whether no page was added.
+    pub fn is_empty(&self) -> bool {
+        self.pages == 0
+    }
+
+    /// The group's segment: from `cache` when it holds one built from the same sections by
+    /// the same retriever, else built now (and kept there).
+    pub fn segment(
+        self,
+        plugins: &Plugins,
+        retriever: &LoadedPlugin,
+        cache: Option<&RenderCache>,
+        work: &str,
+    ) -> Result<Segment, PluginError> {
+        let key: SegmentKey = self.key.finalize().into();
+        let sections = self.sections.len();
+        if let Some(segment) = cache
+            .and_then(|cache| cache.get_bytes(&key))
+            .and_then(|payload| read_entry(key, &payload, sections))
+        {
+            return Ok(segment);
+        }
+        let mut builder = IndexBuilderSession::start(&plugins.runtime, retriever, work)?;
+        let mut vocabulary = Vocabulary::new();
+        for section in &self.sections {
+            vocabulary.add_section(&format!(
+                "{} {}",
+                section.heading_trail.join(" "),
+                section.text
+            ));
+        }
+        for batch in self.sections.chunks(BATCH) {
+            builder.add(batch)?;
+        }
+        let index = builder.finish()?;
+        if let Some(cache) = cache {
+            cache.put_bytes(&key, &entry(&index, &vocabulary));
+        }
+        Ok(Segment {
+            key,
+            index,
+            vocabulary,
+            sections,
+            reused: false,
+        })
+    }
+}
+
+/// Whether the page at `path` closes its group: about one page in `PAGES_PER_SEGMENT`, always
+/// the same ones, wherever they move in the site.
+fn closes_group(path: &str) -> bool {
+    let hash = Sha256::digest(path.as_bytes());
+    let mut first = [0; 8];
+    first.copy_from_slice(&hash[..8]);
+    u64::from_le_bytes(first).is_multiple_of(PAGES_PER_SEGMENT)
+}
+
+/// Feeds `section` to `key`, every field told apart from the next by its length.
+fn hash_section(key: &mut Sha256, section: &IndexSection) {
+    field(key, &section.path);
+    field(key, &section.anchor);
+    field(key, &section.title);
+    key.update((section.heading_trail.len() as u64).to_le_bytes());
+    for heading in &section.heading_trail {
+        field(key, heading);
+    }
+    field(key, &section.text);
+    for scope in [&section.version, &section.language] {
+        match scope {
+            Some(value) => {
+                key.update([1]);
+                field(key, value);
+            }
+            None => key.update([0]),
+        }
+    }
+}
+
+fn field(key: &mut Sha256, value: &str) {
+    key.update((value.len() as u64).to_le_bytes());
+    key.update(value.as_bytes());
+}
+
+/// A cache entry's payload: the vocabulary's length and stored form, then the segment.
+fn entry(index: &[u8], vocabulary: &Vocabulary) -> Vec<u8> {
+    let words = vocabulary.to_bytes();
+    let mut payload = Vec::with_capacity(8 + words.len() + index.len());
+    payload.extend_from_slice(&(words.len() as u64).to_le_bytes());
+    payload.extend_from_slice(&words);
+    payload.extend_from_slice(index);
+    payload
+}
+
+/// The segment of a cache entry's payload (already checked whole by the cache); `None` for one
+/// that cannot be read, which is then built again.
+fn read_entry(key: SegmentKey, payload: &[u8], sections: usize) -> Option<Segment> {
+    let (length, rest) = payload.split_first_chunk::<8>()?;
+    let length = usize::try_from(u64::from_le_bytes(*length)).ok()?;
+    let words = rest.get(..length)?;
+    let vocabulary = Vocabulary::from_bytes(words).ok()?;
+    Some(Segment {
+        key,
+        index: rest[length..].to_vec(),
+        vocabulary,
+        sections,
+        reused: true,
+    })
+}
+
+/// A version's stored index: the keys of its segments, in order.
+pub fn list(keys: &[SegmentKey]) -> Vec<u8> {
+    let mut bytes = LIST_TAG.to_vec();
+    for key in keys {
+        bytes.extend_from_slice(hex::encode(key).as_bytes());
+        bytes.push(b'\n');
+    }
+    bytes
+}
+
+/// The segments of a version's stored index (`stored`): those its list names, read from
+/// `kept`; or, for a version stored before indexes were lists, its joined segments or its one
+/// index. Reading stops, with an error, once the segments pass `max_bytes`. Call from a thread
+/// outside the async runtime.
+pub fn read_stored(
+    stored: Vec<u8>,
+    kept: &RenderCache,
+    max_bytes: usize,
+) -> Result<Vec<Vec<u8>>, String> {
+    if let Some(list) = stored.strip_prefix(LIST_TAG) {
+        let list = std::str::from_utf8(list).map_err(|_| "the index's list is damaged")?;
+        let mut total = 0;
+        return list
+            .lines()
+            .map(|line| {
+                if total > max_bytes {
+                    return Err(format!(
+                        "the index is over {} MiB, more than a reader's browser should load",
+                        max_bytes >> 20
+                    ));
+                }
+                let mut key: SegmentKey = [0; 32];
+                hex::decode_to_slice(line, &mut key)
+                    .map_err(|_| format!("the index's list is damaged ({line:?})"))?;
+                let payload = kept
+                    .get_bytes(&key)
+                    .ok_or_else(|| format!("segment {line} of the index is missing or damaged"))?;
+                let index = read_entry(key, &payload, 0)
+                    .map(|segment| segment.index)
+                    .ok_or_else(|| format!("segment {line} of the index cannot be read"))?;
+                total += index.len();
+                Ok(index)
+            })
+            .collect();
+    }
+    match quire_retriever::segments::split(&stored) {
+        None => Ok(vec![stored]),
+        Some(segments) => Ok(segments?.into_iter().map(<[u8]>::to_vec).collect()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn about_one_page_in_the_average_closes_a_group_and_always_the_same() {
+        let paths: Vec<String> = (0..20_000).map(|n| format!("guides/page-{n}")).collect();
+        let closing = paths.iter().filter(|p| closes_group(p)).count();
+        let expected = 20_000 / PAGES_PER_SEGMENT as usize;
+        assert!(
+            closing > expected / 2 && closing < expected * 2,
+            "{closing} of 20000"
+        );
+        assert!(paths.iter().all(|p| closes_group(p) == closes_group(p)));
+    }
+
+    #[test]
+    fn an_entry_reads_back_and_a_cut_one_is_built_again() {
+        let mut vocabulary = Vocabulary::new();
+        vocabulary.add_section("Webhooks are retried.");
+        let payload = entry(b"segment bytes", &vocabulary);
+        let segment = read_entry([3; 32], &payload, 1).expect("reads back");
+        assert_eq!(segment.index, b"segment bytes");
+        assert_eq!(segment.vocabulary.to_bytes(), vocabulary.to_bytes());
+        assert!(segment.reused);
+        assert!(read_entry([3; 32], &payload[..12], 1).is_none());
+        assert!(read_entry([3; 32], b"", 1).is_none());
+    }
+
+    #[test]
+    fn a_stored_list_reads_back_its_segments_and_says_which_one_is_missing() {
+        let folder = tempfile::tempdir().expect("tempdir");
+        let kept = RenderCache::Folder(folder.path().to_path_buf());
+        let vocabulary = Vocabulary::new();
+        kept.put_bytes(&[1; 32], &entry(b"first", &vocabulary));
+        kept.put_bytes(&[2; 32], &entry(b"second", &vocabulary));
+        let stored = list(&[[1; 32], [2; 32]]);
+        assert_eq!(
+            read_stored(stored, &kept, usize::MAX).expect("reads"),
+            [b"first".to_vec(), b"second".to_vec()]
+        );
+        let over = read_stored(list(&[[1; 32], [2; 32]]), &kept, 3).unwrap_err();
+        assert!(over.contains("over"), "{over}");
+        let missing = read_stored(list(&[[1; 32], [9; 32]]), &kept, usize::MAX).unwrap_err();
+        assert!(missing.contains(&hex::encode([9; 32])), "{missing}");
+        // What versions stored before: joined segments, or one index.
+        let joined = quire_retriever::segments::join(&[b"a".as_slice(), b"b"]);
+        assert_eq!(
+            read_stored(joined, &kept, usize::MAX).unwrap(),
+            [b"a".to_vec(), b"b".to_vec()]
+        );
+        assert_eq!(
+            read_stored(b"\x02old".to_vec(), &kept, usize::MAX).unwrap(),
+            [b"\x02old".to_vec()]
+        );
+    }
+}
