@@ -147,7 +147,7 @@ impl Metrics {
         );
         registry.register(
             "search_segments_built",
-            "Search index segments built (a group of about 64 pages each)",
+            "Search index segments built (a group of about 16 pages each)",
             segments_built.clone(),
         );
         registry.register(

@@ -52,17 +52,26 @@ pub fn run_export(
             paths::RENDER_CACHE,
         )
     });
+    // In local storage the version's files are a folder, read as one.
+    let folder = crate::storage::local_path(
+        &context.operator,
+        &paths::version_files(&job.domain, &job.version),
+    );
+    let sources = match &folder {
+        Some(folder) => Sources::Folder(folder),
+        None => Sources::Version {
+            operator: &context.operator,
+            runtime,
+            domain: &job.domain,
+            version: &job.version,
+        },
+    };
     let export = Export {
         render: SiteRender {
             manifest: &manifest,
             version: &job.version,
             pages,
-            sources: Sources::Version {
-                operator: &context.operator,
-                runtime,
-                domain: &job.domain,
-                version: &job.version,
-            },
+            sources,
             cancel: Some(cancel),
             work: &work,
             cache: cache.as_ref(),

@@ -4,11 +4,13 @@
 //! tiny ones folded first (`sectioning`), and the host counts their words (`vocabulary`).
 
 use std::path::Path;
+use std::sync::mpsc::{channel, sync_channel};
+use std::sync::{Mutex, MutexGuard};
 
 use super::sectioning;
 use super::segments::{Group, Segment, SegmentKey};
 use crate::plugins::{IndexSection, PluginError, Plugins};
-use crate::rendering::{RenderCache, RenderError, SiteRender, Sources};
+use crate::rendering::{RenderCache, RenderError, SiteRender, Sources, render_threads};
 use crate::sites::SiteManifest;
 use quire_answer::vocabulary::Vocabulary;
 
@@ -64,12 +66,13 @@ pub fn build_index(
 ) -> Result<BuiltIndex, IndexError> {
     let work = format!("indexing version {version}");
     let retriever = plugins.retriever.current();
-    let mut index = Segments::new(keep_bytes);
     let mut group = Group::new(&retriever);
+    let mut groups = 0;
+    let mut skipped = Vec::new();
     // The retriever's first failure ends the index but, with a cache, not the rendering, so
     // the export that follows still finds every page rendered.
-    let mut failed: Option<PluginError> = None;
-    let mut skipped = Vec::new();
+    let failed: Mutex<Option<PluginError>> = Mutex::new(None);
+    let has_failed = || lock(&failed).is_some();
     // Pages readers cannot reach are left out of the index unless the site says otherwise
     // (`searchable`). With a cache they are rendered all the same, so the export that follows
     // renders nothing again.
@@ -87,42 +90,92 @@ pub fn build_index(
         cache,
     };
     let prepared = render.prepare(plugins);
-    prepared.pages(|rendered| {
-        let page = rendered.page;
-        if !page.searchable || failed.is_some() {
-            return Ok::<_, IndexError>(());
+    // Groups are formed here, in the pages' order, and their segments built (or found) on
+    // threads of their own: after a small change the renderer's threads have nothing to do,
+    // and a group's segment does not wait for the next pages.
+    let threads = render_threads(plugins.render_threads);
+    let (to_build, queued) = sync_channel::<(usize, Group)>(threads * 2);
+    let queued = Mutex::new(queued);
+    let (done, finished) = channel::<(usize, Segment)>();
+    let built = std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let (queued, done, failed) = (&queued, done.clone(), &failed);
+            let (retriever, work) = (&retriever, &work);
+            scope.spawn(move || {
+                loop {
+                    // Taken apart from the loop's condition, whose lock would be held for the
+                    // whole iteration and let one thread build at a time.
+                    let next = lock(queued).recv();
+                    let Ok((n, group)) = next else { break };
+                    if lock(failed).is_some() {
+                        continue;
+                    }
+                    match group.segment(plugins, retriever, kept, work) {
+                        Ok(mut segment) => {
+                            if !keep_bytes {
+                                segment.index = Vec::new();
+                            }
+                            let _ = done.send((n, segment));
+                        }
+                        Err(e) => {
+                            lock(failed).get_or_insert(e);
+                        }
+                    }
+                }
+            });
         }
-        if let Some(failure) = rendered.failure {
-            skipped.push((page.file.clone(), failure.to_string()));
-            return Ok::<_, IndexError>(());
-        }
-        let output = rendered.output;
-        let sections = sectioning::index_units(
-            &output.title,
-            output.description.as_deref(),
-            output.sections,
-        )
-        .into_iter()
-        .map(|section| IndexSection {
-            path: page.path.clone(),
-            anchor: section.anchor,
-            title: output.title.clone(),
-            heading_trail: section.heading_trail,
-            text: section.text,
-            version: page.version.clone(),
-            language: page.language.clone(),
-        })
-        .collect();
-        if group.add_page(&page.path, sections) {
-            let full = std::mem::replace(&mut group, Group::new(&retriever));
-            match full.segment(plugins, &retriever, kept, &work) {
-                Ok(segment) => index.push(segment),
-                Err(e) if cache.is_some() => failed = Some(e),
-                Err(e) => return Err(e.into()),
+        drop(done);
+        let rendered = prepared.pages(|rendered| {
+            let page = rendered.page;
+            // Without a cache the rendering is for the index alone, and stops with it.
+            if cache.is_none()
+                && let Some(e) = lock(&failed).take()
+            {
+                return Err(IndexError::from(e));
             }
+            if has_failed() {
+                return Ok(());
+            }
+            if !page.searchable {
+                return Ok(());
+            }
+            if let Some(failure) = rendered.failure {
+                skipped.push((page.file.clone(), failure.to_string()));
+                return Ok(());
+            }
+            let output = rendered.output;
+            let sections = sectioning::index_units(
+                &output.title,
+                output.description.as_deref(),
+                output.sections,
+            )
+            .into_iter()
+            .map(|section| IndexSection {
+                path: page.path.clone(),
+                anchor: section.anchor,
+                title: output.title.clone(),
+                heading_trail: section.heading_trail,
+                text: section.text,
+                version: page.version.clone(),
+                language: page.language.clone(),
+            })
+            .collect();
+            if group.add_page(&page.path, sections) {
+                let full = std::mem::replace(&mut group, Group::new(&retriever));
+                let _ = to_build.send((groups, full));
+                groups += 1;
+            }
+            Ok(())
+        });
+        if rendered.is_ok() && !group.is_empty() {
+            let last = std::mem::replace(&mut group, Group::new(&retriever));
+            let _ = to_build.send((groups, last));
+            groups += 1;
         }
-        Ok(())
-    })?;
+        drop(to_build);
+        rendered
+    });
+    built?;
     let counts = prepared.counts();
     tracing::info!(
         version,
@@ -130,11 +183,19 @@ pub fn build_index(
         reused = counts.reused,
         "pages rendered for the search index"
     );
-    if let Some(e) = failed {
+    if let Some(e) = lock(&failed).take() {
         return Err(e.into());
     }
-    if !group.is_empty() {
-        index.push(group.segment(plugins, &retriever, kept, &work)?);
+    let mut segments: Vec<(usize, Segment)> = finished.into_iter().collect();
+    if segments.len() != groups {
+        return Err(IndexError::Plugin(PluginError::Engine(
+            "a search index segment was lost".into(),
+        )));
+    }
+    segments.sort_by_key(|(n, _)| *n);
+    let mut index = Segments::new();
+    for (_, segment) in segments {
+        index.push(segment);
     }
     tracing::info!(
         version,
@@ -154,20 +215,18 @@ pub fn build_index(
 /// The segments of an index, as they are built, and what they add up to.
 struct Segments {
     keys: Vec<SegmentKey>,
-    /// Kept only when asked for: a publish holds no more than one segment at a time.
+    /// Empty unless asked for: a publish does not hold the whole index at once.
     parts: Vec<Vec<u8>>,
-    keep_bytes: bool,
     vocabulary: Vocabulary,
     sections: usize,
     reused: usize,
 }
 
 impl Segments {
-    fn new(keep_bytes: bool) -> Self {
+    fn new() -> Self {
         Self {
             keys: Vec::new(),
             parts: Vec::new(),
-            keep_bytes,
             vocabulary: Vocabulary::new(),
             sections: 0,
             reused: 0,
@@ -184,8 +243,15 @@ impl Segments {
         };
         self.vocabulary.absorb(segment.vocabulary);
         self.keys.push(segment.key);
-        if self.keep_bytes {
+        if !segment.index.is_empty() {
             self.parts.push(segment.index);
         }
     }
+}
+
+/// `mutex`'s value; a thread that panicked holding it left nothing half-done worth refusing.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

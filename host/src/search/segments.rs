@@ -17,13 +17,16 @@ use crate::plugins::{IndexBuilderSession, IndexSection, LoadedPlugin, PluginErro
 use crate::rendering::RenderCache;
 use quire_answer::vocabulary::Vocabulary;
 
-/// Pages per segment, on average: a one-page change indexes about this many pages again, and a
-/// site has about its page count over this many segments to load.
-const PAGES_PER_SEGMENT: u64 = 64;
+/// Pages per segment, on average: a one-page change indexes about this many pages again, a
+/// snippet that pages all over the site import as many per page, and a site has about its page
+/// count over this many segments to load (BENCHMARKS.md measures 16 against 64).
+const PAGES_PER_SEGMENT: u64 = 16;
 /// A group closes at this many pages even where no page closes it, so no segment is unbounded.
-const MAX_SEGMENT_PAGES: usize = 1024;
+const MAX_SEGMENT_PAGES: usize = 256;
 /// Sections handed to the retriever per call.
 const BATCH: usize = 256;
+/// Segments read at once when an index is loaded (a size limit is checked between batches).
+const READ_BATCH: usize = 64;
 /// Changes whenever what a segment's key covers, or how its entry is laid out, changes.
 const KEY_FORMAT: &[u8] = b"quire-search-segment/1";
 
@@ -206,29 +209,36 @@ pub fn read_stored(
 ) -> Result<Vec<Vec<u8>>, String> {
     if let Some(list) = stored.strip_prefix(LIST_TAG) {
         let list = std::str::from_utf8(list).map_err(|_| "the index's list is damaged")?;
-        let mut total = 0;
-        return list
+        let keys = list
             .lines()
             .map(|line| {
-                if total > max_bytes {
-                    return Err(format!(
-                        "the index is over {} MiB, more than a reader's browser should load",
-                        max_bytes >> 20
-                    ));
-                }
                 let mut key: SegmentKey = [0; 32];
                 hex::decode_to_slice(line, &mut key)
                     .map_err(|_| format!("the index's list is damaged ({line:?})"))?;
-                let payload = kept
-                    .get_bytes(&key)
-                    .ok_or_else(|| format!("segment {line} of the index is missing or damaged"))?;
-                let index = read_entry(key, &payload, 0)
-                    .map(|segment| segment.index)
-                    .ok_or_else(|| format!("segment {line} of the index cannot be read"))?;
-                total += index.len();
-                Ok(index)
+                Ok(key)
             })
-            .collect();
+            .collect::<Result<Vec<_>, String>>()?;
+        let mut segments = Vec::with_capacity(keys.len());
+        let mut total = 0;
+        for batch in keys.chunks(READ_BATCH) {
+            for (key, payload) in batch.iter().zip(kept.get_many_bytes(batch)) {
+                let name = hex::encode(key);
+                let payload = payload
+                    .ok_or_else(|| format!("segment {name} of the index is missing or damaged"))?;
+                let index = read_entry(*key, &payload, 0)
+                    .map(|segment| segment.index)
+                    .ok_or_else(|| format!("segment {name} of the index cannot be read"))?;
+                total += index.len();
+                segments.push(index);
+            }
+            if total > max_bytes {
+                return Err(format!(
+                    "the index is over {} MiB, more than a reader's browser should load",
+                    max_bytes >> 20
+                ));
+            }
+        }
+        return Ok(segments);
     }
     match quire_retriever::segments::split(&stored) {
         None => Ok(vec![stored]),

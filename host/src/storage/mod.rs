@@ -61,10 +61,7 @@ pub fn operator(config: &StorageConfig, data_dir: &Path) -> Result<Operator, Sto
 /// copy within the service where it has one (S3). False when it cannot, and the caller writes
 /// the bytes itself.
 pub async fn reuse_object(operator: &Operator, from: &str, to: &str) -> bool {
-    let info = operator.info();
-    if info.scheme() == LOCAL_FILESYSTEM {
-        let root = std::path::PathBuf::from(info.root());
-        let (from, to) = (root.join(from), root.join(to));
+    if let (Some(from), Some(to)) = (local_path(operator, from), local_path(operator, to)) {
         let linked = async {
             if let Some(folder) = to.parent() {
                 tokio::fs::create_dir_all(folder).await?;
@@ -73,11 +70,21 @@ pub async fn reuse_object(operator: &Operator, from: &str, to: &str) -> bool {
         };
         return linked.await.is_ok();
     }
-    info.capability().copy && operator.copy(from, to).await.is_ok()
+    operator.info().capability().copy && operator.copy(from, to).await.is_ok()
+}
+
+/// Where `path` is on disk, when `operator` is local filesystem storage: what is read often
+/// and in bulk there (render cache entries, page sources) is read as plain files, since
+/// opendal's reader zero-fills a buffer before every read (a twentieth of a large site's
+/// one-page publish, BENCHMARKS.md).
+pub fn local_path(operator: &Operator, path: &str) -> Option<std::path::PathBuf> {
+    let info = operator.info();
+    (info.scheme() == LOCAL_FILESYSTEM)
+        .then(|| std::path::PathBuf::from(info.root()).join(path.trim_start_matches('/')))
 }
 
 /// The scheme of opendal's local filesystem service, whose root is an absolute path.
-pub const LOCAL_FILESYSTEM: &str = "fs";
+const LOCAL_FILESYSTEM: &str = "fs";
 
 /// Where things live in storage.
 pub mod paths {
@@ -104,6 +111,11 @@ pub mod paths {
     /// One source file of a content version.
     pub fn version_file(domain: &str, label: &str, file: &str) -> String {
         format!("{}files/{file}", version_dir(domain, label))
+    }
+
+    /// The folder of a content version's source files.
+    pub fn version_files(domain: &str, label: &str) -> String {
+        version_file(domain, label, "")
     }
 
     /// Where the render cache keeps pages (`rendering::RenderCache`), shared by every site:

@@ -26,8 +26,73 @@ async fn exports_live_in_s3_behind_presigned_expiring_links() {
             .is_file()
     );
 
+    // The next version, one page changed: its other files are copied within the bucket, and
+    // its search index names segments kept there, all but one of them v1's.
+    let edited = tempfile::tempdir().unwrap();
+    common::sites::copy_dir(&site, edited.path());
+    let page = edited.path().join("quickstart.mdx");
+    let text = std::fs::read_to_string(&page).unwrap() + "\nWidgets ship with a zeppelin.\n";
+    std::fs::write(&page, text).unwrap();
+    instance.publish_folder(
+        "docs.acme.test",
+        edited.path().to_str().unwrap(),
+        "acme",
+        Some("v2"),
+    );
+    let stored = |version: &str, file: &str| {
+        std::fs::read(s3.object(&format!("sites/docs.acme.test/versions/{version}/{file}")))
+            .unwrap_or_else(|e| panic!("{version}/{file}: {e}"))
+    };
+    assert_eq!(
+        stored("v2", "files/concepts.mdx"),
+        stored("v1", "files/concepts.mdx")
+    );
+    assert!(
+        String::from_utf8(stored("v2", "files/quickstart.mdx"))
+            .unwrap()
+            .contains("zeppelin")
+    );
+    let segments = |version: &str| {
+        let list = String::from_utf8(stored(version, "search-index.bin")).unwrap();
+        let keys: Vec<String> = list.lines().skip(1).map(String::from).collect();
+        assert!(
+            list.starts_with("QUIRE-SEGMENT-KEYS/1") && !keys.is_empty(),
+            "{list}"
+        );
+        keys
+    };
+    let (v1, v2) = (segments("v1"), segments("v2"));
+    for key in &v2 {
+        let object = format!("search-segments/{}/{}/{}", &key[..2], &key[2..4], &key[4..]);
+        assert!(s3.object(&object).is_file(), "{object} is in the bucket");
+    }
+    assert_eq!(v1.len(), v2.len());
+    assert_eq!(
+        v2.iter().filter(|key| !v1.contains(key)).count(),
+        1,
+        "{v1:?} {v2:?}"
+    );
+
+    let assistant = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
     let server = instance.start();
     let api = Api::new(&server.base, &key);
+    let hits = quire::http_client::client()
+        .post(format!(
+            "{}/discovery/v1/search/docs.acme.test",
+            server.base
+        ))
+        .bearer_auth(&assistant)
+        .json(&json!({"query": "zeppelin"}))
+        .send()
+        .await
+        .unwrap()
+        .json::<serde_json::Value>()
+        .await
+        .unwrap();
+    assert_eq!(
+        hits[0]["path"], "quickstart",
+        "v2's index, read from the bucket: {hits}"
+    );
     let (job_id, last) = api
         .run_job(json!({"domain": "docs.acme.test"}), Duration::from_secs(60))
         .await;

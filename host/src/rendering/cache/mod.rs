@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
+use futures::StreamExt;
 use opendal::Operator;
 use tokio::runtime::Handle;
 use tokio::sync::Semaphore;
@@ -27,11 +28,11 @@ use entry::Refused;
 /// The length of the keys entries are kept under (a SHA-256).
 pub const KEY_LEN: usize = 32;
 
-/// Entries written to object storage at once: a store's latency, not its bandwidth, is what a
-/// run of small entries waits on.
+/// Entries written to (or, for a list, read from) object storage at once: a store's latency,
+/// not its bandwidth, is what a run of small entries waits on.
 const STORAGE_WRITES: usize = 16;
 
-use crate::storage::LOCAL_FILESYSTEM;
+use crate::storage::local_path;
 
 /// Where rendered pages are kept.
 #[derive(Clone)]
@@ -60,12 +61,10 @@ pub struct Lookup {
 
 impl RenderCache {
     /// The cache under `prefix` in `operator`'s storage. Storage on the local filesystem is
-    /// the same entries as a folder, read directly: opendal's reader zero-fills a buffer before
-    /// every read, which was a twentieth of a large site's one-page publish (BENCHMARKS.md).
+    /// the same entries as a folder, read directly (`storage::local_path`).
     pub fn in_storage(operator: Operator, runtime: Handle, prefix: &str) -> Self {
-        let info = operator.info();
-        if info.scheme() == LOCAL_FILESYSTEM {
-            return Self::Folder(PathBuf::from(info.root()).join(prefix.trim_matches('/')));
+        if let Some(folder) = local_path(&operator, prefix.trim_matches('/')) {
+            return Self::Folder(folder);
         }
         Self::Storage {
             operator,
@@ -122,11 +121,37 @@ impl RenderCache {
     /// The bytes kept under `key` by [`RenderCache::put_bytes`], if they check out. Call from
     /// a thread outside the async runtime.
     pub fn get_bytes(&self, key: &[u8; KEY_LEN]) -> Option<Vec<u8>> {
-        let mut bytes = self.read(key)?;
+        self.payload_of(key, self.read(key)?)
+    }
+
+    /// The payload of an entry's `bytes`, in place, if they check out.
+    fn payload_of(&self, key: &[u8; KEY_LEN], mut bytes: Vec<u8>) -> Option<Vec<u8>> {
         // The payload is what follows the entry's header.
         let header = bytes.len() - self.checked(key, &bytes)?.len();
         bytes.drain(..header);
         Some(bytes)
+    }
+
+    /// [`RenderCache::get_bytes`] of each of `keys`, in order; in object storage several are
+    /// read at once, so that a list of entries does not wait on storage's latency once per
+    /// entry. Call from a thread outside the async runtime.
+    pub fn get_many_bytes(&self, keys: &[[u8; KEY_LEN]]) -> Vec<Option<Vec<u8>>> {
+        let RenderCache::Storage {
+            operator, runtime, ..
+        } = self
+        else {
+            return keys.iter().map(|key| self.get_bytes(key)).collect();
+        };
+        let reads = futures::stream::iter(keys.iter().map(|key| {
+            let (operator, name) = (operator.clone(), self.entry_name(key));
+            async move { operator.read(&name).await.ok().map(|bytes| bytes.to_vec()) }
+        }))
+        .buffered(STORAGE_WRITES);
+        let read: Vec<Option<Vec<u8>>> = runtime.block_on(reads.collect());
+        keys.iter()
+            .zip(read)
+            .map(|(key, bytes)| self.payload_of(key, bytes?))
+            .collect()
     }
 
     /// Keeps `payload` under `key`, a hash of everything it was made from that no render key
