@@ -10,6 +10,7 @@
 //! index this crate cannot read (`Assistant::load` says so, and the export leaves the assistant
 //! out), and nothing is stored: the page keeps the conversation.
 
+pub mod segments;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
@@ -121,7 +122,11 @@ impl Assistant {
         vocabulary: Option<&[u8]>,
         site: &[u8],
     ) -> Result<Self, AssistantError> {
-        let index = Index::from_bytes(index).map_err(AssistantError::Index)?;
+        let index = match segments::split(index) {
+            Some(segments) => Index::from_segments(&segments.map_err(AssistantError::Index)?),
+            None => Index::from_bytes(index),
+        }
+        .map_err(AssistantError::Index)?;
         let vocabulary = vocabulary
             .map(|bytes| Vocabulary::from_bytes(bytes).map_err(|e| e.to_string()))
             .transpose()

@@ -37,7 +37,7 @@ pub fn assistant_files(
         }
     };
     let data = AssistantData {
-        index: quire_retriever::segments::join(&built.parts),
+        index: quire_bundle_assistant::segments::join(&built.parts),
         vocabulary: Some(built.vocabulary.to_bytes()),
         site: site_facts(manifest),
     };

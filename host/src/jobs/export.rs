@@ -359,7 +359,7 @@ fn bundle_assistant(
     );
     let max = crate::bundle::assistant::MAX_DATA_BYTES;
     let index = match crate::search::segments::read_stored(stored, &kept, max) {
-        Ok(segments) => quire_retriever::segments::join(&segments),
+        Ok(segments) => quire_bundle_assistant::segments::join(&segments),
         Err(e) => {
             tracing::warn!(job = %job.id, "the bundle carries no assistant: {e}");
             return None;

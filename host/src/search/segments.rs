@@ -199,8 +199,7 @@ pub fn list(keys: &[SegmentKey]) -> Vec<u8> {
 }
 
 /// The segments of a version's stored index (`stored`): those its list names, read from
-/// `kept`; or, for a version stored before indexes were lists, its joined segments or its one
-/// index. Reading stops, with an error, once the segments pass `max_bytes`. Call from a thread
+/// `kept`; or, for a version stored before indexes were built in segments, its one index. Reading stops, with an error, once the segments pass `max_bytes`. Call from a thread
 /// outside the async runtime.
 pub fn read_stored(
     stored: Vec<u8>,
@@ -240,10 +239,7 @@ pub fn read_stored(
         }
         return Ok(segments);
     }
-    match quire_retriever::segments::split(&stored) {
-        None => Ok(vec![stored]),
-        Some(segments) => Ok(segments?.into_iter().map(<[u8]>::to_vec).collect()),
-    }
+    Ok(vec![stored])
 }
 
 #[cfg(test)]
@@ -291,12 +287,7 @@ mod tests {
         assert!(over.contains("over"), "{over}");
         let missing = read_stored(list(&[[1; 32], [9; 32]]), &kept, usize::MAX).unwrap_err();
         assert!(missing.contains(&hex::encode([9; 32])), "{missing}");
-        // What versions stored before: joined segments, or one index.
-        let joined = quire_retriever::segments::join(&[b"a".as_slice(), b"b"]);
-        assert_eq!(
-            read_stored(joined, &kept, usize::MAX).unwrap(),
-            [b"a".to_vec(), b"b".to_vec()]
-        );
+        // What versions stored before: one index.
         assert_eq!(
             read_stored(b"\x02old".to_vec(), &kept, usize::MAX).unwrap(),
             [b"\x02old".to_vec()]

@@ -108,13 +108,10 @@ pub struct Ranked {
 }
 
 impl Index {
-    /// Reads one segment `IndexBuilder::to_bytes` wrote, or segments joined by
-    /// `segments::join`; bytes of another format are refused.
+    /// Reads one segment `IndexBuilder::to_bytes` wrote, as a whole index; bytes of another
+    /// format are refused.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, String> {
-        match crate::segments::split(bytes) {
-            Some(segments) => Self::from_segments(&segments?),
-            None => Self::from_segments(&[bytes]),
-        }
+        Self::from_segments(&[bytes])
     }
 
     /// Reads the segments of one index, in the site's order, as one index: sections are
@@ -408,11 +405,8 @@ mod tests {
             segment(&sections[2..3]),
             segment(&sections[3..]),
         ];
-        let joined = crate::segments::join(&parts);
-        for split in [
-            Index::from_segments(&parts).unwrap(),
-            Index::from_bytes(&joined).unwrap(),
-        ] {
+        {
+            let split = Index::from_segments(&parts).unwrap();
             assert_eq!(split.len(), whole.len());
             for text in [
                 "api key requests",

@@ -6,7 +6,6 @@
 mod index;
 #[cfg(feature = "component")]
 mod plugin;
-pub mod segments;
 
 pub use index::{Index, IndexBuilder, Query, Ranked, Section};
 pub use quire_sdk::tokens::Tokenizer;
