@@ -16,7 +16,7 @@ use time::macros::format_description;
 use crate::plugins::Plugins;
 use crate::rendering::RenderCache;
 use crate::search::{BuiltIndex, build_index, segments};
-use crate::sites::{SiteError, SiteLimits, load_site, validate_domain, validate_label};
+use crate::sites::{KnownFiles, SiteError, SiteLimits, load_site, validate_domain, validate_label};
 use crate::storage::{self, paths};
 use crate::store::prelude::*;
 use crate::store::{ContentVersion, StoreError};
@@ -252,6 +252,23 @@ async fn copy_file(
     operator.delete(&target).await?;
     operator.write(&target, bytes).await?;
     Ok(hash)
+}
+
+/// The files of `domain`'s latest version that an upload may link instead of writing them
+/// (`sites::KnownFiles`, by contents): in local filesystem storage, where they are files on
+/// this disk; none elsewhere.
+pub async fn linkable_files(store: &dyn Store, operator: &Operator, domain: &str) -> KnownFiles {
+    let Some(previous) = PreviousFiles::of(store, operator, domain).await else {
+        return KnownFiles::new();
+    };
+    previous
+        .hashes
+        .iter()
+        .filter_map(|(path, hash)| {
+            let stored = paths::version_file(&previous.domain, &previous.label, path);
+            Some((hash.clone(), storage::local_path(operator, &stored)?))
+        })
+        .collect()
 }
 
 /// The files of the version a publish follows, by path: what it may reuse.

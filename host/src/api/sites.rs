@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::extract::{Path, Query, StreamedBody};
 use super::{AdminKey, ApiError, ErrorBody, SharedState};
-use crate::publishing::{PublishRequest, publish};
+use crate::publishing::{PublishRequest, linkable_files, publish};
 use crate::sites::{SiteLimits, extract_site_archive};
 use crate::store::ContentVersion;
 
@@ -48,20 +48,23 @@ pub async fn publish_version(
     let workdir = tempfile::tempdir().map_err(ApiError::internal)?;
     let dest = workdir.path().to_path_buf();
     // Unpacked as it arrives: the first bytes that are not gzip, or a limit passed, end it.
+    // Files the site's latest version holds are linked, not written again.
+    let known = linkable_files(state.store.as_ref(), &state.operator, &domain).await;
     let (reader, progress) = body.into_blocking_reader();
-    let root = tokio::task::spawn_blocking(move || extract_site_archive(reader, &dest, limits))
-        .await
-        .map_err(ApiError::internal)?
-        .map_err(|e| {
-            let error = progress.over_limit().unwrap_or_else(|| e.into());
-            tracing::info!(
-                %domain,
-                bytes_read = progress.bytes_read(),
-                "upload refused: {}",
-                error.message
-            );
-            error
-        })?;
+    let root =
+        tokio::task::spawn_blocking(move || extract_site_archive(reader, &dest, limits, &known))
+            .await
+            .map_err(ApiError::internal)?
+            .map_err(|e| {
+                let error = progress.over_limit().unwrap_or_else(|| e.into());
+                tracing::info!(
+                    %domain,
+                    bytes_read = progress.bytes_read(),
+                    "upload refused: {}",
+                    error.message
+                );
+                error
+            })?;
     let version = publish(
         state.store.as_ref(),
         &state.operator,

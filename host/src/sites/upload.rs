@@ -1,21 +1,35 @@
 //! Unpacking an uploaded `.tar.gz` of a site folder as it arrives, refusing any entry that could
 //! write outside the destination (absolute paths, `..`, links of any kind) and counting the
 //! limits as it goes: nothing is held whole in memory, and the first bytes that are not gzip
-//! end the upload.
+//! end the upload. A file whose contents storage already holds on this disk (the site's
+//! latest version, `KnownFiles`) is linked from there instead of written: writing every file of
+//! a large site again was most of a one-page release's publish.
 
-use std::io::Read;
+use std::collections::HashMap;
+use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
 
 use flate2::read::MultiGzDecoder;
+use sha2::{Digest, Sha256};
 
 use super::{SiteError, SiteLimits};
 
+/// Files on this disk an upload may link instead of writing, by the SHA-256 (hex) of their
+/// contents; they are never written through (versions are immutable).
+pub type KnownFiles = HashMap<String, PathBuf>;
+
+/// Entries up to this size are read whole and hashed, to be linked when `KnownFiles` holds
+/// them; larger ones are streamed to disk.
+const LINKABLE_BYTES: u64 = 64 << 20;
+
 /// Unpacks the archive read from `archive` into `dest` and returns the site's root: `dest`, or
 /// the archive's single top-level folder when the site was packed as `tar czf site.tar.gz my-site/`.
+/// A file whose contents `known` holds is a hard link to it.
 pub fn extract_site_archive(
     mut archive: impl Read,
     dest: &Path,
     limits: SiteLimits,
+    known: &KnownFiles,
 ) -> Result<PathBuf, SiteError> {
     let invalid = |file: &str, message: String| SiteError::Invalid {
         file: file.to_string(),
@@ -81,7 +95,8 @@ pub fn extract_site_archive(
             continue; // pax headers and the like carry no content of the site
         }
         files += 1;
-        total += entry.size();
+        let entry_size = entry.size();
+        total += entry_size;
         limits.check(files, total)?;
         let target = dest.join(&relative);
         if let Some(parent) = target.parent() {
@@ -90,10 +105,33 @@ pub fn extract_site_archive(
         // The archive's times are the site's "last modified" dates (docs.json
         // `metadata.timestamp`); an entry without one keeps the time of unpacking.
         let mtime = entry.header().mtime().ok().filter(|&t| t > 0);
-        let mut file = std::fs::File::create(&target).map_err(|e| io(&name, e))?;
+        // A second entry of the same path replaces the first, never writes through it (it may
+        // be a link).
+        let _ = std::fs::remove_file(&target);
         // The entry's stated size was counted above; reading stops there whatever follows.
-        std::io::copy(&mut entry.by_ref().take(limits.max_bytes), &mut file)
-            .map_err(|e| io(&name, e))?;
+        let mut contents = entry.by_ref().take(limits.max_bytes);
+        let file = if !known.is_empty() && entry_size <= LINKABLE_BYTES {
+            let mut bytes = Vec::with_capacity(entry_size as usize);
+            contents.read_to_end(&mut bytes).map_err(|e| io(&name, e))?;
+            let hash = hex::encode(Sha256::digest(&bytes));
+            let linked = known
+                .get(&hash)
+                .is_some_and(|from| std::fs::hard_link(from, &target).is_ok());
+            if linked {
+                std::fs::File::options()
+                    .append(true)
+                    .open(&target)
+                    .map_err(|e| io(&name, e))?
+            } else {
+                let mut file = std::fs::File::create(&target).map_err(|e| io(&name, e))?;
+                file.write_all(&bytes).map_err(|e| io(&name, e))?;
+                file
+            }
+        } else {
+            let mut file = std::fs::File::create(&target).map_err(|e| io(&name, e))?;
+            std::io::copy(&mut contents, &mut file).map_err(|e| io(&name, e))?;
+            file
+        };
         if let Some(mtime) = mtime {
             file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(mtime))
                 .map_err(|e| io(&name, e))?;
@@ -174,9 +212,44 @@ mod tests {
             ("site/docs.json", tar::EntryType::Regular, b"{}"),
             ("site/a.md", tar::EntryType::Regular, b"# A"),
         ]);
-        let root = extract_site_archive(&bytes[..], dest.path(), LIMITS).unwrap();
+        let root =
+            extract_site_archive(&bytes[..], dest.path(), LIMITS, &KnownFiles::new()).unwrap();
         assert_eq!(root, dest.path().join("site"));
         assert!(root.join("a.md").is_file());
+    }
+
+    #[test]
+    fn a_file_storage_holds_is_linked_and_a_repeated_entry_never_writes_through_it() {
+        use std::os::unix::fs::MetadataExt;
+        let kept = tempfile::tempdir().unwrap();
+        let stored = kept.path().join("a.md");
+        std::fs::write(&stored, b"# A").unwrap();
+        let known = KnownFiles::from([(hex::encode(Sha256::digest(b"# A")), stored.clone())]);
+        let dest = tempfile::tempdir().unwrap();
+        let bytes = archive(&[
+            ("docs.json", tar::EntryType::Regular, b"{}"),
+            ("a.md", tar::EntryType::Regular, b"# A"),
+            ("copy.md", tar::EntryType::Regular, b"# A"),
+        ]);
+        let root = extract_site_archive(&bytes[..], dest.path(), LIMITS, &known).unwrap();
+        let inode = |path: &Path| std::fs::metadata(path).unwrap().ino();
+        assert_eq!(
+            inode(&root.join("a.md")),
+            inode(&stored),
+            "linked, by contents"
+        );
+        assert_eq!(inode(&root.join("copy.md")), inode(&stored));
+        assert_ne!(inode(&root.join("docs.json")), inode(&stored));
+
+        // The same path twice: the second entry replaces the link, the stored file is intact.
+        let dest = tempfile::tempdir().unwrap();
+        let bytes = archive(&[
+            ("a.md", tar::EntryType::Regular, b"# A"),
+            ("a.md", tar::EntryType::Regular, b"# B, longer"),
+        ]);
+        let root = extract_site_archive(&bytes[..], dest.path(), LIMITS, &known).unwrap();
+        assert_eq!(std::fs::read(root.join("a.md")).unwrap(), b"# B, longer");
+        assert_eq!(std::fs::read(&stored).unwrap(), b"# A");
     }
 
     #[test]
@@ -192,7 +265,8 @@ mod tests {
             .unwrap();
         let bytes = builder.into_inner().unwrap().finish().unwrap();
         let dest = tempfile::tempdir().unwrap();
-        let root = extract_site_archive(&bytes[..], dest.path(), LIMITS).unwrap();
+        let root =
+            extract_site_archive(&bytes[..], dest.path(), LIMITS, &KnownFiles::new()).unwrap();
         let modified = std::fs::metadata(root.join("a.md"))
             .unwrap()
             .modified()
@@ -209,7 +283,8 @@ mod tests {
         for bad in ["../evil.md", "/etc/evil.md", "a/../../evil.md"] {
             let dest = tempfile::tempdir().unwrap();
             let bytes = archive(&[(bad, tar::EntryType::Regular, b"x")]);
-            let err = extract_site_archive(&bytes[..], dest.path(), LIMITS).unwrap_err();
+            let err = extract_site_archive(&bytes[..], dest.path(), LIMITS, &KnownFiles::new())
+                .unwrap_err();
             assert!(matches!(err, SiteError::Escapes { .. }), "{bad}: {err}");
             assert!(!dest.path().parent().unwrap().join("evil.md").exists());
         }
@@ -220,11 +295,14 @@ mod tests {
         let dest = tempfile::tempdir().unwrap();
         let bytes = archive(&[("leak.md", tar::EntryType::Symlink, b"")]);
         assert!(
-            extract_site_archive(&bytes[..], dest.path(), LIMITS)
+            extract_site_archive(&bytes[..], dest.path(), LIMITS, &KnownFiles::new())
                 .unwrap_err()
                 .to_string()
                 .contains("not links")
         );
-        assert!(extract_site_archive(&b"not gzip"[..], dest.path(), LIMITS).is_err());
+        assert!(
+            extract_site_archive(&b"not gzip"[..], dest.path(), LIMITS, &KnownFiles::new())
+                .is_err()
+        );
     }
 }
