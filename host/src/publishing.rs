@@ -247,10 +247,7 @@ async fn copy_file(
     {
         return Ok(hash);
     }
-    // Whatever a failed attempt left there may be a link to the version before: removed,
-    // not written through.
-    operator.delete(&target).await?;
-    operator.write(&target, bytes).await?;
+    storage::replace_object(operator, &target, bytes).await?;
     Ok(hash)
 }
 

@@ -73,6 +73,22 @@ pub async fn reuse_object(operator: &Operator, from: &str, to: &str) -> bool {
     operator.info().capability().copy && operator.copy(from, to).await.is_ok()
 }
 
+/// Writes `bytes` to `path` as a new object. In local filesystem storage whatever is there is
+/// removed first: it may be a link `reuse_object` made (a failed attempt's), which a write
+/// would go through into the version it came from. An object store's write replaces the
+/// object, and costs no request more.
+pub async fn replace_object(
+    operator: &Operator,
+    path: &str,
+    bytes: Vec<u8>,
+) -> Result<(), opendal::Error> {
+    if local_path(operator, path).is_some() {
+        operator.delete(path).await?;
+    }
+    operator.write(path, bytes).await?;
+    Ok(())
+}
+
 /// Where `path` is on disk, when `operator` is local filesystem storage: what is read often
 /// and in bulk there (render cache entries, page sources) is read as plain files, since
 /// opendal's reader zero-fills a buffer before every read (a twentieth of a large site's
