@@ -28,7 +28,7 @@ pub use page_list::{ListedPage, PAGE_LIST_FILE, PageList};
 /// The feature file every bundle carries, which a docs server replaces.
 pub use quire_core::features::{FILE as FEATURES_FILE, script as features_script};
 pub use quire_core::tokens::browser::tokens;
-pub use search_index::{SearchDocument, SearchIndexBuilder, shard_of};
+pub use search_index::{CountedSection, SearchDocument, SearchIndexBuilder, shard_of};
 
 use crate::plugins::{OutputFile, RenderedPage};
 
@@ -39,6 +39,41 @@ struct Listing {
     description: Option<String>,
     version: Option<String>,
     language: Option<String>,
+}
+
+/// A page's sections made ready for the offline search index, on whichever thread has the
+/// page: counting the terms of every section is most of what an export of pages taken from
+/// the render cache does, and [`SiteFiles`] runs on one thread.
+pub struct PageSections(Vec<CountedSection>);
+
+impl PageSections {
+    /// The sections of `page` at `path` (taken out of it), scoped to the page's `version` and
+    /// `language`; none for a page kept out of search.
+    pub fn count(
+        path: &str,
+        page: &mut RenderedPage,
+        version: Option<&str>,
+        language: Option<&str>,
+    ) -> Self {
+        if !page.indexable {
+            return Self(Vec::new());
+        }
+        let scope = format!("{}/{}", version.unwrap_or(""), language.unwrap_or(""));
+        let sections = std::mem::take(&mut page.sections).into_iter();
+        Self(
+            sections
+                .map(|section| {
+                    CountedSection::of(SearchDocument {
+                        path: path.to_string(),
+                        anchor: section.anchor,
+                        trail: section.heading_trail,
+                        text: section.text,
+                        scope: scope.clone(),
+                    })
+                })
+                .collect(),
+        )
+    }
 }
 
 /// Collects what the site-wide files need while pages are rendered.
@@ -92,24 +127,25 @@ impl SiteFiles {
         self
     }
 
-    /// Takes note of a rendered page (taking its sections for the search index) and returns the
-    /// files to add beside it: its source as `{path}.md`, and the offline search index's
-    /// document chunks that filled up. Pages marked hidden or noindex stay out
-    /// of the sitemap, llms files and search. `version` and `language` are the page's place in
-    /// the navigation, if any.
+    /// Takes note of a rendered page (taking its sections for the search index, counted by
+    /// [`PageSections::count`] where `sections` is `None`) and returns the files to add beside
+    /// it: its source as `{path}.md`, and the offline search index's document chunks that
+    /// filled up. Pages marked hidden or noindex stay out of the sitemap, llms files and
+    /// search. `version` and `language` are the page's place in the navigation, if any.
     pub fn add_page(
         &mut self,
         path: &str,
         source: String,
         page: &mut RenderedPage,
-        version: Option<&str>,
-        language: Option<&str>,
+        sections: Option<PageSections>,
+        (version, language): (Option<&str>, Option<&str>),
     ) -> Vec<OutputFile> {
         let source = match self.variables.substitute(&source) {
             std::borrow::Cow::Owned(replaced) => replaced,
             std::borrow::Cow::Borrowed(_) => source,
         };
-        let scope = format!("{}/{}", version.unwrap_or(""), language.unwrap_or(""));
+        let sections =
+            sections.unwrap_or_else(|| PageSections::count(path, page, version, language));
         if page.indexable {
             self.listed.push(Listing {
                 path: path.to_string(),
@@ -119,14 +155,8 @@ impl SiteFiles {
                 language: language.map(str::to_string),
             });
             self.full_text.add(path, &page.title, &source);
-            for section in std::mem::take(&mut page.sections) {
-                self.search.add(SearchDocument {
-                    path: path.to_string(),
-                    anchor: section.anchor,
-                    trail: section.heading_trail,
-                    text: section.text,
-                    scope: scope.clone(),
-                });
+            for section in sections.0 {
+                self.search.add_counted(section);
             }
         }
         let mut files = vec![OutputFile {

@@ -10,10 +10,10 @@
 //! query word and the chunks of the results it shows: tens of kilobytes whatever the size of
 //! the site. `assets/search.js` is the other half and must tokenize the same way.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use quire_core::tokens::browser::tokens;
+use quire_core::tokens::browser::each_token;
+use rustc_hash::FxHashMap;
 use serde_json::json;
 
 /// BM25 parameters (the common defaults).
@@ -61,8 +61,12 @@ pub struct SearchIndexBuilder {
     pending: Vec<Document>,
     /// Chunk files written and not yet taken.
     ready: Vec<(String, Vec<u8>)>,
-    /// term -> its postings
-    postings: HashMap<String, Postings>,
+    /// term -> its number in `postings`. Every section of a site is tokenized here, on the
+    /// export's one collecting thread: a term is hashed (with a fast hash; nothing here faces
+    /// untrusted keys but page text, whose worst case only slows the export) and its string
+    /// kept once.
+    terms: FxHashMap<String, u32>,
+    postings: Vec<Postings>,
     lengths: Vec<u32>,
     /// The sum of `lengths`, for the running average length a pruning weighs postings by.
     total_length: u64,
@@ -77,34 +81,50 @@ struct Postings {
     list: Vec<(u32, u32)>,
 }
 
-impl SearchIndexBuilder {
-    pub fn add(&mut self, document: SearchDocument) {
-        let id = self.count as u32;
-        self.count += 1;
-        let mut counts: HashMap<String, u32> = HashMap::new();
-        let mut length = 0u32;
+/// A section made ready for the index: its terms counted and its result's text cut, work that
+/// needs nothing of the rest of the site and so runs on any thread (an export does it on the
+/// threads that take pages from the render cache), leaving [`SearchIndexBuilder::add_counted`]
+/// only the postings to append.
+pub struct CountedSection {
+    document: Document,
+    /// The section's distinct terms, one after another.
+    terms: String,
+    /// (end of the term in `terms`, its frequency), in the order of `terms`.
+    counts: Vec<(u32, u32)>,
+    /// Tokens in the section, headings included.
+    length: u32,
+}
+
+impl CountedSection {
+    pub fn of(document: SearchDocument) -> Self {
+        // Every token into one buffer first (tokens are never longer than their words), then
+        // counted by a map over the finished buffer, in the order terms first appear.
+        let words = document.text.len() + document.trail.iter().map(String::len).sum::<usize>();
+        let mut tokens = String::with_capacity(words);
+        let mut spans: Vec<(u32, u32, u32)> = Vec::with_capacity(words / 4);
+        let mut push = |token: &str, weight: u32| {
+            let start = tokens.len() as u32;
+            tokens.push_str(token);
+            spans.push((start, tokens.len() as u32, weight));
+        };
         for heading in &document.trail {
-            for token in tokens(heading) {
-                *counts.entry(token).or_default() += TITLE_BOOST;
-                length += 1;
-            }
+            each_token(heading, |token| push(token, TITLE_BOOST));
         }
-        for token in tokens(&document.text) {
-            *counts.entry(token).or_default() += 1;
-            length += 1;
-        }
-        self.lengths.push(length.max(1));
-        self.total_length += u64::from(length.max(1));
-        let average = self.total_length as f64 / self.count as f64;
-        for (term, tf) in counts {
-            let postings = self.postings.entry(term).or_default();
-            postings.df += 1;
-            postings.list.push((id, tf));
-            // A very common term would hold a posting for most documents until the end, which
-            // for a large site is most of the export's memory: its list is cut back to its best
-            // postings by the weights known so far, with room to spare above what is kept.
-            if postings.list.len() >= PRUNE_AT {
-                prune(&mut postings.list, &self.lengths, average, 2 * MAX_POSTINGS);
+        each_token(&document.text, |token| push(token, 1));
+        let length = spans.len() as u32;
+        let mut distinct: FxHashMap<&str, usize> =
+            FxHashMap::with_capacity_and_hasher(spans.len(), Default::default());
+        let mut terms = String::with_capacity(tokens.len());
+        let mut counts: Vec<(u32, u32)> = Vec::with_capacity(spans.len());
+        for &(start, end, weight) in &spans {
+            let term = &tokens[start as usize..end as usize];
+            match distinct.get(term) {
+                Some(&at) => counts[at].1 += weight,
+                None => {
+                    distinct.insert(term, counts.len());
+                    terms.push_str(term);
+                    counts.push((terms.len() as u32, weight));
+                }
             }
         }
         let title = document.trail.last().cloned().unwrap_or_default();
@@ -120,8 +140,52 @@ impl SearchIndexBuilder {
         } else {
             format!("{}.html#{}", document.path, document.anchor)
         };
-        self.pending
-            .push((href, title, trail, excerpt(&document.text), document.scope));
+        Self {
+            document: (href, title, trail, excerpt(&document.text), document.scope),
+            terms,
+            counts,
+            length,
+        }
+    }
+}
+
+impl SearchIndexBuilder {
+    pub fn add(&mut self, document: SearchDocument) {
+        self.add_counted(CountedSection::of(document));
+    }
+
+    /// Adds a section whose terms are counted already.
+    pub fn add_counted(&mut self, section: CountedSection) {
+        let id = self.count as u32;
+        self.count += 1;
+        let length = section.length.max(1);
+        self.lengths.push(length);
+        self.total_length += u64::from(length);
+        let average = self.total_length as f64 / self.count as f64;
+        let mut start = 0;
+        for &(end, tf) in &section.counts {
+            let token = &section.terms[start..end as usize];
+            start = end as usize;
+            let term = match self.terms.get(token) {
+                Some(&term) => term,
+                None => {
+                    let term = self.postings.len() as u32;
+                    self.postings.push(Postings::default());
+                    self.terms.insert(token.to_string(), term);
+                    term
+                }
+            };
+            let postings = &mut self.postings[term as usize];
+            postings.df += 1;
+            postings.list.push((id, tf));
+            // A very common term would hold a posting for most documents until the end, which
+            // for a large site is most of the export's memory: its list is cut back to its best
+            // postings by the weights known so far, with room to spare above what is kept.
+            if postings.list.len() >= PRUNE_AT {
+                prune(&mut postings.list, &self.lengths, average, 2 * MAX_POSTINGS);
+            }
+        }
+        self.pending.push(section.document);
         if self.pending.len() == DOCS_PER_CHUNK {
             self.write_chunk();
         }
@@ -164,7 +228,7 @@ impl SearchIndexBuilder {
         let count = self.count;
         let total_postings: usize = self
             .postings
-            .values()
+            .iter()
             .map(|p| p.list.len().min(MAX_POSTINGS))
             .sum();
         let shards = total_postings
@@ -176,9 +240,10 @@ impl SearchIndexBuilder {
         // number would take several times the memory of the index, which for a large site is
         // most of the export's.
         let mut by_shard: Vec<String> = vec![String::from("{"); shards];
-        let mut terms: Vec<_> = self.postings.into_iter().collect();
-        terms.sort_by(|a, b| a.0.cmp(&b.0));
-        for (term, Postings { df, list }) in terms {
+        let mut terms: Vec<_> = self.terms.into_iter().collect();
+        terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        for (term, number) in terms {
+            let Postings { df, list } = std::mem::take(&mut self.postings[number as usize]);
             let mut weighted: Vec<(u32, u32)> = list
                 .into_iter()
                 .map(|(doc, tf)| (doc, weight(tf, self.lengths[doc as usize], average)))
@@ -250,16 +315,32 @@ fn script(name: &str, json: &str) -> Vec<u8> {
 }
 
 /// The start of a section's text as a result shows it: the fence lines around code blocks
-/// (see `quire_core::sections::push_code`) left out, white space collapsed.
+/// (see `quire_core::sections::push_code`) left out, white space collapsed, cut at
+/// `EXCERPT_CHARS` with an ellipsis. Only as much of the text is read as the excerpt shows.
 fn excerpt(text: &str) -> String {
-    let text = text
+    let words = text
         .lines()
         .filter(|line| !line.trim_start().starts_with("```"))
-        .flat_map(str::split_whitespace)
-        .collect::<Vec<_>>()
-        .join(" ");
-    let mut out: String = text.chars().take(EXCERPT_CHARS).collect();
-    if text.chars().count() > EXCERPT_CHARS {
+        .flat_map(str::split_whitespace);
+    let mut out = String::new();
+    let mut chars = 0;
+    for word in words {
+        if chars > 0 {
+            out.push(' ');
+            chars += 1;
+        }
+        out.push_str(word);
+        chars += word.chars().count();
+        if chars > EXCERPT_CHARS {
+            break;
+        }
+    }
+    if chars > EXCERPT_CHARS {
+        let cut = out
+            .char_indices()
+            .nth(EXCERPT_CHARS)
+            .map_or(out.len(), |(at, _)| at);
+        out.truncate(cut);
         out.push('…');
     }
     out
@@ -288,9 +369,30 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        /// The excerpt reads only as far as it shows, and is what collapsing the whole text
+        /// and cutting it would give.
+        #[test]
+        fn an_excerpt_is_the_collapsed_text_cut(text in "(\\PC{0,12}[ \n]{0,3}(```)?){0,40}") {
+            let whole = text
+                .lines()
+                .filter(|line| !line.trim_start().starts_with("```"))
+                .flat_map(str::split_whitespace)
+                .collect::<Vec<_>>()
+                .join(" ");
+            let mut expected: String = whole.chars().take(EXCERPT_CHARS).collect();
+            if whole.chars().count() > EXCERPT_CHARS {
+                expected.push('…');
+            }
+            proptest::prop_assert_eq!(excerpt(&text), expected);
+        }
+    }
+
     #[test]
     fn the_stemmer_folds_plurals() {
-        let words: Vec<String> = tokens("Webhooks queries Status boxes class, API keys").collect();
+        let words: Vec<String> =
+            quire_core::tokens::browser::tokens("Webhooks queries Status boxes class, API keys")
+                .collect();
         assert_eq!(
             words,
             ["webhook", "query", "status", "boxe", "class", "api", "key"]
@@ -404,7 +506,8 @@ mod tests {
     fn a_term_in_very_many_documents_is_pruned_as_it_goes_and_keeps_its_count() {
         let documents = PRUNE_AT * 2 + 10;
         let builder = holding_everywhere("gadget", documents, documents - 3, |builder| {
-            assert!(builder.postings["gadget"].list.len() < PRUNE_AT);
+            let gadget = builder.terms["gadget"] as usize;
+            assert!(builder.postings[gadget].list.len() < PRUNE_AT);
         });
         let files = builder.finish();
         let (df, kept) = postings_of(&files, "gadget");

@@ -14,10 +14,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
-use crate::bundle::{FEATURES_FILE, SiteFiles};
-use crate::plugins::{OutputFile, Plugins, Warning};
+use crate::bundle::{FEATURES_FILE, PageSections, SiteFiles};
+use crate::plugins::{OutputFile, Plugins, RenderedPage, Warning};
 use crate::rendering::{RenderCounts, SiteRender};
-use crate::sites::{SiteManifest, is_static_asset};
+use crate::sites::{PageEntry, SiteManifest, is_static_asset};
 use crate::store::JobWarning;
 use quire_core::redirects::Redirects;
 use quire_core::variables::Variables;
@@ -113,7 +113,17 @@ pub fn run<R: Send>(
             let mut done = 0u64;
             // What the pages need once for the whole site (a diagram script), by name.
             let mut needs = BTreeSet::new();
-            prepared.pages(|rendered| {
+            // Each page's sections are counted for the search index on the thread that has
+            // the page; what is left here is one pass over the site in order.
+            let count_sections = |page: &PageEntry, output: &mut RenderedPage| {
+                PageSections::count(
+                    &page.path,
+                    output,
+                    page.version.as_deref(),
+                    page.language.as_deref(),
+                )
+            };
+            prepared.pages_prepared(count_sections, |rendered| {
                 let (page, mut output) = (rendered.page, rendered.output);
                 needs.extend(std::mem::take(&mut output.needs));
                 if let Some(failure) = &rendered.failure {
@@ -124,8 +134,8 @@ pub fn run<R: Send>(
                     &page.path,
                     rendered.source,
                     &mut output,
-                    page.version.as_deref(),
-                    page.language.as_deref(),
+                    rendered.prepared,
+                    (page.version.as_deref(), page.language.as_deref()),
                 );
                 output.files.extend(beside);
                 warnings.extend(output.warnings);

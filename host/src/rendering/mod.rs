@@ -62,8 +62,8 @@ pub struct SiteRender<'a> {
     pub cache: Option<&'a RenderCache>,
 }
 
-/// One page, rendered.
-pub struct PageRendered<'a> {
+/// One page, rendered, with what the run's `prepare` made of it (`pages_prepared`).
+pub struct PageRendered<'a, P = ()> {
     pub page: &'a PageEntry,
     /// The page's source, as read.
     pub source: String,
@@ -74,6 +74,9 @@ pub struct PageRendered<'a> {
     pub failure: Option<PluginError>,
     /// Taken from the render cache rather than rendered.
     pub reused: bool,
+    /// What `prepare` made of `output` on the rendering thread; `None` for a fallback page,
+    /// which is made on the calling thread.
+    pub prepared: Option<P>,
 }
 
 /// How many pages a run rendered and how many it took from the render cache.
@@ -172,11 +175,23 @@ impl Prepared<'_> {
     /// `on_page` on the calling thread, in the run's order, so what `on_page` builds is the
     /// same whatever the number of threads. `on_page`'s first error stops the run and is
     /// returned.
-    pub fn pages<E>(
+    pub fn pages<E>(&self, on_page: impl FnMut(PageRendered<'_>) -> Result<(), E>) -> Result<(), E>
+    where
+        E: From<RenderError>,
+    {
+        self.pages_prepared(|_, _| (), on_page)
+    }
+
+    /// [`Prepared::pages`], with `prepare` run on each rendered or reused page on the thread
+    /// that has it, before the page is handed to `on_page`: the work a caller does on every
+    /// page runs on every core rather than on the calling thread alone.
+    pub fn pages_prepared<P, E>(
         &self,
-        mut on_page: impl FnMut(PageRendered<'_>) -> Result<(), E>,
+        prepare: impl Fn(&PageEntry, &mut RenderedPage) -> P + Sync,
+        mut on_page: impl FnMut(PageRendered<'_, P>) -> Result<(), E>,
     ) -> Result<(), E>
     where
+        P: Send,
         E: From<RenderError>,
     {
         let render = self.render;
@@ -225,6 +240,7 @@ impl Prepared<'_> {
             render.work,
             self.plugins.render_threads,
             inputs,
+            &|page: &&PageEntry, output: &mut RenderedPage| prepare(page, output),
             |page, input, outcome| {
                 let metrics = crate::metrics::get();
                 let (counter, metric) = if outcome.reused {
@@ -244,6 +260,7 @@ impl Prepared<'_> {
                     output,
                     failure,
                     reused: outcome.reused,
+                    prepared: outcome.prepared,
                 })
             },
         );

@@ -24,13 +24,16 @@ const AHEAD_PER_THREAD: usize = 16;
 /// One page handed to a rendering thread, with the caller's tag and its cache lookup.
 type Task<T> = (usize, T, PageInput, Option<Lookup>);
 /// A page back from a rendering thread, or the error that stopped the thread.
-type Done<T> = Result<(usize, T, PageInput, Outcome), PluginError>;
+type Done<T, P> = Result<(usize, T, PageInput, Outcome<P>), PluginError>;
 
 /// What became of one page.
-pub(super) struct Outcome {
+pub(super) struct Outcome<P> {
     pub output: Result<RenderedPage, PluginError>,
     /// Taken from the render cache rather than rendered.
     pub reused: bool,
+    /// What the caller's `prepare` made of the page on the rendering thread, when it was
+    /// rendered or found.
+    pub prepared: Option<P>,
 }
 
 /// How many renderer sessions render at once: `configured`, or one per CPU core when it is 0.
@@ -44,13 +47,15 @@ pub fn render_threads(configured: usize) -> usize {
 
 /// Renders `pages` with `plugin` on `threads` threads and gives each result to `on_page`, on
 /// the calling thread and in the order of `pages`, with the tag and input it came with. A page
-/// with a key is looked up in `cache` first, and kept there once rendered.
+/// with a key is looked up in `cache` first, and kept there once rendered. `prepare` runs on
+/// the rendering thread on each page rendered or found, so that work the caller does on every
+/// page is shared out too.
 ///
 /// `pages` is pulled on the calling thread as the threads need work; its first error stops
 /// the run and is returned, as is `on_page`'s first error. A session that cannot be opened
 /// (the component does not instantiate, or its `open` fails) stops the run with that error.
 #[allow(clippy::too_many_arguments)] // one run's parts, each needed by every thread
-pub(super) fn render_in_order<T, E>(
+pub(super) fn render_in_order<T, P, E>(
     runtime: &PluginRuntime,
     plugin: &LoadedPlugin,
     site: &SiteInfo,
@@ -58,17 +63,19 @@ pub(super) fn render_in_order<T, E>(
     work: &str,
     threads: usize,
     pages: impl IntoIterator<Item = Result<(T, PageInput, Option<Lookup>), E>>,
-    mut on_page: impl FnMut(T, PageInput, Outcome) -> Result<(), E>,
+    prepare: &(impl Fn(&T, &mut RenderedPage) -> P + Sync),
+    mut on_page: impl FnMut(T, PageInput, Outcome<P>) -> Result<(), E>,
 ) -> Result<(), E>
 where
     T: Send,
+    P: Send,
     E: From<RenderError>,
 {
     let threads = threads.max(1);
     let ahead = threads * AHEAD_PER_THREAD;
     let (task_sender, task_receiver) = sync_channel::<Task<T>>(ahead);
     let task_receiver = Mutex::new(task_receiver);
-    let (done_sender, done_receiver) = channel::<Done<T>>();
+    let (done_sender, done_receiver) = channel::<Done<T, P>>();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let done_sender = done_sender.clone();
@@ -81,6 +88,7 @@ where
                     cache,
                     work,
                     task_receiver,
+                    prepare,
                     done_sender,
                 )
             });
@@ -95,12 +103,12 @@ where
 
 /// The calling thread's side: hands out pages up to `ahead` past the next one due, and takes
 /// results back in order.
-fn collect<T, E>(
+fn collect<T, P, E>(
     pages: impl IntoIterator<Item = Result<(T, PageInput, Option<Lookup>), E>>,
     ahead: usize,
     tasks: &std::sync::mpsc::SyncSender<Task<T>>,
-    done: &Receiver<Done<T>>,
-    on_page: &mut impl FnMut(T, PageInput, Outcome) -> Result<(), E>,
+    done: &Receiver<Done<T, P>>,
+    on_page: &mut impl FnMut(T, PageInput, Outcome<P>) -> Result<(), E>,
 ) -> Result<(), E>
 where
     E: From<RenderError>,
@@ -144,14 +152,16 @@ where
 
 /// One rendering thread: a session of its own, opened for the first page the cache does not
 /// have, and pages from the shared queue until it closes.
-fn render_thread<T>(
+#[allow(clippy::too_many_arguments)] // the run's parts, as `render_in_order` has them
+fn render_thread<T, P>(
     runtime: &PluginRuntime,
     plugin: &LoadedPlugin,
     site: &SiteInfo,
     cache: Option<&RenderCache>,
     work: &str,
     tasks: &Mutex<Receiver<Task<T>>>,
-    done: Sender<Done<T>>,
+    prepare: &impl Fn(&T, &mut RenderedPage) -> P,
+    done: Sender<Done<T, P>>,
 ) {
     let open = || RendererSession::open(runtime, plugin, site, work);
     let mut session: Option<RendererSession> = None;
@@ -169,10 +179,11 @@ fn render_thread<T>(
         let cached = cache
             .zip(lookup)
             .and_then(|(cache, lookup)| cache.finish(lookup));
-        let outcome = match cached {
+        let mut outcome = match cached {
             Some(output) => Outcome {
                 output: Ok(output),
                 reused: true,
+                prepared: None,
             },
             None => {
                 let live = match session.as_mut() {
@@ -201,9 +212,13 @@ fn render_thread<T>(
                 Outcome {
                     output: rendered,
                     reused: false,
+                    prepared: None,
                 }
             }
         };
+        if let Ok(page) = &mut outcome.output {
+            outcome.prepared = Some(prepare(&tag, page));
+        }
         if done.send(Ok((index, tag, input, outcome))).is_err() {
             return;
         }

@@ -10,6 +10,7 @@
 //! whatever they write is either whole or refused.
 
 mod entry;
+mod page;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -113,7 +114,7 @@ impl RenderCache {
     /// Keeps `page` under `key`. A failed write costs the next run a render, nothing more, so
     /// it is logged and not returned.
     pub fn put(&self, key: &PageKey, page: &RenderedPage) {
-        if let Ok(payload) = postcard::to_allocvec(page) {
+        if let Ok(payload) = page::encode(page) {
             self.write(&key.0, entry::frame(&payload));
         }
     }
@@ -184,7 +185,7 @@ impl RenderCache {
     /// The page in an entry's `bytes`, if they check out.
     fn checked_page(&self, key: &[u8; KEY_LEN], bytes: &[u8]) -> Option<RenderedPage> {
         let payload = self.checked(key, bytes)?;
-        postcard::from_bytes(payload)
+        page::decode(payload)
             .inspect_err(|_| self.refused(key, "its contents cannot be read"))
             .ok()
     }
