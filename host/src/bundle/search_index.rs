@@ -13,7 +13,10 @@
 use std::fmt::Write as _;
 
 use quire_core::tokens::browser::each_token;
-use rustc_hash::FxHashMap;
+use rustc_hash::FxBuildHasher;
+
+/// A map with rustc's fast hash.
+type FxHashMap<K, V> = std::collections::HashMap<K, V, FxBuildHasher>;
 use serde_json::json;
 
 /// BM25 parameters (the common defaults).
