@@ -14,10 +14,11 @@ use std::fmt::Write as _;
 
 use quire_core::tokens::browser::each_token;
 use rustc_hash::FxBuildHasher;
-
-/// A map with rustc's fast hash.
-type FxHashMap<K, V> = std::collections::HashMap<K, V, FxBuildHasher>;
 use serde_json::json;
+
+/// A map with rustc's fast hash: terms are hashed once per word of every section, and nothing
+/// here faces keys but page text, whose worst case only slows the export.
+type FxHashMap<K, V> = std::collections::HashMap<K, V, FxBuildHasher>;
 
 /// BM25 parameters (the common defaults).
 const K1: f64 = 1.2;
@@ -64,10 +65,8 @@ pub struct SearchIndexBuilder {
     pending: Vec<Document>,
     /// Chunk files written and not yet taken.
     ready: Vec<(String, Vec<u8>)>,
-    /// term -> its number in `postings`. Every section of a site is tokenized here, on the
-    /// export's one collecting thread: a term is hashed (with a fast hash; nothing here faces
-    /// untrusted keys but page text, whose worst case only slows the export) and its string
-    /// kept once.
+    /// term -> its number in `postings`, each term's string kept once. Sections come counted
+    /// ([`CountedSection`]), so the one collecting thread only looks their terms up here.
     terms: FxHashMap<String, u32>,
     postings: Vec<Postings>,
     lengths: Vec<u32>,
