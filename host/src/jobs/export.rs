@@ -75,6 +75,7 @@ pub fn run_export(
             cancel: Some(cancel),
             work: &work,
             cache: cache.as_ref(),
+            given_back: crate::rendering::every_page,
         },
         domain: &job.domain,
         features: job.features.as_deref(),
@@ -214,11 +215,19 @@ fn trim_now_and_then(cache: &RenderCache, max_bytes: u64) {
     cache.trim_and_log(max_bytes);
 }
 
+/// How much of an archive is gathered before it goes to storage. A packager gives an entry at
+/// a time, and most are a few kilobytes: handed to storage one by one, each costs a round
+/// through the async runtime and the storage layer (a tenth of a large site's one-page
+/// export, BENCHMARKS.md).
+const ARCHIVE_WRITE_BYTES: usize = 8 << 20;
+
 /// An archive streamed into object storage.
 struct StorageArchive<'a> {
     runtime: &'a Handle,
     writer: opendal::Writer,
     path: String,
+    /// What is not yet written, up to [`ARCHIVE_WRITE_BYTES`].
+    gathered: Vec<u8>,
 }
 
 impl<'a> StorageArchive<'a> {
@@ -232,17 +241,38 @@ impl<'a> StorageArchive<'a> {
             runtime,
             writer,
             path,
+            gathered: Vec::new(),
         })
+    }
+
+    fn write_gathered(&mut self) -> Result<(), ExportError> {
+        if !self.gathered.is_empty() {
+            let gathered = std::mem::take(&mut self.gathered);
+            self.runtime.block_on(self.writer.write(gathered))?;
+        }
+        Ok(())
     }
 }
 
 impl ArchiveOutput for StorageArchive<'_> {
     fn write(&mut self, chunk: Vec<u8>) -> Result<(), ExportError> {
-        self.runtime.block_on(self.writer.write(chunk))?;
+        if chunk.len() >= ARCHIVE_WRITE_BYTES {
+            self.write_gathered()?;
+            self.runtime.block_on(self.writer.write(chunk))?;
+        } else {
+            if self.gathered.len() + chunk.len() > ARCHIVE_WRITE_BYTES {
+                self.write_gathered()?;
+            }
+            if self.gathered.capacity() == 0 {
+                self.gathered.reserve(ARCHIVE_WRITE_BYTES);
+            }
+            self.gathered.extend_from_slice(&chunk);
+        }
         Ok(())
     }
 
     fn close(&mut self) -> Result<(), ExportError> {
+        self.write_gathered()?;
         self.runtime.block_on(self.writer.close())?;
         Ok(())
     }

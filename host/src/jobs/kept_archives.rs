@@ -30,8 +30,9 @@ pub struct Earlier {
     pub archive: EarlierArchive,
 }
 
-/// The last archive the packager hashing to `packager` wrote for `domain`, copied to a local
-/// file to read entries from; `None` when there is none or it cannot be read.
+/// The last archive the packager hashing to `packager` wrote for `domain`, as a local file to
+/// read entries from (copied there from object storage, opened in place on a local disk);
+/// `None` when there is none or it cannot be read.
 pub fn earlier(
     context: &ExportContext,
     runtime: &Handle,
@@ -53,6 +54,20 @@ pub fn earlier(
                 return None;
             }
         };
+        // On local filesystem storage the archive is a file already: read in place, not
+        // copied (a large site's archive is hundreds of megabytes).
+        if let Some(path) = crate::storage::local_path(operator, &last.archive) {
+            return match std::fs::File::open(&path) {
+                Ok(file) => Some(Earlier {
+                    job: last.job,
+                    archive: EarlierArchive::new(index, file),
+                }),
+                Err(e) => {
+                    tracing::warn!(job = %last.job, "cannot open the earlier archive; packing every file: {e}");
+                    None
+                }
+            };
+        }
         let mut file = tempfile::tempfile().ok()?;
         let copied = async {
             let reader = operator.reader(&last.archive).await?;
