@@ -238,6 +238,7 @@ impl Builder {
                 cancel: None,
                 work: &work,
                 cache: self.cache.as_ref(),
+                given_back: crate::rendering::every_page,
             },
             domain: &self.domain,
             features: Some(&features),

@@ -44,6 +44,7 @@ struct Listing {
 /// A page's sections made ready for the offline search index, on whichever thread has the
 /// page: counting the terms of every section is most of what an export of pages taken from
 /// the render cache does, and [`SiteFiles`] runs on one thread.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub struct PageSections(Vec<CountedSection>);
 
 impl PageSections {

@@ -87,6 +87,7 @@ struct Postings {
 /// needs nothing of the rest of the site and so runs on any thread (an export does it on the
 /// threads that take pages from the render cache), leaving [`SearchIndexBuilder::add_counted`]
 /// only the postings to append.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub struct CountedSection {
     document: Document,
     /// The section's distinct terms, one after another.
@@ -208,15 +209,10 @@ impl SearchIndexBuilder {
             return;
         }
         let index = (self.count - 1) / DOCS_PER_CHUNK;
-        let body = json!(
-            self.pending
-                .drain(..)
-                .map(|(href, title, trail, excerpt, scope)| json!([
-                    href, title, trail, excerpt, scope
-                ]))
-                .collect::<Vec<_>>()
-        )
-        .to_string();
+        // Tuples serialise as arrays: the same text as building a `serde_json::Value` of them,
+        // without a value per string.
+        let body = serde_json::to_string(&self.pending).unwrap_or_default();
+        self.pending.clear();
         self.ready.push((
             format!("search/d{index}.js"),
             script(&format!("d{index}"), &body),
@@ -387,6 +383,29 @@ mod tests {
                 expected.push('…');
             }
             proptest::prop_assert_eq!(excerpt(&text), expected);
+        }
+    }
+
+    proptest::proptest! {
+        /// A chunk of documents is the text a `serde_json::Value` of them gave before.
+        #[test]
+        fn a_chunk_is_written_as_a_json_value_of_it(
+            documents in proptest::collection::vec(
+                ("\\PC{0,8}", "[\"\\\\\u{0}-\u{1f}<>&é✓]{0,6}", "\\PC{0,4}", "\\PC{0,4}", "/[a-z]{0,3}"),
+                1..5,
+            )
+        ) {
+            let expected = json!(
+                documents
+                    .iter()
+                    .map(|(a, b, c, d, e)| json!([a, b, c, d, e]))
+                    .collect::<Vec<_>>()
+            )
+            .to_string();
+            let mut builder = SearchIndexBuilder { pending: documents, count: 1, ..Default::default() };
+            builder.write_chunk();
+            let (_, contents) = builder.ready.pop().expect("a chunk");
+            proptest::prop_assert_eq!(contents, script("d0", &expected));
         }
     }
 

@@ -8,15 +8,16 @@
 pub mod assembly;
 mod destination;
 mod error;
+mod page_sections;
 
 use std::collections::{BTreeSet, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
-use crate::bundle::{FEATURES_FILE, PageSections, SiteFiles};
+use crate::bundle::{FEATURES_FILE, SiteFiles};
 use crate::plugins::{OutputFile, Plugins, RenderedPage, Warning};
-use crate::rendering::{RenderCounts, SiteRender};
+use crate::rendering::{PageKey, RenderCounts, SiteRender};
 use crate::sites::{PageEntry, SiteManifest, is_static_asset};
 use crate::store::JobWarning;
 use quire_core::redirects::Redirects;
@@ -113,16 +114,13 @@ pub fn run<R: Send>(
             let mut done = 0u64;
             // What the pages need once for the whole site (a diagram script), by name.
             let mut needs = BTreeSet::new();
-            // Each page's sections are counted for the search index on the thread that has
-            // the page; what is left here is one pass over the site in order.
-            let count_sections = |page: &PageEntry, output: &mut RenderedPage| {
-                PageSections::count(
-                    &page.path,
-                    output,
-                    page.version.as_deref(),
-                    page.language.as_deref(),
-                )
-            };
+            // Each page's sections are counted for the search index (or found counted) on the
+            // thread that has the page; what is left here is one pass over the site in order.
+            let cache = render.cache;
+            let count_sections =
+                |page: &PageEntry, key: Option<&PageKey>, output: &mut RenderedPage| {
+                    page_sections::counted(cache, key, page, output)
+                };
             prepared.pages_prepared(count_sections, |rendered| {
                 let (page, mut output) = (rendered.page, rendered.output);
                 needs.extend(std::mem::take(&mut output.needs));

@@ -23,6 +23,31 @@ type Hash = [u8; HASH_LEN];
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PageKey(pub(super) Hash);
 
+impl PageKey {
+    /// The key of what a caller makes of the page's output, named `kind` (which should
+    /// change whenever how it is made changes), given `inputs`, everything else it depends
+    /// on (an absent input told apart from an empty one): kept beside the page with
+    /// `RenderCache::put_bytes`.
+    pub fn derived(&self, kind: &str, inputs: &[Option<&str>]) -> [u8; HASH_LEN] {
+        let mut hash = Sha256::new();
+        hash.update(b"quire-derived/1");
+        for part in [Some(kind.as_bytes()), Some(&self.0[..])]
+            .into_iter()
+            .chain(inputs.iter().map(|input| input.map(str::as_bytes)))
+        {
+            match part {
+                Some(bytes) => {
+                    hash.update([1]);
+                    hash.update((bytes.len() as u64).to_le_bytes());
+                    hash.update(bytes);
+                }
+                None => hash.update([0]),
+            }
+        }
+        hash.finalize().into()
+    }
+}
+
 /// What every page of one run shares in its key, and the site's snippets with what each one
 /// references.
 pub struct SiteKey {
@@ -201,6 +226,23 @@ mod tests {
             .expect("site key")
             .page(&page(source))
             .expect("page key")
+    }
+
+    #[test]
+    fn derived_keys_tell_their_kind_page_and_inputs_apart() {
+        let (a, b) = (key(&[], "A"), key(&[], "B"));
+        let derived = a.derived("sections", &[Some("p"), None]);
+        assert_eq!(derived, a.derived("sections", &[Some("p"), None]));
+        for other in [
+            b.derived("sections", &[Some("p"), None]),
+            a.derived("other", &[Some("p"), None]),
+            a.derived("sections", &[Some("p"), Some("")]),
+            a.derived("sections", &[Some("p"), None, None]),
+            a.derived("sections", &[Some(""), Some("p")]),
+        ] {
+            assert_ne!(derived, other);
+        }
+        assert_ne!(derived, a.0, "never the page's own key");
     }
 
     #[test]

@@ -25,6 +25,7 @@ use crate::plugins::{
 use crate::sites::{PageEntry, SiteManifest};
 
 pub use cache::RenderCache;
+pub use keys::PageKey;
 pub use pool::render_threads;
 pub use sources::Sources;
 
@@ -60,6 +61,16 @@ pub struct SiteRender<'a> {
     pub work: &'a str,
     /// Where rendered pages are kept and reused from, if anywhere.
     pub cache: Option<&'a RenderCache>,
+    /// Which of `pages` come back to the caller. With a cache, the others are only made sure
+    /// of: rendered and kept when missing, and when found, not even read out of their entry
+    /// (a publish keeps every page for the export that follows but indexes only some).
+    /// Without one, every page comes back.
+    pub given_back: fn(&PageEntry) -> bool,
+}
+
+/// [`SiteRender::given_back`] for a run that wants every page back.
+pub fn every_page(_: &PageEntry) -> bool {
+    true
 }
 
 /// One page, rendered, with what the run's `prepare` made of it (`pages_prepared`).
@@ -179,15 +190,17 @@ impl Prepared<'_> {
     where
         E: From<RenderError>,
     {
-        self.pages_prepared(|_, _| (), on_page)
+        self.pages_prepared(|_, _, _| (), on_page)
     }
 
     /// [`Prepared::pages`], with `prepare` run on each rendered or reused page on the thread
     /// that has it, before the page is handed to `on_page`: the work a caller does on every
-    /// page runs on every core rather than on the calling thread alone.
+    /// page runs on every core rather than on the calling thread alone. `prepare` is given
+    /// the page's render key when the run has a cache, to keep what it makes under a key
+    /// derived from it ([`PageKey::derived`]).
     pub fn pages_prepared<P, E>(
         &self,
-        prepare: impl Fn(&PageEntry, &mut RenderedPage) -> P + Sync,
+        prepare: impl Fn(&PageEntry, Option<&PageKey>, &mut RenderedPage) -> P + Sync,
         mut on_page: impl FnMut(PageRendered<'_, P>) -> Result<(), E>,
     ) -> Result<(), E>
     where
@@ -229,7 +242,7 @@ impl Prepared<'_> {
             let lookup = render
                 .cache
                 .zip(self.site_key.as_ref().and_then(|site| site.page(&input)))
-                .map(|(cache, key)| cache.start(key));
+                .map(|(cache, key)| cache.start(key, (render.given_back)(page)));
             Ok::<_, E>((*page, input, lookup))
         });
         let rendered = pool::render_in_order(
@@ -240,7 +253,9 @@ impl Prepared<'_> {
             render.work,
             self.plugins.render_threads,
             inputs,
-            &|page: &&PageEntry, output: &mut RenderedPage| prepare(page, output),
+            &|page: &&PageEntry, key: Option<&PageKey>, output: &mut RenderedPage| {
+                prepare(page, key, output)
+            },
             |page, input, outcome| {
                 let metrics = crate::metrics::get();
                 let (counter, metric) = if outcome.reused {
@@ -251,8 +266,10 @@ impl Prepared<'_> {
                 counter.fetch_add(1, Ordering::Relaxed);
                 metric.inc();
                 let (output, failure) = match outcome.output {
-                    Ok(output) => (output, None),
-                    Err(failure) => (fallback(page, &input.source, &failure), Some(failure)),
+                    Some(Ok(output)) => (output, None),
+                    Some(Err(failure)) => (fallback(page, &input.source, &failure), Some(failure)),
+                    // Kept, and not the caller's.
+                    None => return Ok(()),
                 };
                 on_page(PageRendered {
                     page,

@@ -12,6 +12,7 @@ use std::sync::mpsc::{Receiver, Sender, channel, sync_channel};
 
 use super::RenderError;
 use super::cache::{Lookup, RenderCache};
+use super::keys::PageKey;
 use crate::plugins::{
     LoadedPlugin, PageInput, PluginError, PluginRuntime, RenderedPage, RendererSession, SiteInfo,
 };
@@ -28,7 +29,9 @@ type Done<T, P> = Result<(usize, T, PageInput, Outcome<P>), PluginError>;
 
 /// What became of one page.
 pub(super) struct Outcome<P> {
-    pub output: Result<RenderedPage, PluginError>,
+    /// `None` for a page not given back (`Lookup::given_back`): found in the cache, or
+    /// rendered and kept there.
+    pub output: Option<Result<RenderedPage, PluginError>>,
     /// Taken from the render cache rather than rendered.
     pub reused: bool,
     /// What the caller's `prepare` made of the page on the rendering thread, when it was
@@ -63,7 +66,7 @@ pub(super) fn render_in_order<T, P, E>(
     work: &str,
     threads: usize,
     pages: impl IntoIterator<Item = Result<(T, PageInput, Option<Lookup>), E>>,
-    prepare: &(impl Fn(&T, &mut RenderedPage) -> P + Sync),
+    prepare: &(impl Fn(&T, Option<&PageKey>, &mut RenderedPage) -> P + Sync),
     mut on_page: impl FnMut(T, PageInput, Outcome<P>) -> Result<(), E>,
 ) -> Result<(), E>
 where
@@ -160,7 +163,7 @@ fn render_thread<T, P>(
     cache: Option<&RenderCache>,
     work: &str,
     tasks: &Mutex<Receiver<Task<T>>>,
-    prepare: &impl Fn(&T, &mut RenderedPage) -> P,
+    prepare: &impl Fn(&T, Option<&PageKey>, &mut RenderedPage) -> P,
     done: Sender<Done<T, P>>,
 ) {
     let open = || RendererSession::open(runtime, plugin, site, work);
@@ -176,12 +179,15 @@ fn render_thread<T, P>(
             return; // the queue is closed: the run is over
         };
         let key = lookup.as_ref().map(|l| l.key);
-        let cached = cache
-            .zip(lookup)
-            .and_then(|(cache, lookup)| cache.finish(lookup));
+        let given_back = lookup.as_ref().is_none_or(|l| l.given_back);
+        let cached = match cache.zip(lookup) {
+            Some((cache, lookup)) if given_back => cache.finish(lookup).map(Some),
+            Some((cache, lookup)) => cache.holds(lookup).then_some(None),
+            None => None,
+        };
         let mut outcome = match cached {
             Some(output) => Outcome {
-                output: Ok(output),
+                output: output.map(Ok),
                 reused: true,
                 prepared: None,
             },
@@ -210,14 +216,14 @@ fn render_thread<T, P>(
                     Err(_) => {}
                 }
                 Outcome {
-                    output: rendered,
+                    output: given_back.then_some(rendered),
                     reused: false,
                     prepared: None,
                 }
             }
         };
-        if let Ok(page) = &mut outcome.output {
-            outcome.prepared = Some(prepare(&tag, page));
+        if let Some(Ok(page)) = &mut outcome.output {
+            outcome.prepared = Some(prepare(&tag, key.as_ref(), page));
         }
         if done.send(Ok((index, tag, input, outcome))).is_err() {
             return;

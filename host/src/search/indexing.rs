@@ -8,10 +8,10 @@ use std::sync::mpsc::{channel, sync_channel};
 use std::sync::{Mutex, MutexGuard};
 
 use super::sectioning;
-use super::segments::{Group, Segment, SegmentKey};
-use crate::plugins::{IndexSection, PluginError, Plugins};
-use crate::rendering::{RenderCache, RenderError, SiteRender, Sources, render_threads};
-use crate::sites::SiteManifest;
+use super::segments::{Group, PageSections, Segment, SegmentKey};
+use crate::plugins::{IndexSection, PluginError, Plugins, RenderedPage};
+use crate::rendering::{PageKey, RenderCache, RenderError, SiteRender, Sources, render_threads};
+use crate::sites::{PageEntry, SiteManifest};
 use quire_answer::vocabulary::Vocabulary;
 
 /// A built index and what went into it.
@@ -88,6 +88,8 @@ pub fn build_index(
         cancel: None,
         work: &work,
         cache,
+        // The rest are kept for the export that follows, and not read back here.
+        given_back: |page| page.searchable,
     };
     let prepared = render.prepare(plugins);
     // Groups are formed here, in the pages' order, and their segments built (or found) on
@@ -125,7 +127,7 @@ pub fn build_index(
             });
         }
         drop(done);
-        let rendered = prepared.pages(|rendered| {
+        let rendered = prepared.pages_prepared(page_sections, |rendered| {
             let page = rendered.page;
             // Without a cache the rendering is for the index alone, and stops with it.
             if cache.is_none()
@@ -143,23 +145,10 @@ pub fn build_index(
                 skipped.push((page.file.clone(), failure.to_string()));
                 return Ok(());
             }
-            let output = rendered.output;
-            let sections = sectioning::index_units(
-                &output.title,
-                output.description.as_deref(),
-                output.sections,
-            )
-            .into_iter()
-            .map(|section| IndexSection {
-                path: page.path.clone(),
-                anchor: section.anchor,
-                title: output.title.clone(),
-                heading_trail: section.heading_trail,
-                text: section.text,
-                version: page.version.clone(),
-                language: page.language.clone(),
-            })
-            .collect();
+            // Made for every page rendered or found; a fallback page has failed above.
+            let Some(sections) = rendered.prepared else {
+                return Ok(());
+            };
             if group.add_page(&page.path, sections) {
                 let full = std::mem::replace(&mut group, Group::new(&retriever));
                 let _ = to_build.send((groups, full));
@@ -254,4 +243,27 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The index's sections of `page`, as `output` has them (taken out of it): long sections cut
+/// into windows and tiny ones folded, each told its page, title and scope. Run on the thread
+/// that has the page.
+fn page_sections(page: &PageEntry, _: Option<&PageKey>, output: &mut RenderedPage) -> PageSections {
+    let sections = sectioning::index_units(
+        &output.title,
+        output.description.as_deref(),
+        std::mem::take(&mut output.sections),
+    )
+    .into_iter()
+    .map(|section| IndexSection {
+        path: page.path.clone(),
+        anchor: section.anchor,
+        title: output.title.clone(),
+        heading_trail: section.heading_trail,
+        text: section.text,
+        version: page.version.clone(),
+        language: page.language.clone(),
+    })
+    .collect();
+    PageSections::new(sections)
 }

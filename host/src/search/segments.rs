@@ -28,7 +28,7 @@ const BATCH: usize = 256;
 /// Segments read at once when an index is loaded (a size limit is checked between batches).
 const READ_BATCH: usize = 64;
 /// Changes whenever what a segment's key covers, or how its entry is laid out, changes.
-const KEY_FORMAT: &[u8] = b"quire-search-segment/1";
+const KEY_FORMAT: &[u8] = b"quire-search-segment/2";
 
 /// The sections of one group of pages, as they are added, and the hash of what the segment
 /// built from them depends on.
@@ -54,6 +54,28 @@ pub struct Segment {
     pub reused: bool,
 }
 
+/// One page's sections for the index, with their digest: made on whichever thread has the page
+/// (a publish of unchanged pages does little else), so that a group only adds them up.
+pub struct PageSections {
+    sections: Vec<IndexSection>,
+    digest: [u8; 32],
+}
+
+impl PageSections {
+    /// `sections`, hashed.
+    pub fn new(sections: Vec<IndexSection>) -> Self {
+        let mut digest = Sha256::new();
+        digest.update((sections.len() as u64).to_le_bytes());
+        for section in &sections {
+            hash_section(&mut digest, section);
+        }
+        Self {
+            sections,
+            digest: digest.finalize().into(),
+        }
+    }
+}
+
 impl Group {
     /// An empty group, for segments built by `retriever`.
     pub fn new(retriever: &LoadedPlugin) -> Self {
@@ -70,11 +92,9 @@ impl Group {
     }
 
     /// Adds one page's sections; true when the page closes the group.
-    pub fn add_page(&mut self, path: &str, sections: Vec<IndexSection>) -> bool {
-        for section in &sections {
-            hash_section(&mut self.key, section);
-        }
-        self.sections.extend(sections);
+    pub fn add_page(&mut self, path: &str, page: PageSections) -> bool {
+        self.key.update(page.digest);
+        self.sections.extend(page.sections);
         self.pages += 1;
         self.pages >= MAX_SEGMENT_PAGES || closes_group(path)
     }

@@ -57,6 +57,9 @@ pub enum RenderCache {
 /// thread asks.
 pub struct Lookup {
     pub key: PageKey,
+    /// Whether the page is wanted back ([`RenderCache::finish`]) or only made sure of
+    /// ([`RenderCache::holds`]).
+    pub given_back: bool,
     read: Option<JoinHandle<Option<Vec<u8>>>>,
 }
 
@@ -76,8 +79,9 @@ impl RenderCache {
         }
     }
 
-    /// Starts looking `key` up; [`RenderCache::finish`] gives the page.
-    pub fn start(&self, key: PageKey) -> Lookup {
+    /// Starts looking `key` up; [`RenderCache::finish`] gives the page, or
+    /// [`RenderCache::holds`] says whether it is there, as `given_back` says.
+    pub fn start(&self, key: PageKey, given_back: bool) -> Lookup {
         let read = match self {
             RenderCache::Folder(_) => None,
             RenderCache::Storage {
@@ -89,7 +93,11 @@ impl RenderCache {
                 }))
             }
         };
-        Lookup { key, read }
+        Lookup {
+            key,
+            given_back,
+            read,
+        }
     }
 
     /// The page `lookup` found, if its bytes check out. Call from a thread outside the async
@@ -102,6 +110,25 @@ impl RenderCache {
             }
             _ => self.get(&lookup.key),
         }
+    }
+
+    /// Whether entries are read from a local disk, where reading one costs little next to
+    /// what it saves making (remote object storage costs a round trip per entry).
+    pub fn reads_are_local(&self) -> bool {
+        matches!(self, RenderCache::Folder(_))
+    }
+
+    /// Whether the entry `lookup` found checks out, without reading the page out of it: what
+    /// a run that keeps a page for later but has no use for it now needs. Call from a thread
+    /// outside the async runtime (the render pipeline's).
+    pub fn holds(&self, lookup: Lookup) -> bool {
+        let bytes = match (self, lookup.read) {
+            (RenderCache::Storage { runtime, .. }, Some(read)) => {
+                runtime.block_on(read).ok().flatten()
+            }
+            _ => self.read(&lookup.key.0),
+        };
+        bytes.is_some_and(|bytes| self.checked(&lookup.key.0, &bytes).is_some())
     }
 
     /// The page stored under `key`, if there is one whose bytes check out. Call from a thread
