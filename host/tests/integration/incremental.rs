@@ -51,11 +51,22 @@ async fn a_release_renders_each_page_once_and_the_next_only_what_changed() {
     let api = Api::new(&server.base, &key);
     let site = instance.dir.path().join("site");
     common::sites::copy_dir(&common::example_site(), &site);
+    // A page no navigation reaches: exported, but not searchable, so a publish only makes sure
+    // it is in the cache (and, from the second release on, does not read it back out).
+    std::fs::write(
+        site.join("unlisted.mdx"),
+        "---\ntitle: Unlisted\n---\n\nReached by its address alone.\n",
+    )
+    .unwrap();
 
     let (v1, pages) = release(&api, &site, "v1").await;
     let (rendered, reused) = counts(&server.base).await;
     assert_eq!(rendered, pages, "publishing rendered every page, once");
     assert_eq!(reused, pages, "the export rendered none again");
+    assert!(
+        v1.contains_key("unlisted.html"),
+        "the unlisted page is exported"
+    );
     let segments = |text: &str| {
         let value = |series| sample(text, series).unwrap_or(0.0);
         (
