@@ -137,10 +137,11 @@ pub fn passage(split: &Split, position: usize, free: impl Fn(usize) -> bool) -> 
 /// sentence ending in a colon, with only items between them (at most `LIST_ITEMS`), no code.
 fn list_intro(split: &Split, position: usize) -> Option<usize> {
     // Without list markers in the text, an item is told from a paragraph by its shape: a short
-    // block that does not end a sentence ("Create, edit, or delete files").
+    // block that does not end a sentence ("Create, edit, or delete files"). One ending in a
+    // colon introduces something of its own, and is quoted with that, not as an item.
     let looks_like_item = |sentence: &str| {
         sentence.split_whitespace().count() <= LIST_ITEM_WORDS
-            && !sentence.trim_end().ends_with(['.', '!', '?'])
+            && !sentence.trim_end().ends_with(['.', '!', '?', ':'])
     };
     let own_block = split.blocks[position];
     if (position > 0 && split.blocks[position - 1] == own_block)
@@ -293,6 +294,16 @@ mod tests {
         // Not a paragraph after the list, nor an item whose introduction is quoted already.
         assert!(passage(&s, 4, |_| true).items.is_empty());
         assert!(passage(&s, 2, |i| i != 1).items.is_empty());
+    }
+
+    #[test]
+    fn a_sentence_ending_in_a_colon_is_no_list_item() {
+        // Found by `any_retrieval_gives_a_safe_answer`: the second line was quoted as an item
+        // of the first, the same words twice, and without the code it introduces.
+        let s = split("Install the CLI:\nInstall the CLI:\n```bash\ncn --version\n```\n");
+        let p = passage(&s, 1, |_| true);
+        assert_eq!(p.lead, "Install the CLI:");
+        assert!(p.items.is_empty() && p.taken.is_empty(), "{p:?}");
     }
 
     #[test]
