@@ -8,7 +8,7 @@ use std::sync::mpsc::{channel, sync_channel};
 use std::sync::{Mutex, MutexGuard};
 
 use super::sectioning;
-use super::segments::{Group, PageSections, Segment, SegmentKey};
+use super::segments::{Group, IndexedPage, Segment, SegmentKey};
 use crate::plugins::{IndexSection, PluginError, Plugins, RenderedPage};
 use crate::rendering::{PageKey, RenderCache, RenderError, SiteRender, Sources, render_threads};
 use crate::sites::{PageEntry, SiteManifest};
@@ -248,7 +248,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 /// The index's sections of `page`, as `output` has them (taken out of it): long sections cut
 /// into windows and tiny ones folded, each told its page, title and scope. Run on the thread
 /// that has the page.
-fn page_sections(page: &PageEntry, _: Option<&PageKey>, output: &mut RenderedPage) -> PageSections {
+fn page_sections(page: &PageEntry, _: Option<&PageKey>, output: &mut RenderedPage) -> IndexedPage {
     let sections = sectioning::index_units(
         &output.title,
         output.description.as_deref(),
@@ -265,5 +265,5 @@ fn page_sections(page: &PageEntry, _: Option<&PageKey>, output: &mut RenderedPag
         language: page.language.clone(),
     })
     .collect();
-    PageSections::new(sections)
+    IndexedPage::new(sections)
 }

@@ -56,12 +56,12 @@ pub struct Segment {
 
 /// One page's sections for the index, with their digest: made on whichever thread has the page
 /// (a publish of unchanged pages does little else), so that a group only adds them up.
-pub struct PageSections {
+pub struct IndexedPage {
     sections: Vec<IndexSection>,
     digest: [u8; 32],
 }
 
-impl PageSections {
+impl IndexedPage {
     /// `sections`, hashed.
     pub fn new(sections: Vec<IndexSection>) -> Self {
         let mut digest = Sha256::new();
@@ -92,7 +92,7 @@ impl Group {
     }
 
     /// Adds one page's sections; true when the page closes the group.
-    pub fn add_page(&mut self, path: &str, page: PageSections) -> bool {
+    pub fn add_page(&mut self, path: &str, page: IndexedPage) -> bool {
         self.key.update(page.digest);
         self.sections.extend(page.sections);
         self.pages += 1;
