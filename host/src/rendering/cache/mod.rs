@@ -103,12 +103,18 @@ impl RenderCache {
     /// The page `lookup` found, if its bytes check out. Call from a thread outside the async
     /// runtime (the render pipeline's).
     pub fn finish(&self, lookup: Lookup) -> Option<RenderedPage> {
+        let key = lookup.key.0;
+        let bytes = self.looked_up(lookup)?;
+        self.checked_page(&key, &bytes)
+    }
+
+    /// The bytes `lookup` found: its read started in storage, or read from the folder now.
+    fn looked_up(&self, lookup: Lookup) -> Option<Vec<u8>> {
         match (self, lookup.read) {
             (RenderCache::Storage { runtime, .. }, Some(read)) => {
-                let bytes = runtime.block_on(read).ok().flatten()?;
-                self.checked_page(&lookup.key.0, &bytes)
+                runtime.block_on(read).ok().flatten()
             }
-            _ => self.get(&lookup.key),
+            _ => self.read(&lookup.key.0),
         }
     }
 
@@ -122,13 +128,9 @@ impl RenderCache {
     /// a run that keeps a page for later but has no use for it now needs. Call from a thread
     /// outside the async runtime (the render pipeline's).
     pub fn holds(&self, lookup: Lookup) -> bool {
-        let bytes = match (self, lookup.read) {
-            (RenderCache::Storage { runtime, .. }, Some(read)) => {
-                runtime.block_on(read).ok().flatten()
-            }
-            _ => self.read(&lookup.key.0),
-        };
-        bytes.is_some_and(|bytes| self.checked(&lookup.key.0, &bytes).is_some())
+        let key = lookup.key.0;
+        self.looked_up(lookup)
+            .is_some_and(|bytes| self.checked(&key, &bytes).is_some())
     }
 
     /// The page stored under `key`, if there is one whose bytes check out. Call from a thread
