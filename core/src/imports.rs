@@ -26,9 +26,10 @@ pub struct ImportStatement<'a> {
 /// every page of a site this way on every release.
 pub fn import_statements(esm: &str) -> impl Iterator<Item = ImportStatement<'_>> {
     const WORD: &str = "import ";
+    let finder = memchr::memmem::Finder::new(WORD);
     let mut from = 0;
     std::iter::from_fn(move || {
-        while let Some(found) = esm[from..].find(WORD) {
+        while let Some(found) = finder.find(&esm.as_bytes()[from..]) {
             let start = from + found;
             from = start + WORD.len();
             let statement_start = esm[..start].rfind([';', '\n']).map_or(0, |at| at + 1);

@@ -65,11 +65,17 @@ pub struct Metrics {
     /// the render cache instead.
     pub pages_rendered: Counter,
     pub pages_reused: Counter,
+    /// Pages whose search index sections publishing took from the render cache, kept beside
+    /// the page, without reading the page itself.
+    pub index_pages_kept: Counter,
     /// Search index segments built by publishing, and those taken from earlier versions'.
     pub segments_built: Counter,
     pub segments_reused: Counter,
     /// Archive entries copied from a site's earlier archive instead of packed again.
     pub archive_entries_reused: Counter,
+    /// Pages an export took from their summary kept in the render cache and the earlier
+    /// archive's entries, without reading the page.
+    pub export_pages_kept: Counter,
     /// Exports that ended, by outcome (completed, failed, requeued).
     pub exports_finished: Family<OutcomeLabels, Counter>,
     /// Bundle fetches by the docs server, by outcome (installed, pinned, expired, refused,
@@ -105,9 +111,11 @@ impl Metrics {
         let export_page_failures = Counter::default();
         let pages_rendered = Counter::default();
         let pages_reused = Counter::default();
+        let index_pages_kept = Counter::default();
         let segments_built = Counter::default();
         let segments_reused = Counter::default();
         let archive_entries_reused = Counter::default();
+        let export_pages_kept = Counter::default();
         let exports_finished = Family::<OutcomeLabels, Counter>::default();
         let bundle_fetches = Family::<OutcomeLabels, Counter>::default();
         let rate_limit_refusals = Family::<ScopeLabels, Counter>::default();
@@ -144,6 +152,16 @@ impl Metrics {
             "render_pages_reused",
             "Pages taken from the render cache instead of rendered",
             pages_reused.clone(),
+        );
+        registry.register(
+            "search_index_pages_kept",
+            "Pages indexed from their sections kept in the render cache, without reading the page",
+            index_pages_kept.clone(),
+        );
+        registry.register(
+            "export_pages_kept",
+            "Pages exported from their kept summary and the earlier archive's entries, unread",
+            export_pages_kept.clone(),
         );
         registry.register(
             "search_segments_built",
@@ -199,9 +217,11 @@ impl Metrics {
             export_page_failures,
             pages_rendered,
             pages_reused,
+            index_pages_kept,
             segments_built,
             segments_reused,
             archive_entries_reused,
+            export_pages_kept,
             exports_finished,
             bundle_fetches,
             rate_limit_refusals,

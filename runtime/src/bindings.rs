@@ -28,6 +28,8 @@ pub mod retriever {
     wasmtime::component::bindgen!({
         world: "retriever",
         path: "../wit",
+        // The host keeps each page's index sections beside it in the render cache.
+        additional_derives: [serde::Serialize, serde::Deserialize],
         with: {
             "quire:plugins/types": super::renderer::quire::plugins::types,
             "quire:plugins/host": super::renderer::quire::plugins::host,

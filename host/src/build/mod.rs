@@ -254,11 +254,13 @@ impl Builder {
         let names = (self.domain.as_str(), loaded.label.as_str());
         let (mut reused_entries, mut delta_bytes) = (0, None);
         let bytes = match destination {
-            Destination::Folder(folder) => {
-                crate::export::run(&export, &self.plugins, &mut progress, |files, aborted| {
-                    crate::export::write_folder(names, folder, files, aborted)
-                })?
-            }
+            Destination::Folder(folder) => crate::export::run(
+                &export,
+                &self.plugins,
+                &mut progress,
+                None,
+                |files, aborted| crate::export::write_folder(names, folder, files, aborted),
+            )?,
             Destination::Archive {
                 path,
                 format,
@@ -289,8 +291,12 @@ impl Builder {
                         .as_mut()
                         .map(|f| &mut f.file as &mut (dyn std::io::Write + Send)),
                 };
-                let packed =
-                    crate::export::run(&export, &self.plugins, &mut progress, |files, aborted| {
+                let packed = crate::export::run(
+                    &export,
+                    &self.plugins,
+                    &mut progress,
+                    earlier.as_ref(),
+                    |files, aborted| {
                         crate::export::pack(
                             &self.plugins,
                             format,
@@ -301,7 +307,8 @@ impl Builder {
                             |_| ArchiveFile::create(path),
                             reuse,
                         )
-                    });
+                    },
+                );
                 let packed = match packed {
                     Ok(packed) => packed,
                     Err(e) => {

@@ -54,10 +54,20 @@ pub struct ManifestBuilder {
 impl ManifestBuilder {
     /// Records the file at `path`; returns its SHA-256 (hex).
     pub fn add(&mut self, path: &str, contents: &[u8]) -> &str {
+        self.add_hashed(
+            path,
+            contents.len() as u64,
+            hex::encode(Sha256::digest(contents)),
+        )
+    }
+
+    /// Records the file at `path` of `size` bytes whose contents hash to `sha256` (hex),
+    /// hashed where the file was made; returns `sha256`.
+    pub fn add_hashed(&mut self, path: &str, size: u64, sha256: String) -> &str {
         self.files.push(ManifestEntry {
             path: path.to_string(),
-            size: contents.len() as u64,
-            sha256: hex::encode(Sha256::digest(contents)),
+            size,
+            sha256,
         });
         self.files
             .last()

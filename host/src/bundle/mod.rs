@@ -9,6 +9,7 @@
 pub mod assistant;
 mod fallback;
 pub mod file_patch;
+mod index_thread;
 pub mod llms;
 mod manifest;
 pub mod offline_search;
@@ -77,12 +78,32 @@ impl PageSections {
     }
 }
 
+/// What the site-wide files take of a rendered page besides its sections.
+#[derive(Clone, Copy)]
+pub struct PageFacts<'a> {
+    pub title: &'a str,
+    pub description: Option<&'a str>,
+    /// Not hidden or noindex: listed in the sitemap, llms files and search.
+    pub indexable: bool,
+}
+
+impl<'a> PageFacts<'a> {
+    /// The facts of `page`.
+    pub fn of(page: &'a RenderedPage) -> Self {
+        Self {
+            title: &page.title,
+            description: page.description.as_deref(),
+            indexable: page.indexable,
+        }
+    }
+}
+
 /// Collects what the site-wide files need while pages are rendered.
 pub struct SiteFiles {
     domain: String,
     name: String,
     listed: Vec<Listing>,
-    search: SearchIndexBuilder,
+    search: index_thread::IndexThread,
     full_text: llms::FullText,
     redirects: quire_core::redirects::Redirects,
     /// docs.json `variables`, replaced in the page sources the bundle carries as Markdown.
@@ -98,7 +119,7 @@ impl SiteFiles {
             domain: domain.to_string(),
             name: name.to_string(),
             listed: Vec::new(),
-            search: SearchIndexBuilder::default(),
+            search: index_thread::IndexThread::default(),
             full_text: llms::FullText::default(),
             redirects: quire_core::redirects::Redirects::default(),
             variables: quire_core::variables::Variables::default(),
@@ -128,49 +149,37 @@ impl SiteFiles {
         self
     }
 
-    /// Takes note of a rendered page (taking its sections for the search index, counted by
-    /// [`PageSections::count`] where `sections` is `None`) and returns the files to add beside
-    /// it: its source as `{path}.md`, and the offline search index's document chunks that
-    /// filled up. Pages marked hidden or noindex stay out of the sitemap, llms files and
-    /// search. `version` and `language` are the page's place in the navigation, if any.
+    /// Takes note of a rendered page (`facts`, and its `sections` for the search index) and
+    /// returns the files to add beside it: its source as `{path}.md`. Pages marked hidden or noindex stay out of the
+    /// sitemap, llms files and search. `version` and `language` are the page's place in the
+    /// navigation, if any.
     pub fn add_page(
         &mut self,
         path: &str,
         source: String,
-        page: &mut RenderedPage,
-        sections: Option<PageSections>,
+        facts: PageFacts<'_>,
+        sections: PageSections,
         (version, language): (Option<&str>, Option<&str>),
     ) -> Vec<OutputFile> {
         let source = match self.variables.substitute(&source) {
             std::borrow::Cow::Owned(replaced) => replaced,
             std::borrow::Cow::Borrowed(_) => source,
         };
-        let sections =
-            sections.unwrap_or_else(|| PageSections::count(path, page, version, language));
-        if page.indexable {
+        if facts.indexable {
             self.listed.push(Listing {
                 path: path.to_string(),
-                title: page.title.clone(),
-                description: page.description.clone(),
+                title: facts.title.to_string(),
+                description: facts.description.map(str::to_string),
                 version: version.map(str::to_string),
                 language: language.map(str::to_string),
             });
-            self.full_text.add(path, &page.title, &source);
-            for section in sections.0 {
-                self.search.add_counted(section);
-            }
+            self.full_text.add(path, facts.title, &source);
+            self.search.add(sections.0);
         }
-        let mut files = vec![OutputFile {
+        vec![OutputFile {
             path: format!("{path}.md"),
             contents: source.into_bytes(),
-        }];
-        files.extend(
-            self.search
-                .take_ready()
-                .into_iter()
-                .map(|(path, contents)| OutputFile { path, contents }),
-        );
-        files
+        }]
     }
 
     /// The site-wide files.

@@ -295,14 +295,26 @@ fn weight(tf: u32, length: u32, average: f64) -> u32 {
 /// Keeps the `keep` best of `list` by their weight with the `average` length known so far,
 /// in doc order.
 fn prune(list: &mut Vec<(u32, u32)>, lengths: &[u32], average: f64, keep: usize) {
-    list.sort_by_cached_key(|&(doc, tf)| {
-        (
-            std::cmp::Reverse(weight(tf, lengths[doc as usize], average)),
-            doc,
-        )
-    });
-    list.truncate(keep);
-    list.sort_by_key(|p| p.0);
+    if list.len() > keep && keep > 0 {
+        // Which postings are kept is all that matters here, so they are selected rather than
+        // sorted (a large site prunes its common terms thousands of times). Each key is computed
+        // once, best weight first and then the earlier document: a document is listed once per
+        // term, so the keys are distinct and the selection keeps what a sort would.
+        let mut keyed: Vec<(u64, u32)> = list
+            .iter()
+            .map(|&(doc, tf)| {
+                let weight = weight(tf, lengths[doc as usize], average);
+                ((u64::from(u32::MAX - weight) << 32) | u64::from(doc), tf)
+            })
+            .collect();
+        keyed.select_nth_unstable_by_key(keep - 1, |&(key, _)| key);
+        keyed.truncate(keep);
+        list.clear();
+        list.extend(keyed.into_iter().map(|(key, tf)| (key as u32, tf)));
+    } else {
+        list.truncate(keep);
+    }
+    list.sort_unstable_by_key(|p| p.0);
     list.shrink_to_fit();
 }
 
@@ -542,6 +554,28 @@ mod tests {
             .filter(|(n, _)| n.starts_with("search/d"))
             .count();
         assert_eq!(chunks, documents.div_ceil(DOCS_PER_CHUNK));
+    }
+
+    proptest::proptest! {
+        /// Pruning keeps the postings a full sort by weight (best first, then the earlier
+        /// document) would keep, in document order.
+        #[test]
+        fn pruning_keeps_what_sorting_by_weight_keeps(
+            postings in proptest::collection::btree_map(0u32..400, 1u32..40, 0..300),
+            lengths in proptest::collection::vec(1u32..500, 400),
+            average in 1.0f64..300.0,
+            keep in 0usize..320,
+        ) {
+            let mut list: Vec<(u32, u32)> = postings.into_iter().collect();
+            let mut sorted = list.clone();
+            sorted.sort_by_key(|&(doc, tf)| {
+                (std::cmp::Reverse(weight(tf, lengths[doc as usize], average)), doc)
+            });
+            sorted.truncate(keep);
+            sorted.sort_by_key(|p| p.0);
+            prune(&mut list, &lengths, average, keep);
+            proptest::prop_assert_eq!(list, sorted);
+        }
     }
 
     #[test]

@@ -128,7 +128,7 @@ impl EarlierArchive {
 
     /// The entry of the file at `path` with contents `sha256`, if the earlier archive has it
     /// and its bytes check out; damaged bytes are packed again, never copied.
-    fn entry(&self, path: &str, sha256: &str) -> Option<Entry> {
+    pub fn entry(&self, path: &str, sha256: &str) -> Option<Entry> {
         let entry = self.listed(path, sha256)?;
         if entry.length > MAX_ENTRY_BYTES {
             return None;
@@ -251,6 +251,14 @@ impl<'a> Assembler<'a> {
         let entry = self.earlier?.entry(path, sha256)?;
         self.reused += 1;
         Some(entry)
+    }
+
+    /// Whether the earlier archive holds the file at `path` with contents `sha256`, so that its
+    /// entry (read and checked already) is copied; counted as reused when it is.
+    pub(super) fn reuses(&mut self, path: &str, sha256: &str) -> bool {
+        let held = self.earlier.is_some_and(|e| e.has(path, sha256));
+        self.reused += u64::from(held);
+        held
     }
 
     /// Records `entry`, the entry of the file at `path` with `contents` hashing to `sha256`,

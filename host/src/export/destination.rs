@@ -11,8 +11,9 @@ use std::sync::mpsc::Receiver;
 
 use super::ExportError;
 use super::assembly::{Assembled, Assembler, Entry, Reuse};
+use super::files::BundleFile;
 use crate::bundle::{MANIFEST_PATCH_FILE, ManifestBuilder};
-use crate::plugins::{ArchiveSession, OutputFile, Plugins};
+use crate::plugins::{ArchiveSession, Plugins};
 
 /// Where an archive's bytes go as the packager gives them.
 pub trait ArchiveOutput {
@@ -46,7 +47,7 @@ pub fn pack<O: ArchiveOutput>(
     plugins: &Plugins,
     format: Option<&str>,
     (domain, version): (&str, &str),
-    receiver: Receiver<Vec<OutputFile>>,
+    receiver: Receiver<Vec<BundleFile>>,
     aborted: &AtomicBool,
     work: &str,
     open: impl FnOnce(&str) -> Result<O, ExportError>,
@@ -71,11 +72,45 @@ pub fn pack<O: ArchiveOutput>(
     let result = (|| -> Result<(), ExportError> {
         for batch in receiver {
             for file in batch {
-                if !written.insert(file.path.clone()) {
-                    tracing::warn!(work, path = %file.path, "a second file at this path is left out");
+                if !written.insert(file.path().to_string()) {
+                    tracing::warn!(work, path = %file.path(), "a second file at this path is left out");
                     continue;
                 }
-                let sha256 = manifest.add(&file.path, &file.contents);
+                let (file, sha256) = match file {
+                    BundleFile::Kept {
+                        path,
+                        size: file_size,
+                        sha256,
+                        entry,
+                    } => {
+                        // Checked against this archive's own assembler: an entry of another
+                        // packager's archive is never copied.
+                        let Some(assembler) = assembler.as_mut().and_then(|assembler| {
+                            assembler.reuses(&path, &sha256).then_some(assembler)
+                        }) else {
+                            return Err(ExportError::Format(format!(
+                                "{path}: the earlier archive's entry does not fit this archive (its packager changed during the export); export again"
+                            )));
+                        };
+                        manifest.add_hashed(&path, file_size, sha256.clone());
+                        // Unchanged: neither the delta nor a patch needs its contents.
+                        assembler
+                            .record(&path, (&[], &sha256), &entry)
+                            .map_err(ExportError::Delta)?;
+                        size += entry.bytes.len() as u64;
+                        output.write(entry.bytes)?;
+                        continue;
+                    }
+                    BundleFile::Hashed { file, sha256 } => {
+                        manifest.add_hashed(&file.path, file.contents.len() as u64, sha256.clone());
+                        (file, sha256)
+                    }
+                    BundleFile::Made(file) => {
+                        let sha256 = manifest.add(&file.path, &file.contents).to_string();
+                        (file, sha256)
+                    }
+                };
+                let sha256 = sha256.as_str();
                 let chunk = match assembler.as_mut() {
                     Some(assembler) => {
                         let entry = match assembler.kept(&file.path, sha256) {
@@ -154,7 +189,7 @@ pub fn pack<O: ArchiveOutput>(
 pub fn write_folder(
     (domain, version): (&str, &str),
     folder: &Path,
-    receiver: Receiver<Vec<OutputFile>>,
+    receiver: Receiver<Vec<BundleFile>>,
     aborted: &AtomicBool,
 ) -> Result<u64, ExportError> {
     let write = |relative: &Path, contents: &[u8]| -> Result<(), ExportError> {
@@ -169,6 +204,22 @@ pub fn write_folder(
     let mut written = HashSet::new();
     for batch in receiver {
         for file in batch {
+            let file = match file {
+                BundleFile::Made(file) => {
+                    manifest.add(&file.path, &file.contents);
+                    file
+                }
+                BundleFile::Hashed { file, sha256 } => {
+                    manifest.add_hashed(&file.path, file.contents.len() as u64, sha256);
+                    file
+                }
+                // Only an archive has entries to keep; a folder is given contents.
+                BundleFile::Kept { path, .. } => {
+                    return Err(ExportError::Format(format!(
+                        "{path}: an archive entry cannot be written to a folder"
+                    )));
+                }
+            };
             // A plugin's path is checked as the docs server checks an archive's: relative,
             // with no `..`, so nothing lands outside the folder.
             let Some(relative) = crate::sites::safe_relative(Path::new(&file.path)) else {
@@ -179,7 +230,6 @@ pub fn write_folder(
                 tracing::warn!(path = %file.path, "a second file at this path is left out");
                 continue;
             }
-            manifest.add(&file.path, &file.contents);
             write(&relative, &file.contents)?;
             size += file.contents.len() as u64;
         }

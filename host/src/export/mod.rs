@@ -8,14 +8,15 @@
 pub mod assembly;
 mod destination;
 mod error;
-mod page_sections;
+mod files;
+mod page_summary;
 
 use std::collections::{BTreeSet, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
-use crate::bundle::{FEATURES_FILE, SiteFiles};
+use crate::bundle::{FEATURES_FILE, PageFacts, SiteFiles};
 use crate::plugins::{OutputFile, Plugins, RenderedPage, Warning};
 use crate::rendering::{PageKey, RenderCounts, SiteRender};
 use crate::sites::{PageEntry, SiteManifest, is_static_asset};
@@ -23,8 +24,11 @@ use crate::store::JobWarning;
 use quire_core::redirects::Redirects;
 use quire_core::variables::Variables;
 
+use assembly::EarlierArchive;
 pub use destination::{ArchiveOutput, Packed, pack, write_folder};
 pub use error::ExportError;
+pub use files::BundleFile;
+use page_summary::{PagePrepared, Summaries};
 
 /// Batches of files in flight between the renderer and the destination.
 const PIPELINE_DEPTH: usize = 64;
@@ -62,12 +66,15 @@ pub trait ExportProgress {
 /// Runs `export` and hands every file to `write`, which runs on a thread of its own and says
 /// where the files went. A page the renderer fails on is a plain page and a warning; what stops
 /// the export is the site as a whole (the renderer cannot be set up), the sources, the
-/// destination, `progress`, or cancellation.
+/// destination, `progress`, or cancellation. With `earlier`, the archive `write` copies
+/// unchanged entries from (written by the same packager), an unchanged page whose summary the
+/// render cache keeps is not read: its files go to `write` as that archive's entries.
 pub fn run<R: Send>(
     export: &Export<'_>,
     plugins: &Plugins,
     progress: &mut dyn ExportProgress,
-    write: impl FnOnce(Receiver<Vec<OutputFile>>, &AtomicBool) -> Result<R, ExportError> + Send,
+    earlier: Option<&EarlierArchive>,
+    write: impl FnOnce(Receiver<Vec<BundleFile>>, &AtomicBool) -> Result<R, ExportError> + Send,
 ) -> Result<R, ExportError> {
     let render = &export.render;
     let manifest = render.manifest;
@@ -95,7 +102,7 @@ pub fn run<R: Send>(
 
     let aborted = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        let (sender, receiver) = sync_channel::<Vec<OutputFile>>(PIPELINE_DEPTH);
+        let (sender, receiver) = sync_channel::<Vec<BundleFile>>(PIPELINE_DEPTH);
         let writer = scope.spawn(|| write(receiver, &aborted));
 
         let rendered = (|| -> Result<(), ExportError> {
@@ -114,31 +121,84 @@ pub fn run<R: Send>(
             let mut done = 0u64;
             // What the pages need once for the whole site (a diagram script), by name.
             let mut needs = BTreeSet::new();
-            // Each page's sections are counted for the search index (or found counted) on the
-            // thread that has the page; what is left here is one pass over the site in order.
-            let cache = render.cache;
-            let count_sections =
-                |page: &PageEntry, key: Option<&PageKey>, output: &mut RenderedPage| {
-                    page_sections::counted(cache, key, page, output)
+            // Each page's sections are counted for the search index (or found counted) and its
+            // files hashed on the thread that has the page, or the page is not read at all;
+            // what is left here is one pass over the site in order.
+            let summaries = Summaries::new(render.cache, earlier);
+            let read = |page: &PageEntry, key: Option<&PageKey>, output: &mut RenderedPage| {
+                summaries.read(page, key, output)
+            };
+            let kept = |page: &PageEntry, key: &PageKey| summaries.kept(page, key);
+            prepared.pages_kept(read, kept, |rendered| {
+                let page = rendered.page;
+                let scope = (page.version.as_deref(), page.language.as_deref());
+                let files = match (rendered.output, rendered.prepared) {
+                    (None, Some(PagePrepared::Kept { summary, entries })) => {
+                        crate::metrics::get().export_pages_kept.inc();
+                        needs.extend(summary.needs);
+                        warnings.extend(summary.warnings);
+                        let facts = PageFacts {
+                            title: &summary.title,
+                            description: summary.description.as_deref(),
+                            indexable: summary.indexable,
+                        };
+                        let beside = site_files.add_page(
+                            &page.path,
+                            rendered.source,
+                            facts,
+                            summary.sections,
+                            scope,
+                        );
+                        let kept = summary.files.into_iter().zip(entries).map(|(file, entry)| {
+                            BundleFile::Kept {
+                                path: file.path,
+                                size: file.size,
+                                sha256: file.sha256,
+                                entry,
+                            }
+                        });
+                        kept.chain(beside.into_iter().map(BundleFile::from))
+                            .collect()
+                    }
+                    (Some(mut output), prepared) => {
+                        needs.extend(std::mem::take(&mut output.needs));
+                        if let Some(failure) = &rendered.failure {
+                            tracing::warn!(work = render.work, page = %page.file, "{failure}");
+                            crate::metrics::get().export_page_failures.inc();
+                        }
+                        // A page the renderer failed on is counted here.
+                        let (sections, hashes) = match prepared {
+                            Some(PagePrepared::Read { sections, hashes }) => (sections, hashes),
+                            _ => (page_summary::count(page, &mut output), Vec::new()),
+                        };
+                        let beside = site_files.add_page(
+                            &page.path,
+                            rendered.source,
+                            PageFacts::of(&output),
+                            sections,
+                            scope,
+                        );
+                        warnings.extend(std::mem::take(&mut output.warnings));
+                        let mut hashes = hashes.into_iter();
+                        output
+                            .files
+                            .into_iter()
+                            .map(|file| match hashes.next() {
+                                Some(sha256) => BundleFile::Hashed { file, sha256 },
+                                None => BundleFile::Made(file),
+                            })
+                            .chain(beside.into_iter().map(BundleFile::from))
+                            .collect()
+                    }
+                    // Only a summary stands in for a page.
+                    (None, _) => {
+                        return Err(ExportError::Plugin(crate::plugins::PluginError::Engine(
+                            format!("{} came back without its output", page.file),
+                        )));
+                    }
                 };
-            prepared.pages_prepared(count_sections, |rendered| {
-                let (page, mut output) = (rendered.page, rendered.output);
-                needs.extend(std::mem::take(&mut output.needs));
-                if let Some(failure) = &rendered.failure {
-                    tracing::warn!(work = render.work, page = %page.file, "{failure}");
-                    crate::metrics::get().export_page_failures.inc();
-                }
-                let beside = site_files.add_page(
-                    &page.path,
-                    rendered.source,
-                    &mut output,
-                    rendered.prepared,
-                    (page.version.as_deref(), page.language.as_deref()),
-                );
-                output.files.extend(beside);
-                warnings.extend(output.warnings);
                 let started = Instant::now();
-                send(&sender, output.files)?;
+                send_files(&sender, files)?;
                 timings.waiting_for_writer += started.elapsed();
                 let started = Instant::now();
                 crate::metrics::get().export_pages.inc();
@@ -200,7 +260,14 @@ pub fn run<R: Send>(
     })
 }
 
-fn send(sender: &SyncSender<Vec<OutputFile>>, files: Vec<OutputFile>) -> Result<(), ExportError> {
+fn send(sender: &SyncSender<Vec<BundleFile>>, files: Vec<OutputFile>) -> Result<(), ExportError> {
+    send_files(sender, files.into_iter().map(BundleFile::from).collect())
+}
+
+fn send_files(
+    sender: &SyncSender<Vec<BundleFile>>,
+    files: Vec<BundleFile>,
+) -> Result<(), ExportError> {
     sender.send(files).map_err(|_| ExportError::PipelineClosed)
 }
 

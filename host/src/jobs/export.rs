@@ -106,6 +106,7 @@ pub fn run_export(
         &export,
         &context.plugins,
         &mut progress,
+        earlier.as_ref().map(|e| &e.archive),
         |files, aborted| {
             crate::export::pack(
                 &context.plugins,

@@ -48,6 +48,21 @@ impl PageKey {
     }
 }
 
+impl PageKey {
+    /// [`PageKey::derived`] for what is made of the output of `page` at its place in the site
+    /// (its path, version and language), which is all most makers depend on besides.
+    pub fn derived_at(&self, kind: &str, page: &crate::sites::PageEntry) -> [u8; HASH_LEN] {
+        self.derived(
+            kind,
+            &[
+                Some(&page.path),
+                page.version.as_deref(),
+                page.language.as_deref(),
+            ],
+        )
+    }
+}
+
 /// What every page of one run shares in its key, and the site's snippets with what each one
 /// references.
 pub struct SiteKey {
@@ -161,7 +176,8 @@ fn direct_references(text: &str, file: &str) -> Option<Vec<String>> {
         .filter_map(|statement| snippet_file(statement.source, file))
         .collect();
     let mut rest = text;
-    while let Some(at) = rest.find("<Snippet") {
+    let element = memchr::memmem::Finder::new("<Snippet");
+    while let Some(at) = element.find(rest.as_bytes()) {
         rest = &rest[at + "<Snippet".len()..];
         if !rest.starts_with(|c: char| c.is_whitespace() || c == '/' || c == '>') {
             continue; // `<SnippetCard>`: another element

@@ -79,8 +79,10 @@ pub struct PageRendered<'a, P = ()> {
     /// The page's source, as read.
     pub source: String,
     /// What the renderer made of the page; where it failed, a plain page showing the source
-    /// (`bundle::fallback_page`) with a warning that says so.
-    pub output: RenderedPage,
+    /// (`bundle::fallback_page`) with a warning that says so. `None` where what `prepare`
+    /// makes of the page was kept (the `kept` of [`Prepared::pages_kept`]): the page is then
+    /// not read.
+    pub output: Option<RenderedPage>,
     /// Why the renderer failed on the page, when `output` is the fallback.
     pub failure: Option<PluginError>,
     /// Taken from the render cache rather than rendered.
@@ -193,6 +195,27 @@ impl Prepared<'_> {
         self.pages_prepared(|_, _, _| (), on_page)
     }
 
+    /// [`Prepared::pages_prepared`] for a caller that keeps what `prepare` makes beside each
+    /// page (under a key [`PageKey::derived`] from the page's): where `kept` finds it for a page
+    /// the cache holds, it stands in for the page, which is not read, and the page comes to
+    /// `on_page` with no output. A publish indexes a large site's unchanged pages this way.
+    pub fn pages_kept<P, E>(
+        &self,
+        prepare: impl Fn(&PageEntry, Option<&PageKey>, &mut RenderedPage) -> P + Sync,
+        kept: impl Fn(&PageEntry, &PageKey) -> Option<P> + Sync,
+        on_page: impl FnMut(PageRendered<'_, P>) -> Result<(), E>,
+    ) -> Result<(), E>
+    where
+        P: Send,
+        E: From<RenderError>,
+    {
+        self.run(
+            &prepare,
+            &|page: &&PageEntry, key: &PageKey| kept(page, key),
+            on_page,
+        )
+    }
+
     /// [`Prepared::pages`], with `prepare` run on each rendered or reused page on the thread
     /// that has it, before the page is handed to `on_page`: the work a caller does on every
     /// page runs on every core rather than on the calling thread alone. `prepare` is given
@@ -201,6 +224,20 @@ impl Prepared<'_> {
     pub fn pages_prepared<P, E>(
         &self,
         prepare: impl Fn(&PageEntry, Option<&PageKey>, &mut RenderedPage) -> P + Sync,
+        on_page: impl FnMut(PageRendered<'_, P>) -> Result<(), E>,
+    ) -> Result<(), E>
+    where
+        P: Send,
+        E: From<RenderError>,
+    {
+        self.run(&prepare, &|_: &&PageEntry, _: &PageKey| None, on_page)
+    }
+
+    /// The run behind [`Prepared::pages_prepared`] and [`Prepared::pages_kept`].
+    fn run<P, E>(
+        &self,
+        prepare: &(impl Fn(&PageEntry, Option<&PageKey>, &mut RenderedPage) -> P + Sync),
+        kept: &(impl Fn(&&PageEntry, &PageKey) -> Option<P> + Sync),
         mut on_page: impl FnMut(PageRendered<'_, P>) -> Result<(), E>,
     ) -> Result<(), E>
     where
@@ -225,7 +262,9 @@ impl Prepared<'_> {
                 Some(source) => source.clone().into_bytes(),
                 None => reads.next_file()?,
             };
-            let source = String::from_utf8_lossy(&bytes).into_owned();
+            // Taken as it is when it is UTF-8, as sources nearly always are: no copy.
+            let source = String::from_utf8(bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
             // The date goes only to a page that shows it, so a page's output (and its cache
             // key) does not change with its file's time alone: a fresh checkout renders
             // nothing again.
@@ -253,9 +292,12 @@ impl Prepared<'_> {
             render.work,
             self.plugins.render_threads,
             inputs,
-            &|page: &&PageEntry, key: Option<&PageKey>, output: &mut RenderedPage| {
-                prepare(page, key, output)
-            },
+            (
+                &|page: &&PageEntry, key: Option<&PageKey>, output: &mut RenderedPage| {
+                    prepare(page, key, output)
+                },
+                kept,
+            ),
             |page, input, outcome| {
                 let metrics = crate::metrics::get();
                 let (counter, metric) = if outcome.reused {
@@ -266,8 +308,12 @@ impl Prepared<'_> {
                 counter.fetch_add(1, Ordering::Relaxed);
                 metric.inc();
                 let (output, failure) = match outcome.output {
-                    Some(Ok(output)) => (output, None),
-                    Some(Err(failure)) => (fallback(page, &input.source, &failure), Some(failure)),
+                    Some(Ok(output)) => (Some(output), None),
+                    Some(Err(failure)) => {
+                        (Some(fallback(page, &input.source, &failure)), Some(failure))
+                    }
+                    // What the caller kept of the page stands in for it.
+                    None if outcome.prepared.is_some() => (None, None),
                     // Kept, and not the caller's.
                     None => return Ok(()),
                 };

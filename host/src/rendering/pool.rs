@@ -30,7 +30,8 @@ type Done<T, P> = Result<(usize, T, PageInput, Outcome<P>), PluginError>;
 /// What became of one page.
 pub(super) struct Outcome<P> {
     /// `None` for a page not given back (`Lookup::given_back`): found in the cache, or
-    /// rendered and kept there.
+    /// rendered and kept there; and for a page whose `prepared` was kept (the caller's
+    /// `kept`), which is not read.
     pub output: Option<Result<RenderedPage, PluginError>>,
     /// Taken from the render cache rather than rendered.
     pub reused: bool,
@@ -52,7 +53,8 @@ pub fn render_threads(configured: usize) -> usize {
 /// the calling thread and in the order of `pages`, with the tag and input it came with. A page
 /// with a key is looked up in `cache` first, and kept there once rendered. `prepare` runs on
 /// the rendering thread on each page rendered or found, so that work the caller does on every
-/// page is shared out too.
+/// page is shared out too; where `kept` has what `prepare` would make of a page the cache
+/// holds, that stands in for the page.
 ///
 /// `pages` is pulled on the calling thread as the threads need work; its first error stops
 /// the run and is returned, as is `on_page`'s first error. A session that cannot be opened
@@ -66,7 +68,10 @@ pub(super) fn render_in_order<T, P, E>(
     work: &str,
     threads: usize,
     pages: impl IntoIterator<Item = Result<(T, PageInput, Option<Lookup>), E>>,
-    prepare: &(impl Fn(&T, Option<&PageKey>, &mut RenderedPage) -> P + Sync),
+    (prepare, kept): (
+        &(impl Fn(&T, Option<&PageKey>, &mut RenderedPage) -> P + Sync),
+        &(impl Fn(&T, &PageKey) -> Option<P> + Sync),
+    ),
     mut on_page: impl FnMut(T, PageInput, Outcome<P>) -> Result<(), E>,
 ) -> Result<(), E>
 where
@@ -91,7 +96,7 @@ where
                     cache,
                     work,
                     task_receiver,
-                    prepare,
+                    (prepare, kept),
                     done_sender,
                 )
             });
@@ -163,7 +168,10 @@ fn render_thread<T, P>(
     cache: Option<&RenderCache>,
     work: &str,
     tasks: &Mutex<Receiver<Task<T>>>,
-    prepare: &impl Fn(&T, Option<&PageKey>, &mut RenderedPage) -> P,
+    (prepare, kept): (
+        &impl Fn(&T, Option<&PageKey>, &mut RenderedPage) -> P,
+        &impl Fn(&T, &PageKey) -> Option<P>,
+    ),
     done: Sender<Done<T, P>>,
 ) {
     let open = || RendererSession::open(runtime, plugin, site, work);
@@ -180,6 +188,23 @@ fn render_thread<T, P>(
         };
         let key = lookup.as_ref().map(|l| l.key);
         let given_back = lookup.as_ref().is_none_or(|l| l.given_back);
+        // What an earlier run made of the page, kept beside it, stands in for the page, which
+        // is then not read at all; only its entry is made sure of, for the runs that need it.
+        if given_back
+            && let (Some(cache), Some(key)) = (cache, &key)
+            && cache.marks_held(key)
+            && let Some(made) = kept(&tag, key)
+        {
+            let outcome = Outcome {
+                output: None,
+                reused: true,
+                prepared: Some(made),
+            };
+            if done.send(Ok((index, tag, input, outcome))).is_err() {
+                return;
+            }
+            continue;
+        }
         let cached = match cache.zip(lookup) {
             Some((cache, lookup)) if given_back => cache.finish(lookup).map(Some),
             Some((cache, lookup)) => cache.holds(lookup).then_some(None),

@@ -127,7 +127,20 @@ pub fn build_index(
             });
         }
         drop(done);
-        let rendered = prepared.pages_prepared(page_sections, |rendered| {
+        let kept_cache = cache.filter(|cache| cache.reads_are_local());
+        let prepare = |page: &PageEntry, key: Option<&PageKey>, output: &mut RenderedPage| {
+            let indexed = page_sections(page, output);
+            if let (Some(cache), Some(key)) = (kept_cache, key) {
+                keep_indexed(cache, page, key, &indexed);
+            }
+            indexed
+        };
+        let kept = |page: &PageEntry, key: &PageKey| {
+            let indexed = kept_indexed(kept_cache?, page, key)?;
+            crate::metrics::get().index_pages_kept.inc();
+            Some(indexed)
+        };
+        let rendered = prepared.pages_kept(prepare, kept, |rendered| {
             let page = rendered.page;
             // Without a cache the rendering is for the index alone, and stops with it.
             if cache.is_none()
@@ -245,10 +258,34 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// Names a page's index sections kept beside it. They are cut by the host (`sectioning`), so
+/// another host version keys apart; the number changes with how they are cut or stored.
+const INDEXED_KIND: &str = concat!("indexed-page/1/", env!("CARGO_PKG_VERSION"));
+
+/// The key a page's index sections are kept under: they follow from its output, its path and
+/// its scope, which the page's render key and these inputs cover.
+fn indexed_key(page: &PageEntry, key: &PageKey) -> [u8; 32] {
+    key.derived_at(INDEXED_KIND, page)
+}
+
+/// Keeps `indexed`, the index sections of `page` rendered or found under `key`, beside it.
+fn keep_indexed(cache: &RenderCache, page: &PageEntry, key: &PageKey, indexed: &IndexedPage) {
+    if let Ok(bytes) = postcard::to_allocvec(indexed) {
+        cache.put_bytes(&indexed_key(page, key), &bytes);
+    }
+}
+
+/// The index sections kept in `cache` beside the page `page` rendered under `key`, if they
+/// are there and read back.
+fn kept_indexed(cache: &RenderCache, page: &PageEntry, key: &PageKey) -> Option<IndexedPage> {
+    let bytes = cache.get_bytes(&indexed_key(page, key))?;
+    postcard::from_bytes(&bytes).ok()
+}
+
 /// The index's sections of `page`, as `output` has them (taken out of it): long sections cut
 /// into windows and tiny ones folded, each told its page, title and scope. Run on the thread
 /// that has the page.
-fn page_sections(page: &PageEntry, _: Option<&PageKey>, output: &mut RenderedPage) -> IndexedPage {
+fn page_sections(page: &PageEntry, output: &mut RenderedPage) -> IndexedPage {
     let sections = sectioning::index_units(
         &output.title,
         output.description.as_deref(),

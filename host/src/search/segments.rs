@@ -55,7 +55,10 @@ pub struct Segment {
 }
 
 /// One page's sections for the index, with their digest: made on whichever thread has the page
-/// (a publish of unchanged pages does little else), so that a group only adds them up.
+/// (a publish of unchanged pages does little else), so that a group only adds them up. Kept
+/// beside the page in the render cache (`indexing`), so the next publish reads this instead of
+/// the page.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub struct IndexedPage {
     sections: Vec<IndexSection>,
     digest: [u8; 32],

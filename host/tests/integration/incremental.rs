@@ -91,6 +91,23 @@ async fn a_release_renders_each_page_once_and_the_next_only_what_changed() {
         "v2 indexed again the group of its changed page alone"
     );
     assert_eq!(reused, pages + (pages - 1.0) + pages);
+    let kept = sample(
+        &metrics(&server.base).await,
+        "quire_search_index_pages_kept_total",
+    );
+    assert!(
+        kept.is_some_and(|kept| kept >= 1.0 && kept < pages),
+        "v2 indexed its unchanged pages from their kept sections, not the pages: {kept:?}"
+    );
+    let unread = sample(
+        &metrics(&server.base).await,
+        "quire_export_pages_kept_total",
+    );
+    assert_eq!(
+        unread,
+        Some(pages - 1.0),
+        "v2's export read none of its unchanged pages: it copied their entries"
+    );
     let changed: Vec<&String> = v2
         .keys()
         .filter(|name| v1.get(*name) != v2.get(*name))

@@ -133,6 +133,23 @@ impl RenderCache {
             .is_some_and(|bytes| self.checked(&key, &bytes).is_some())
     }
 
+    /// Whether an entry is kept under `key` on a local disk, marked as used as a read marks
+    /// it; its bytes are neither read nor checked (whatever reads it checks them, and renders
+    /// the page again if they fail). Always false in object storage, where asking costs a
+    /// round trip.
+    pub fn marks_held(&self, key: &PageKey) -> bool {
+        match self {
+            RenderCache::Folder(root) => std::fs::File::options()
+                .append(true)
+                .open(root.join(self.entry_name(&key.0)))
+                .map(|file| {
+                    let _ = file.set_modified(SystemTime::now());
+                })
+                .is_ok(),
+            RenderCache::Storage { .. } => false,
+        }
+    }
+
     /// The page stored under `key`, if there is one whose bytes check out. Call from a thread
     /// outside the async runtime (the render pipeline's).
     pub fn get(&self, key: &PageKey) -> Option<RenderedPage> {
