@@ -46,9 +46,7 @@ impl PageKey {
         }
         hash.finalize().into()
     }
-}
 
-impl PageKey {
     /// [`PageKey::derived`] for what is made of the output of `page` at its place in the site
     /// (its path, version and language), which is all most makers depend on besides.
     pub fn derived_at(&self, kind: &str, page: &crate::sites::PageEntry) -> [u8; HASH_LEN] {
