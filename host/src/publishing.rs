@@ -5,7 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use futures::{StreamExt, TryStreamExt};
 use opendal::Operator;
@@ -23,6 +24,9 @@ use crate::store::{ContentVersion, StoreError};
 
 /// Files copied to storage at the same time.
 const UPLOAD_CONCURRENCY: usize = 16;
+/// Files copied per blocking task in local filesystem storage, and tasks at once.
+const LOCAL_COPY_BATCH: usize = 512;
+const LOCAL_COPY_THREADS: usize = 2;
 
 /// What to publish.
 pub struct PublishRequest<'a> {
@@ -199,6 +203,16 @@ async fn copy_files(
     label: &str,
     previous: Option<&PreviousFiles>,
 ) -> Result<Vec<String>, PublishError> {
+    if let Some(target) = storage::local_path(operator, &paths::version_files(domain, label)) {
+        let previous = previous.and_then(|previous| {
+            let folder = paths::version_files(&previous.domain, &previous.label);
+            Some((
+                storage::local_path(operator, &folder)?,
+                previous.hashes.clone(),
+            ))
+        });
+        return copy_local_files(root, manifest, target, previous).await;
+    }
     // Collected first: a stream mapping borrowed entries to futures is not `Send` to the
     // compiler's satisfaction, a list of futures is.
     let copies: Vec<_> = manifest
@@ -224,6 +238,102 @@ async fn copy_files(
         }
     }
     Ok(hashes)
+}
+
+/// [`copy_files`] in local filesystem storage, from one folder to another: plain file calls in
+/// batches on blocking threads, rather than three blocking tasks per file (which cost more than
+/// the copying, for a large site whose files are nearly all linked from the version before).
+async fn copy_local_files(
+    root: &Path,
+    manifest: &crate::sites::SiteManifest,
+    target: PathBuf,
+    previous: Option<(PathBuf, Arc<HashMap<String, String>>)>,
+) -> Result<Vec<String>, PublishError> {
+    let (root, target, previous) = (
+        Arc::new(root.to_path_buf()),
+        Arc::new(target),
+        Arc::new(previous),
+    );
+    let mut files: Vec<(String, Option<Vec<u8>>)> = manifest
+        .files
+        .iter()
+        .map(|file| (file.path.clone(), None))
+        .collect();
+    // Pages the navigation generates (API operations) are written from their source.
+    let generated = manifest.pages.iter().filter_map(|page| {
+        let source = page.generated.as_ref()?;
+        Some((page.file.clone(), Some(source.clone().into_bytes())))
+    });
+    files.extend(generated);
+    let listed = manifest.files.len();
+    let batches: Vec<Vec<(String, Option<Vec<u8>>)>> =
+        files.chunks(LOCAL_COPY_BATCH).map(<[_]>::to_vec).collect();
+    let copied: Vec<Vec<String>> = futures::stream::iter(batches.into_iter().map(|batch| {
+        let (root, target, previous) = (root.clone(), target.clone(), previous.clone());
+        async move {
+            tokio::task::spawn_blocking(move || {
+                let mut folders = HashSet::new();
+                batch
+                    .into_iter()
+                    .map(|(path, contents)| {
+                        let previous = previous.as_ref().as_ref().map(|(f, h)| (f.as_path(), &**h));
+                        copy_local_file(&root, &path, contents, &target, previous, &mut folders)
+                    })
+                    .collect::<Result<Vec<String>, PublishError>>()
+            })
+            .await
+            .map_err(|e| PublishError::InvalidInput(format!("copying the files failed: {e}")))?
+        }
+    }))
+    .buffered(LOCAL_COPY_THREADS)
+    .try_collect()
+    .await?;
+    Ok(copied.into_iter().flatten().take(listed).collect())
+}
+
+/// Copies the file at `path` (in `root`, or `contents` where given) into `target`: a link to
+/// the previous version's copy when its contents are the same, else a new file. Returns its
+/// SHA-256. `folders` are those made already.
+fn copy_local_file(
+    root: &Path,
+    path: &str,
+    contents: Option<Vec<u8>>,
+    target: &Path,
+    previous: Option<(&Path, &HashMap<String, String>)>,
+    folders: &mut HashSet<PathBuf>,
+) -> Result<String, PublishError> {
+    let bytes = match contents {
+        Some(bytes) => bytes,
+        None => std::fs::read(root.join(path)).map_err(|e| SiteError::Io {
+            file: path.to_string(),
+            message: e.to_string(),
+        })?,
+    };
+    let hash = hex::encode(Sha256::digest(&bytes));
+    let copy = target.join(path);
+    let stored = |e: std::io::Error| {
+        PublishError::Storage(opendal::Error::new(
+            opendal::ErrorKind::Unexpected,
+            format!("cannot store {path}: {e}"),
+        ))
+    };
+    if let Some(folder) = copy.parent()
+        && !folders.contains(folder)
+    {
+        std::fs::create_dir_all(folder).map_err(stored)?;
+        folders.insert(folder.to_path_buf());
+    }
+    // What is there is a link an attempt before made: writing through it would change the
+    // version it came from.
+    let _ = std::fs::remove_file(&copy);
+    if let Some((folder, hashes)) = previous
+        && hashes.get(path) == Some(&hash)
+        && std::fs::hard_link(folder.join(path), &copy).is_ok()
+    {
+        return Ok(hash);
+    }
+    std::fs::write(&copy, &bytes).map_err(stored)?;
+    Ok(hash)
 }
 
 /// Copies one file (`path` in the site folder `root`) to `target`, or reuses the copy of the
@@ -272,7 +382,7 @@ pub async fn linkable_files(store: &dyn Store, operator: &Operator, domain: &str
 struct PreviousFiles {
     label: String,
     domain: String,
-    hashes: HashMap<String, String>,
+    hashes: Arc<HashMap<String, String>>,
 }
 
 impl PreviousFiles {
@@ -291,7 +401,7 @@ impl PreviousFiles {
         (!hashes.is_empty()).then(|| Self {
             label,
             domain: domain.to_string(),
-            hashes,
+            hashes: Arc::new(hashes),
         })
     }
 

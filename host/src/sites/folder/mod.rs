@@ -95,8 +95,9 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
     );
     // Titles in frontmatter may hold docs.json `variables` too ("About {{product}}").
     let variables = quire_core::variables::Variables::of(&settings);
+    let canonical_root = root.canonicalize().ok();
     for (path, file) in &page_files {
-        let source = read_text(root, file)?;
+        let source = read_text_within(root, canonical_root.as_deref(), file)?;
         snippets.read_imports(file, &source);
         let meta = page_meta(&variables.substitute(&source), path);
         if let Some(document) = &meta.api_file {
@@ -126,7 +127,7 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
 
     // Snippets import snippets too; one that cannot be read is the renderer's to report.
     while let Some(file) = snippets.next_unread() {
-        if let Ok(source) = read_text(root, &file) {
+        if let Ok(source) = read_text_within(root, canonical_root.as_deref(), &file) {
             snippets.read_imports(&file, &source);
         }
     }
@@ -344,10 +345,18 @@ pub fn read_json(root: &Path, file: &str) -> Result<Value, SiteError> {
 }
 
 fn read_text(root: &Path, file: &str) -> Result<String, SiteError> {
+    read_text_within(root, root.canonicalize().ok().as_deref(), file)
+}
+
+/// [`read_text`] with the root's canonical path found once, for a site's every page.
+fn read_text_within(
+    root: &Path,
+    canonical_root: Option<&Path>,
+    file: &str,
+) -> Result<String, SiteError> {
     let path = root.join(file);
-    let canonical_root = root.canonicalize().ok();
     if let (Ok(target), Some(r)) = (path.canonicalize(), canonical_root)
-        && !target.starts_with(&r)
+        && !target.starts_with(r)
     {
         return Err(SiteError::Escapes {
             file: file.to_string(),
