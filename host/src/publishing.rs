@@ -266,8 +266,11 @@ async fn copy_local_files(
     });
     files.extend(generated);
     let listed = manifest.files.len();
-    let batches: Vec<Vec<(String, Option<Vec<u8>>)>> =
-        files.chunks(LOCAL_COPY_BATCH).map(<[_]>::to_vec).collect();
+    let mut files = files.into_iter().peekable();
+    let mut batches: Vec<Vec<(String, Option<Vec<u8>>)>> = Vec::new();
+    while files.peek().is_some() {
+        batches.push(files.by_ref().take(LOCAL_COPY_BATCH).collect());
+    }
     let copied: Vec<Vec<String>> = futures::stream::iter(batches.into_iter().map(|batch| {
         let (root, target, previous) = (root.clone(), target.clone(), previous.clone());
         async move {
@@ -357,7 +360,7 @@ async fn copy_file(
     {
         return Ok(hash);
     }
-    storage::replace_object(operator, &target, bytes).await?;
+    operator.write(&target, bytes).await?;
     Ok(hash)
 }
 

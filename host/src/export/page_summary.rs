@@ -31,6 +31,22 @@ pub(super) struct PageSummary {
     pub sections: PageSections,
 }
 
+impl PageSummary {
+    /// The summary of `output`, the page `page` with `files`, its sections taken out of it and
+    /// counted.
+    fn of(page: &PageEntry, output: &mut RenderedPage, files: Vec<FileSummary>) -> Self {
+        Self {
+            sections: count(page, output),
+            title: output.title.clone(),
+            description: output.description.clone(),
+            indexable: output.indexable,
+            needs: output.needs.clone(),
+            warnings: output.warnings.clone(),
+            files,
+        }
+    }
+}
+
 /// One of a page's files, as the bundle's manifest lists it.
 #[derive(Serialize, Deserialize, PartialEq, Eq)]
 pub(super) struct FileSummary {
@@ -100,38 +116,25 @@ impl<'a> Summaries<'a> {
             .and_then(|(cache, key)| cache.get_bytes(&key))
             .and_then(|bytes| postcard::from_bytes::<PageSummary>(&bytes).ok())
             .filter(|summary| summary.files == files);
-        let sections = match kept {
+        let summary = match kept {
             Some(summary) => {
                 // As counting takes them: nothing after this reads a page's sections.
                 output.sections.clear();
-                summary.sections
+                summary
             }
             None => {
-                let sections = count(page, output);
-                if let Some((cache, key)) = kept_key {
-                    let summary = PageSummary {
-                        title: output.title.clone(),
-                        description: output.description.clone(),
-                        indexable: output.indexable,
-                        needs: output.needs.clone(),
-                        warnings: output.warnings.clone(),
-                        files,
-                        sections,
-                    };
-                    if let Ok(bytes) = postcard::to_allocvec(&summary) {
-                        cache.put_bytes(&key, &bytes);
-                    }
-                    return PagePrepared::Read {
-                        hashes: summary.files.into_iter().map(|f| f.sha256).collect(),
-                        sections: summary.sections,
-                    };
+                let summary = PageSummary::of(page, output, files);
+                if let Some((cache, key)) = kept_key
+                    && let Ok(bytes) = postcard::to_allocvec(&summary)
+                {
+                    cache.put_bytes(&key, &bytes);
                 }
-                sections
+                summary
             }
         };
         PagePrepared::Read {
-            sections,
-            hashes: files.into_iter().map(|f| f.sha256).collect(),
+            hashes: summary.files.into_iter().map(|f| f.sha256).collect(),
+            sections: summary.sections,
         }
     }
 

@@ -56,37 +56,12 @@ pub fn operator(config: &StorageConfig, data_dir: &Path) -> Result<Operator, Sto
     }
 }
 
-/// Makes `to` hold what `from` holds without sending the bytes again, where storage can: a
-/// hard link in local filesystem storage (what is written there is never changed in place), a
-/// copy within the service where it has one (S3). False when it cannot, and the caller writes
-/// the bytes itself.
+/// Makes `to` hold what `from` holds without sending the bytes again, where the object store
+/// can: a copy within the service (S3). False when it cannot, and the caller writes the bytes
+/// itself. (Local filesystem storage links files instead: `publishing` copies a version's
+/// files there with plain file calls.)
 pub async fn reuse_object(operator: &Operator, from: &str, to: &str) -> bool {
-    if let (Some(from), Some(to)) = (local_path(operator, from), local_path(operator, to)) {
-        let linked = async {
-            if let Some(folder) = to.parent() {
-                tokio::fs::create_dir_all(folder).await?;
-            }
-            tokio::fs::hard_link(&from, &to).await
-        };
-        return linked.await.is_ok();
-    }
     operator.info().capability().copy && operator.copy(from, to).await.is_ok()
-}
-
-/// Writes `bytes` to `path` as a new object. In local filesystem storage whatever is there is
-/// removed first: it may be a link `reuse_object` made (a failed attempt's), which a write
-/// would go through into the version it came from. An object store's write replaces the
-/// object, and costs no request more.
-pub async fn replace_object(
-    operator: &Operator,
-    path: &str,
-    bytes: Vec<u8>,
-) -> Result<(), opendal::Error> {
-    if local_path(operator, path).is_some() {
-        operator.delete(path).await?;
-    }
-    operator.write(path, bytes).await?;
-    Ok(())
 }
 
 /// Where `path` is on disk, when `operator` is local filesystem storage: what is read often
