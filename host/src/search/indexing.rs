@@ -260,7 +260,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// Names a page's index sections kept beside it. They are cut by the host (`sectioning`), so
 /// another host version keys apart; the number changes with how they are cut or stored.
-const INDEXED_KIND: &str = concat!("indexed-page/1/", env!("CARGO_PKG_VERSION"));
+const INDEXED_KIND: &str = concat!("indexed-page/2/", env!("CARGO_PKG_VERSION"));
 
 /// The key a page's index sections are kept under: they follow from its output, its path and
 /// its scope, which the page's render key and these inputs cover.
@@ -270,16 +270,15 @@ fn indexed_key(page: &PageEntry, key: &PageKey) -> [u8; 32] {
 
 /// Keeps `indexed`, the index sections of `page` rendered or found under `key`, beside it.
 fn keep_indexed(cache: &RenderCache, page: &PageEntry, key: &PageKey, indexed: &IndexedPage) {
-    if let Ok(bytes) = postcard::to_allocvec(indexed) {
+    if let Some(bytes) = indexed.to_stored() {
         cache.put_bytes(&indexed_key(page, key), &bytes);
     }
 }
 
 /// The index sections kept in `cache` beside the page `page` rendered under `key`, if they
-/// are there and read back.
+/// are there and check out; decoded only if their group's segment is built again.
 fn kept_indexed(cache: &RenderCache, page: &PageEntry, key: &PageKey) -> Option<IndexedPage> {
-    let bytes = cache.get_bytes(&indexed_key(page, key))?;
-    postcard::from_bytes(&bytes).ok()
+    IndexedPage::from_stored(cache.get_bytes(&indexed_key(page, key))?)
 }
 
 /// The index's sections of `page`, as `output` has them (taken out of it): long sections cut

@@ -30,11 +30,11 @@ const READ_BATCH: usize = 64;
 /// Changes whenever what a segment's key covers, or how its entry is laid out, changes.
 const KEY_FORMAT: &[u8] = b"quire-search-segment/2";
 
-/// The sections of one group of pages, as they are added, and the hash of what the segment
-/// built from them depends on.
+/// The pages of one group, as they are added, and the hash of what the segment built from them
+/// depends on.
 pub struct Group {
-    sections: Vec<IndexSection>,
-    pages: usize,
+    pages: Vec<IndexedPage>,
+    sections: usize,
     key: Sha256,
 }
 
@@ -57,12 +57,28 @@ pub struct Segment {
 /// One page's sections for the index, with their digest: made on whichever thread has the page
 /// (a publish of unchanged pages does little else), so that a group only adds them up. Kept
 /// beside the page in the render cache (`indexing`), so the next publish reads this instead of
-/// the page.
-#[derive(serde::Serialize, serde::Deserialize)]
+/// the page; what is read back stays in its stored form, and is decoded only if the page's
+/// group has no segment kept (after a small change, almost never).
 pub struct IndexedPage {
-    sections: Vec<IndexSection>,
     digest: [u8; 32],
+    count: u32,
+    sections: Sections,
 }
+
+/// A page's sections, or their stored form still to decode.
+enum Sections {
+    Made(Vec<IndexSection>),
+    Stored(Vec<u8>),
+}
+
+/// A stored page's sections that cannot be decoded: bytes the cache checked, in a form this
+/// host wrote, so a fault of the host's rather than of the page.
+#[derive(Debug, thiserror::Error)]
+#[error("kept index sections cannot be read back: {0}")]
+pub struct StoredSectionsError(#[from] postcard::Error);
+
+/// Where the stored form's sections start: after the digest and the count.
+const STORED_HEADER: usize = 32 + 4;
 
 impl IndexedPage {
     /// `sections`, hashed.
@@ -73,8 +89,45 @@ impl IndexedPage {
             hash_section(&mut digest, section);
         }
         Self {
-            sections,
             digest: digest.finalize().into(),
+            count: sections.len() as u32,
+            sections: Sections::Made(sections),
+        }
+    }
+
+    /// The stored form: the digest, the number of sections, then the sections (postcard).
+    pub fn to_stored(&self) -> Option<Vec<u8>> {
+        let mut stored = Vec::with_capacity(STORED_HEADER + 256);
+        stored.extend_from_slice(&self.digest);
+        stored.extend_from_slice(&self.count.to_le_bytes());
+        match &self.sections {
+            Sections::Made(sections) => postcard::to_extend(sections, stored).ok(),
+            Sections::Stored(bytes) => {
+                stored.extend_from_slice(bytes);
+                Some(stored)
+            }
+        }
+    }
+
+    /// A page as [`IndexedPage::to_stored`] stored it, its sections left undecoded; `None` for
+    /// bytes too short to be one.
+    pub fn from_stored(mut stored: Vec<u8>) -> Option<Self> {
+        let (digest, rest) = stored.split_first_chunk::<32>()?;
+        let (count, _) = rest.split_first_chunk::<4>()?;
+        let (digest, count) = (*digest, u32::from_le_bytes(*count));
+        stored.drain(..STORED_HEADER);
+        Some(Self {
+            digest,
+            count,
+            sections: Sections::Stored(stored),
+        })
+    }
+
+    /// The sections, decoded if they are still stored.
+    fn sections(self) -> Result<Vec<IndexSection>, StoredSectionsError> {
+        match self.sections {
+            Sections::Made(sections) => Ok(sections),
+            Sections::Stored(bytes) => Ok(postcard::from_bytes(&bytes)?),
         }
     }
 }
@@ -88,8 +141,8 @@ impl Group {
         field(&mut key, env!("CARGO_PKG_VERSION"));
         field(&mut key, &retriever.sha256);
         Self {
-            sections: Vec::new(),
-            pages: 0,
+            pages: Vec::new(),
+            sections: 0,
             key,
         }
     }
@@ -97,14 +150,14 @@ impl Group {
     /// Adds one page's sections; true when the page closes the group.
     pub fn add_page(&mut self, path: &str, page: IndexedPage) -> bool {
         self.key.update(page.digest);
-        self.sections.extend(page.sections);
-        self.pages += 1;
-        self.pages >= MAX_SEGMENT_PAGES || closes_group(path)
+        self.sections += page.count as usize;
+        self.pages.push(page);
+        self.pages.len() >= MAX_SEGMENT_PAGES || closes_group(path)
     }
 
     /// Whether no page was added.
     pub fn is_empty(&self) -> bool {
-        self.pages == 0
+        self.pages.is_empty()
     }
 
     /// The group's segment: from `cache` when it holds one built from the same sections by
@@ -117,23 +170,30 @@ impl Group {
         work: &str,
     ) -> Result<Segment, PluginError> {
         let key: SegmentKey = self.key.finalize().into();
-        let sections = self.sections.len();
+        let sections = self.sections;
         if let Some(segment) = cache
             .and_then(|cache| cache.get_bytes(&key))
             .and_then(|payload| read_entry(key, &payload, sections))
         {
             return Ok(segment);
         }
+        let mut all = Vec::with_capacity(sections);
+        for page in self.pages {
+            all.extend(
+                page.sections()
+                    .map_err(|e| PluginError::Engine(e.to_string()))?,
+            );
+        }
         let mut builder = IndexBuilderSession::start(&plugins.runtime, retriever, work)?;
         let mut vocabulary = Vocabulary::new();
-        for section in &self.sections {
+        for section in &all {
             vocabulary.add_section(&format!(
                 "{} {}",
                 section.heading_trail.join(" "),
                 section.text
             ));
         }
-        for batch in self.sections.chunks(BATCH) {
+        for batch in all.chunks(BATCH) {
             builder.add(batch)?;
         }
         let index = builder.finish()?;
@@ -279,6 +339,37 @@ mod tests {
             "{closing} of 20000"
         );
         assert!(paths.iter().all(|p| closes_group(p) == closes_group(p)));
+    }
+
+    #[test]
+    fn a_kept_page_keys_its_group_as_made_and_decodes_to_its_sections() {
+        let section = IndexSection {
+            path: "guides/webhooks".into(),
+            anchor: "retries".into(),
+            title: "Webhooks".into(),
+            heading_trail: vec!["Webhooks".into(), "Retries".into()],
+            text: "Webhooks are retried three times.".into(),
+            version: Some("v2".into()),
+            language: None,
+        };
+        let made = IndexedPage::new(vec![section.clone(), section]);
+        let stored = made.to_stored().expect("stores");
+        let kept = IndexedPage::from_stored(stored.clone()).expect("reads back");
+        assert_eq!((kept.digest, kept.count), (made.digest, 2));
+        assert_eq!(
+            kept.to_stored().as_deref(),
+            Some(&stored[..]),
+            "stored again as read"
+        );
+        let decoded = postcard::to_allocvec(&kept.sections().expect("decodes")).unwrap();
+        let expected = postcard::to_allocvec(&made.sections().expect("made")).unwrap();
+        assert_eq!(decoded, expected);
+        assert!(IndexedPage::from_stored(stored[..20].to_vec()).is_none());
+        let cut = IndexedPage::from_stored(stored[..STORED_HEADER + 3].to_vec()).expect("header");
+        assert!(
+            cut.sections().is_err(),
+            "a cut body is an error, not sections"
+        );
     }
 
     #[test]
