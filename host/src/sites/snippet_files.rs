@@ -89,11 +89,22 @@ impl SnippetFiles {
 
     /// Takes note of the files that `source`, the text of the site file `file`, imports.
     pub fn read_imports(&mut self, file: &str, source: &str) {
+        self.take_imports(file, Self::imports_of(file, source));
+    }
+
+    /// The files that `source`, the text of the site file `file`, may import as snippets: what
+    /// [`SnippetFiles::take_imports`] is given, worked out on any thread.
+    pub fn imports_of(file: &str, source: &str) -> Vec<String> {
+        import_statements(source)
+            .filter_map(|statement| snippet_file(statement.source, file))
+            .collect()
+    }
+
+    /// Takes note of `imported`, what [`SnippetFiles::imports_of`] found the site file `file`
+    /// imports; those the site has are its snippets.
+    pub fn take_imports(&mut self, file: &str, imported: Vec<String>) {
         self.read.insert(file.to_string());
-        for statement in import_statements(source) {
-            let Some(imported) = snippet_file(statement.source, file) else {
-                continue;
-            };
+        for imported in imported {
             if self.existing.contains(&imported) && self.found.insert(imported.clone()) {
                 self.unread.push(imported);
             }

@@ -5,11 +5,12 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path};
 
 use quire_core::config::{ConfigWarning, SiteConfig};
+use quire_core::variables::Variables;
 use serde_json::Value;
 use walkdir::WalkDir;
 
 use super::navigation::{flatten, resolve_refs};
-use super::page_facts::page_meta;
+use super::page_facts::{PageFacts, page_meta};
 use super::searchable::Searchable;
 use super::snippet_files::SnippetFiles;
 use super::{FileEntry, NavKind, PageEntry, SiteError, SiteManifest};
@@ -94,16 +95,16 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
         files.iter().map(|f| f.path.as_str()),
     );
     // Titles in frontmatter may hold docs.json `variables` too ("About {{product}}").
-    let variables = quire_core::variables::Variables::of(&settings);
+    let variables = Variables::of(&settings);
     let canonical_root = root.canonicalize().ok();
-    for (path, file) in &page_files {
-        let source = read_text_within(root, canonical_root.as_deref(), file)?;
-        snippets.read_imports(file, &source);
-        let meta = page_meta(&variables.substitute(&source), path);
-        if let Some(document) = &meta.api_file {
+    let listed: Vec<(&String, &String)> = page_files.iter().collect();
+    let read = read_pages(root, canonical_root.as_deref(), &listed, &variables)?;
+    for ((path, file), page) in listed.into_iter().zip(read) {
+        snippets.take_imports(file, page.imports);
+        if let Some(document) = &page.facts.api_file {
             api_documents.insert(document.clone());
         }
-        metas.insert(path.clone(), meta.navigation);
+        metas.insert(path.clone(), page.facts.navigation);
     }
     for file in &files {
         let name = file.path.rsplit('/').next().unwrap_or(&file.path);
@@ -348,6 +349,51 @@ fn read_text(root: &Path, file: &str) -> Result<String, SiteError> {
     read_text_within(root, root.canonicalize().ok().as_deref(), file)
 }
 
+/// What reading one page gives the site's loading: the files it may import, and what its
+/// frontmatter tells the navigation.
+struct PageRead {
+    imports: Vec<String>,
+    facts: PageFacts,
+}
+
+/// Reads the `pages` (path, file) on every core, in their order: reading and looking at each
+/// page's source needs nothing of the others, and is most of the time a large site takes to
+/// load.
+fn read_pages(
+    root: &Path,
+    canonical_root: Option<&Path>,
+    pages: &[(&String, &String)],
+    variables: &Variables,
+) -> Result<Vec<PageRead>, SiteError> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let per_thread = pages.len().div_ceil(threads).max(1);
+    let read_part = |part: &[(&String, &String)]| {
+        part.iter()
+            .map(|(path, file)| {
+                let source = read_text_within(root, canonical_root, file)?;
+                Ok(PageRead {
+                    imports: SnippetFiles::imports_of(file, &source),
+                    facts: page_meta(&variables.substitute(&source), path),
+                })
+            })
+            .collect::<Result<Vec<_>, SiteError>>()
+    };
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = pages
+            .chunks(per_thread)
+            .map(|part| scope.spawn(move || read_part(part)))
+            .collect();
+        let mut read = Vec::with_capacity(pages.len());
+        for part in parts {
+            read.extend(
+                part.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?,
+            );
+        }
+        Ok(read)
+    })
+}
+
 /// [`read_text`] with the root's canonical path found once, for a site's every page.
 fn read_text_within(
     root: &Path,
@@ -355,7 +401,11 @@ fn read_text_within(
     file: &str,
 ) -> Result<String, SiteError> {
     let path = root.join(file);
-    if let (Ok(target), Some(r)) = (path.canonicalize(), canonical_root)
+    // The folders on the way are the listing's, which does not go through links; only a file
+    // that is a link can lead out, and only it costs a walk of its target.
+    let is_link = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink());
+    if is_link
+        && let (Ok(target), Some(r)) = (path.canonicalize(), canonical_root)
         && !target.starts_with(r)
     {
         return Err(SiteError::Escapes {
