@@ -35,6 +35,10 @@ pub struct PublishRequest<'a> {
     /// Version label; default: the time of publishing.
     pub label: Option<&'a str>,
     pub root: &'a Path,
+    /// The SHA-256 (hex) of files under `root` by path, where the caller knows them already
+    /// (an upload hashes what it unpacks): a file hashed here and unchanged since the site's
+    /// latest version is linked without being read again.
+    pub file_hashes: Option<&'a HashMap<String, String>>,
     pub limits: SiteLimits,
     /// The renderer extracts each page's sections and the retriever indexes them.
     pub plugins: &'a Plugins,
@@ -97,6 +101,14 @@ pub async fn publish(
             .map_err(PublishError::InvalidInput)?;
     }
 
+    // What the upload hashed, the manifest records now: the pages' render keys take their
+    // sources' hashes from it rather than hashing every source again.
+    let mut manifest = manifest;
+    if let Some(hashes) = request.file_hashes {
+        for file in &mut manifest.files {
+            file.sha256 = hashes.get(&file.path).cloned();
+        }
+    }
     let domain = request.domain;
     for warning in &manifest.warnings {
         tracing::warn!(domain, version = %label, "{warning}");
@@ -109,10 +121,9 @@ pub async fn publish(
         async {
             let copied = copy_files(
                 operator,
-                request.root,
+                (request.root, request.file_hashes),
                 &manifest,
-                domain,
-                &label,
+                (domain, &label),
                 previous.as_ref(),
             )
             .await;
@@ -133,7 +144,6 @@ pub async fn publish(
             indexed
         }
     );
-    let mut manifest = manifest;
     for (file, hash) in manifest.files.iter_mut().zip(copied?) {
         file.sha256 = Some(hash);
     }
@@ -197,12 +207,12 @@ pub async fn publish(
 /// that changes one page sends storage one file.
 async fn copy_files(
     operator: &Operator,
-    root: &Path,
+    (root, hashes): (&Path, Option<&HashMap<String, String>>),
     manifest: &crate::sites::SiteManifest,
-    domain: &str,
-    label: &str,
+    (domain, label): (&str, &str),
     previous: Option<&PreviousFiles>,
 ) -> Result<Vec<String>, PublishError> {
+    let known = |path: &str| hashes.and_then(|hashes| hashes.get(path)).cloned();
     if let Some(target) = storage::local_path(operator, &paths::version_files(domain, label)) {
         let previous = previous.and_then(|previous| {
             let folder = paths::version_files(&previous.domain, &previous.label);
@@ -211,7 +221,7 @@ async fn copy_files(
                 previous.hashes.clone(),
             ))
         });
-        return copy_local_files(root, manifest, target, previous).await;
+        return copy_local_files(root, manifest, &known, target, previous).await;
     }
     // Collected first: a stream mapping borrowed entries to futures is not `Send` to the
     // compiler's satisfaction, a list of futures is.
@@ -220,7 +230,8 @@ async fn copy_files(
         .iter()
         .map(|file| {
             let target = paths::version_file(domain, label, &file.path);
-            copy_file(operator, root, file.path.clone(), target, previous)
+            let source = (file.path.clone(), known(&file.path));
+            copy_file(operator, root, source, target, previous)
         })
         .collect();
     let hashes: Vec<String> = futures::stream::iter(copies)
@@ -246,6 +257,7 @@ async fn copy_files(
 async fn copy_local_files(
     root: &Path,
     manifest: &crate::sites::SiteManifest,
+    known: &(dyn Fn(&str) -> Option<String> + Sync),
     target: PathBuf,
     previous: Option<(PathBuf, Arc<HashMap<String, String>>)>,
 ) -> Result<Vec<String>, PublishError> {
@@ -254,20 +266,20 @@ async fn copy_local_files(
         Arc::new(target),
         Arc::new(previous),
     );
-    let mut files: Vec<(String, Option<Vec<u8>>)> = manifest
+    let mut files: Vec<(String, ToCopy)> = manifest
         .files
         .iter()
-        .map(|file| (file.path.clone(), None))
+        .map(|file| (file.path.clone(), ToCopy::File(known(&file.path))))
         .collect();
     // Pages the navigation generates (API operations) are written from their source.
     let generated = manifest.pages.iter().filter_map(|page| {
         let source = page.generated.as_ref()?;
-        Some((page.file.clone(), Some(source.clone().into_bytes())))
+        Some((page.file.clone(), ToCopy::Made(source.clone().into_bytes())))
     });
     files.extend(generated);
     let listed = manifest.files.len();
     let mut files = files.into_iter().peekable();
-    let mut batches: Vec<Vec<(String, Option<Vec<u8>>)>> = Vec::new();
+    let mut batches: Vec<Vec<(String, ToCopy)>> = Vec::new();
     while files.peek().is_some() {
         batches.push(files.by_ref().take(LOCAL_COPY_BATCH).collect());
     }
@@ -278,9 +290,9 @@ async fn copy_local_files(
                 let mut folders = HashSet::new();
                 batch
                     .into_iter()
-                    .map(|(path, contents)| {
+                    .map(|(path, what)| {
                         let previous = previous.as_ref().as_ref().map(|(f, h)| (f.as_path(), &**h));
-                        copy_local_file(&root, &path, contents, &target, previous, &mut folders)
+                        copy_local_file(&root, &path, what, &target, previous, &mut folders)
                     })
                     .collect::<Result<Vec<String>, PublishError>>()
             })
@@ -294,25 +306,25 @@ async fn copy_local_files(
     Ok(copied.into_iter().flatten().take(listed).collect())
 }
 
-/// Copies the file at `path` (in `root`, or `contents` where given) into `target`: a link to
-/// the previous version's copy when its contents are the same, else a new file. Returns its
-/// SHA-256. `folders` are those made already.
+/// What one file to copy is: a file of the site folder, with its SHA-256 where it is known
+/// already, or contents made for the version.
+enum ToCopy {
+    File(Option<String>),
+    Made(Vec<u8>),
+}
+
+/// Copies the file at `path` (in `root`, or made) into `target`: a link to the previous
+/// version's copy when its contents are the same, else a new file. Returns its SHA-256. A
+/// file whose hash is known and unchanged is linked without being read. `folders` are those
+/// made already.
 fn copy_local_file(
     root: &Path,
     path: &str,
-    contents: Option<Vec<u8>>,
+    what: ToCopy,
     target: &Path,
     previous: Option<(&Path, &HashMap<String, String>)>,
     folders: &mut HashSet<PathBuf>,
 ) -> Result<String, PublishError> {
-    let bytes = match contents {
-        Some(bytes) => bytes,
-        None => std::fs::read(root.join(path)).map_err(|e| SiteError::Io {
-            file: path.to_string(),
-            message: e.to_string(),
-        })?,
-    };
-    let hash = hex::encode(Sha256::digest(&bytes));
     let copy = target.join(path);
     let stored = |e: std::io::Error| {
         PublishError::Storage(opendal::Error::new(
@@ -329,12 +341,33 @@ fn copy_local_file(
     // What is there is a link an attempt before made: writing through it would change the
     // version it came from.
     let _ = std::fs::remove_file(&copy);
-    if let Some((folder, hashes)) = previous
-        && hashes.get(path) == Some(&hash)
-        && std::fs::hard_link(folder.join(path), &copy).is_ok()
-    {
-        return Ok(hash);
-    }
+    let link = |hash: &str| {
+        previous.is_some_and(|(folder, hashes)| {
+            hashes.get(path).is_some_and(|h| h == hash)
+                && std::fs::hard_link(folder.join(path), &copy).is_ok()
+        })
+    };
+    let (bytes, known) = match what {
+        ToCopy::File(Some(hash)) if link(&hash) => return Ok(hash),
+        ToCopy::File(known) => {
+            let bytes = std::fs::read(root.join(path)).map_err(|e| SiteError::Io {
+                file: path.to_string(),
+                message: e.to_string(),
+            })?;
+            (bytes, known)
+        }
+        ToCopy::Made(bytes) => (bytes, None),
+    };
+    let hash = match known {
+        Some(hash) => hash,
+        None => {
+            let hash = hex::encode(Sha256::digest(&bytes));
+            if link(&hash) {
+                return Ok(hash);
+            }
+            hash
+        }
+    };
     std::fs::write(&copy, &bytes).map_err(stored)?;
     Ok(hash)
 }
@@ -344,17 +377,27 @@ fn copy_local_file(
 async fn copy_file(
     operator: &Operator,
     root: &Path,
-    path: String,
+    (path, known): (String, Option<String>),
     target: String,
     previous: Option<&PreviousFiles>,
 ) -> Result<String, PublishError> {
+    // A file whose hash is known and unchanged is not read at all.
+    if let Some(hash) = known.as_deref()
+        && let Some(kept) = previous.and_then(|previous| previous.same(&path, hash))
+        && storage::reuse_object(operator, &kept, &target).await
+    {
+        return Ok(hash.to_string());
+    }
     let bytes = tokio::fs::read(root.join(&path))
         .await
         .map_err(|e| SiteError::Io {
             file: path.clone(),
             message: e.to_string(),
         })?;
-    let hash = hex::encode(Sha256::digest(&bytes));
+    let hash = match known {
+        Some(hash) => hash,
+        None => hex::encode(Sha256::digest(&bytes)),
+    };
     if let Some(kept) = previous.and_then(|previous| previous.same(&path, &hash))
         && storage::reuse_object(operator, &kept, &target).await
     {

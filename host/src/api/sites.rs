@@ -51,7 +51,7 @@ pub async fn publish_version(
     // Files the site's latest version holds are linked, not written again.
     let known = linkable_files(state.store.as_ref(), &state.operator, &domain).await;
     let (reader, progress) = body.into_blocking_reader();
-    let root =
+    let unpacked =
         tokio::task::spawn_blocking(move || extract_site_archive(reader, &dest, limits, &known))
             .await
             .map_err(ApiError::internal)?
@@ -72,7 +72,8 @@ pub async fn publish_version(
             organization: &principal.organization.name,
             domain: &domain,
             label: query.version.as_deref(),
-            root: &root,
+            root: &unpacked.root,
+            file_hashes: Some(&unpacked.hashes),
             limits,
             plugins: &state.exports.plugins,
             strict: query.strict,

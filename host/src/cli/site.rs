@@ -57,6 +57,7 @@ pub fn run(
             domain: &domain,
             label: version.as_deref(),
             root: &path,
+            file_hashes: None,
             limits,
             plugins: &plugins,
             strict,

@@ -21,7 +21,7 @@ pub use quire_core::navigation::NavKind;
 
 pub use folder::{SiteLimits, load_site};
 pub use names::{validate_domain, validate_label};
-pub use upload::{KnownFiles, extract_site_archive, safe_relative};
+pub use upload::{KnownFiles, Unpacked, extract_site_archive, safe_relative};
 
 /// One entry of the navigation, flattened in pre-order, with its placement (version,
 /// language, hidden): the one navigation entry type, shared with every renderer.

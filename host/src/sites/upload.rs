@@ -3,11 +3,13 @@
 //! limits as it goes: nothing is held whole in memory, and the first bytes that are not gzip
 //! end the upload. A file whose contents storage already holds on this disk (the site's
 //! latest version, `KnownFiles`) is linked from there instead of written: writing every file of
-//! a large site again was most of a one-page release's publish.
+//! a large site again was most of a one-page release's publish. Each file's hash is handed on
+//! with the site, so publishing does not read the file again to find it unchanged.
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use flate2::read::MultiGzDecoder;
 use sha2::{Digest, Sha256};
@@ -22,19 +24,27 @@ pub type KnownFiles = HashMap<String, PathBuf>;
 /// them; larger ones are streamed to disk.
 const LINKABLE_BYTES: u64 = 64 << 20;
 
+/// A site unpacked: its root folder, and the SHA-256 (hex) of each file hashed on the way, by
+/// its path from the root (`/`-separated), so that publishing need not read it again.
+#[derive(Debug)]
+pub struct Unpacked {
+    pub root: PathBuf,
+    pub hashes: HashMap<String, String>,
+}
+
+/// Files read out of the archive ahead of the thread that writes them.
+const WRITES_AHEAD: usize = 64;
+
 /// Unpacks the archive read from `archive` into `dest` and returns the site's root: `dest`, or
 /// the archive's single top-level folder when the site was packed as `tar czf site.tar.gz my-site/`.
-/// A file whose contents `known` holds is a hard link to it.
+/// A file whose contents `known` holds is a hard link to it. The archive is read and inflated
+/// on the calling thread and the files hashed and written on another, so that the two overlap.
 pub fn extract_site_archive(
     mut archive: impl Read,
     dest: &Path,
     limits: SiteLimits,
     known: &KnownFiles,
-) -> Result<PathBuf, SiteError> {
-    let invalid = |file: &str, message: String| SiteError::Invalid {
-        file: file.to_string(),
-        message,
-    };
+) -> Result<Unpacked, SiteError> {
     let mut magic = [0u8; 2];
     let mut got = 0;
     while got < magic.len() {
@@ -58,9 +68,62 @@ pub fn extract_site_archive(
             "not a .tar.gz archive (it has no gzip header)".into(),
         ));
     }
-    let mut tar = tar::Archive::new(MultiGzDecoder::new(
+    let tar = tar::Archive::new(MultiGzDecoder::new(
         std::io::Cursor::new(magic).chain(archive),
     ));
+    let hashes = std::thread::scope(|scope| {
+        let (steps, to_write) = sync_channel::<Step>(WRITES_AHEAD);
+        let writer = scope.spawn(move || write_files(to_write, known));
+        let read = read_entries(tar, dest, limits, &steps);
+        drop(steps);
+        let written = writer
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        // A read that stopped because the writer did has nothing to add to the writer's error.
+        read.and(written)
+    })?;
+    let root = site_root(dest);
+    let hashes = match root.strip_prefix(dest).ok().and_then(Path::to_str) {
+        Some("") | None => hashes,
+        Some(folder) => {
+            let prefix = format!("{folder}/");
+            hashes
+                .into_iter()
+                .filter_map(|(path, hash)| Some((path.strip_prefix(&prefix)?.to_string(), hash)))
+                .collect()
+        }
+    };
+    Ok(Unpacked { root, hashes })
+}
+
+/// What the reading thread hands the writing one, in the archive's order.
+enum Step {
+    Folder {
+        name: String,
+        target: PathBuf,
+    },
+    File {
+        name: String,
+        /// The file's path from `dest`, `/`-separated, when it is UTF-8.
+        relative: Option<String>,
+        target: PathBuf,
+        contents: Vec<u8>,
+        mtime: Option<u64>,
+    },
+    /// Answered once everything before it is written: a large file is streamed to disk by the
+    /// reading thread next, after any earlier entry of its path.
+    Settle(SyncSender<()>),
+}
+
+/// Reads the archive's entries, checked and counted against `limits`, and hands them to
+/// `steps`; a large file it writes itself. Stops early, with no error of its own, when the
+/// writing thread has stopped.
+fn read_entries(
+    mut tar: tar::Archive<impl Read>,
+    dest: &Path,
+    limits: SiteLimits,
+    steps: &SyncSender<Step>,
+) -> Result<(), SiteError> {
     let entries = tar
         .entries()
         .map_err(|e| invalid("upload", format!("not a .tar.gz archive: {e}")))?;
@@ -81,8 +144,11 @@ pub fn extract_site_archive(
             }
             return Err(invalid(&name, "an entry has an empty name".into()));
         }
+        let target = dest.join(&relative);
         if kind.is_dir() {
-            std::fs::create_dir_all(dest.join(&relative)).map_err(|e| io(&name, e))?;
+            if steps.send(Step::Folder { name, target }).is_err() {
+                return Ok(());
+            }
             continue;
         }
         if kind.is_symlink() || kind.is_hard_link() {
@@ -98,46 +164,111 @@ pub fn extract_site_archive(
         let entry_size = entry.size();
         total += entry_size;
         limits.check(files, total)?;
-        let target = dest.join(&relative);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| io(&name, e))?;
-        }
         // The archive's times are the site's "last modified" dates (docs.json
         // `metadata.timestamp`); an entry without one keeps the time of unpacking.
         let mtime = entry.header().mtime().ok().filter(|&t| t > 0);
+        // The entry's stated size was counted above; reading stops there whatever follows.
+        let mut contents = entry.by_ref().take(limits.max_bytes);
+        if entry_size > LINKABLE_BYTES {
+            let (settled, wait) = sync_channel(1);
+            if steps.send(Step::Settle(settled)).is_err() || wait.recv().is_err() {
+                return Ok(());
+            }
+            make_parent(&target, &name)?;
+            let _ = std::fs::remove_file(&target);
+            let mut file = std::fs::File::create(&target).map_err(|e| io(&name, e))?;
+            std::io::copy(&mut contents, &mut file).map_err(|e| io(&name, e))?;
+            set_mtime(&file, mtime, &name)?;
+            continue;
+        }
+        let mut bytes = Vec::with_capacity(entry_size as usize);
+        contents.read_to_end(&mut bytes).map_err(|e| io(&name, e))?;
+        let step = Step::File {
+            name,
+            relative: relative.to_str().map(|r| r.replace('\\', "/")),
+            target,
+            contents: bytes,
+            mtime,
+        };
+        if steps.send(step).is_err() {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// Writes what `steps` brings, in order: each file hashed, and linked from `known` when it
+/// holds the same contents. Returns the hashes by path from `dest`.
+fn write_files(
+    steps: Receiver<Step>,
+    known: &KnownFiles,
+) -> Result<HashMap<String, String>, SiteError> {
+    let mut hashes = HashMap::new();
+    for step in steps {
+        let (name, relative, target, bytes, mtime) = match step {
+            Step::Folder { name, target } => {
+                std::fs::create_dir_all(&target).map_err(|e| io(&name, e))?;
+                continue;
+            }
+            Step::Settle(settled) => {
+                let _ = settled.send(());
+                continue;
+            }
+            Step::File {
+                name,
+                relative,
+                target,
+                contents,
+                mtime,
+            } => (name, relative, target, contents, mtime),
+        };
+        make_parent(&target, &name)?;
         // A second entry of the same path replaces the first, never writes through it (it may
         // be a link).
         let _ = std::fs::remove_file(&target);
-        // The entry's stated size was counted above; reading stops there whatever follows.
-        let mut contents = entry.by_ref().take(limits.max_bytes);
-        let file = if !known.is_empty() && entry_size <= LINKABLE_BYTES {
-            let mut bytes = Vec::with_capacity(entry_size as usize);
-            contents.read_to_end(&mut bytes).map_err(|e| io(&name, e))?;
-            let hash = hex::encode(Sha256::digest(&bytes));
-            let linked = known
-                .get(&hash)
-                .is_some_and(|from| std::fs::hard_link(from, &target).is_ok());
-            if linked {
-                std::fs::File::options()
-                    .append(true)
-                    .open(&target)
-                    .map_err(|e| io(&name, e))?
-            } else {
-                let mut file = std::fs::File::create(&target).map_err(|e| io(&name, e))?;
-                file.write_all(&bytes).map_err(|e| io(&name, e))?;
-                file
-            }
+        let hash = hex::encode(Sha256::digest(&bytes));
+        let linked = known
+            .get(&hash)
+            .is_some_and(|from| std::fs::hard_link(from, &target).is_ok());
+        let file = if linked {
+            std::fs::File::options()
+                .append(true)
+                .open(&target)
+                .map_err(|e| io(&name, e))?
         } else {
             let mut file = std::fs::File::create(&target).map_err(|e| io(&name, e))?;
-            std::io::copy(&mut contents, &mut file).map_err(|e| io(&name, e))?;
+            file.write_all(&bytes).map_err(|e| io(&name, e))?;
             file
         };
-        if let Some(mtime) = mtime {
-            file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(mtime))
-                .map_err(|e| io(&name, e))?;
+        set_mtime(&file, mtime, &name)?;
+        if let Some(relative) = relative {
+            hashes.insert(relative, hash);
         }
     }
-    Ok(site_root(dest))
+    Ok(hashes)
+}
+
+fn make_parent(target: &Path, name: &str) -> Result<(), SiteError> {
+    match target.parent() {
+        Some(parent) => std::fs::create_dir_all(parent).map_err(|e| io(name, e)),
+        None => Ok(()),
+    }
+}
+
+fn set_mtime(file: &std::fs::File, mtime: Option<u64>, name: &str) -> Result<(), SiteError> {
+    match mtime {
+        Some(mtime) => file
+            .set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(mtime))
+            .map_err(|e| io(name, e)),
+        None => Ok(()),
+    }
+}
+
+fn invalid(file: &str, message: String) -> SiteError {
+    SiteError::Invalid {
+        file: file.to_string(),
+        message,
+    }
 }
 
 fn io(file: &str, e: std::io::Error) -> SiteError {
@@ -212,10 +343,16 @@ mod tests {
             ("site/docs.json", tar::EntryType::Regular, b"{}"),
             ("site/a.md", tar::EntryType::Regular, b"# A"),
         ]);
-        let root =
+        let unpacked =
             extract_site_archive(&bytes[..], dest.path(), LIMITS, &KnownFiles::new()).unwrap();
-        assert_eq!(root, dest.path().join("site"));
-        assert!(root.join("a.md").is_file());
+        assert_eq!(unpacked.root, dest.path().join("site"));
+        assert!(unpacked.root.join("a.md").is_file());
+        // Hashed on the way, by path from the root the site is found in.
+        let expected = HashMap::from([
+            ("docs.json".to_string(), hex::encode(Sha256::digest(b"{}"))),
+            ("a.md".to_string(), hex::encode(Sha256::digest(b"# A"))),
+        ]);
+        assert_eq!(unpacked.hashes, expected);
     }
 
     #[test]
@@ -231,7 +368,9 @@ mod tests {
             ("a.md", tar::EntryType::Regular, b"# A"),
             ("copy.md", tar::EntryType::Regular, b"# A"),
         ]);
-        let root = extract_site_archive(&bytes[..], dest.path(), LIMITS, &known).unwrap();
+        let root = extract_site_archive(&bytes[..], dest.path(), LIMITS, &known)
+            .unwrap()
+            .root;
         let inode = |path: &Path| std::fs::metadata(path).unwrap().ino();
         assert_eq!(
             inode(&root.join("a.md")),
@@ -247,7 +386,9 @@ mod tests {
             ("a.md", tar::EntryType::Regular, b"# A"),
             ("a.md", tar::EntryType::Regular, b"# B, longer"),
         ]);
-        let root = extract_site_archive(&bytes[..], dest.path(), LIMITS, &known).unwrap();
+        let root = extract_site_archive(&bytes[..], dest.path(), LIMITS, &known)
+            .unwrap()
+            .root;
         assert_eq!(std::fs::read(root.join("a.md")).unwrap(), b"# B, longer");
         assert_eq!(std::fs::read(&stored).unwrap(), b"# A");
     }
@@ -265,8 +406,9 @@ mod tests {
             .unwrap();
         let bytes = builder.into_inner().unwrap().finish().unwrap();
         let dest = tempfile::tempdir().unwrap();
-        let root =
-            extract_site_archive(&bytes[..], dest.path(), LIMITS, &KnownFiles::new()).unwrap();
+        let root = extract_site_archive(&bytes[..], dest.path(), LIMITS, &KnownFiles::new())
+            .unwrap()
+            .root;
         let modified = std::fs::metadata(root.join("a.md"))
             .unwrap()
             .modified()
