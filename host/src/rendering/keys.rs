@@ -1,10 +1,12 @@
 //! Render keys: the hash of everything a page's output depends on, under which the render
 //! cache keeps it. The site part covers what every page is given: the renderer component's
 //! digest and the site as the renderer sees it, less its version label (the contract has
-//! page output not depend on it) and its snippets. The page part covers the page's input and
-//! the snippets it reaches: those it imports or names in `<Snippet file="...">`, and theirs in
-//! turn, so a changed snippet renders again only the pages that use it. A page whose
-//! references cannot be read (`<Snippet file={expression}>`) depends on every snippet.
+//! page output not depend on it) and its snippets. The page part covers the page's input (its
+//! source by its SHA-256, which the version's manifest records, so a page's key does not hash
+//! its whole source again) and the snippets it reaches: those it imports or names in
+//! `<Snippet file="...">`, and theirs in turn, so a changed snippet renders again only the
+//! pages that use it. A page whose references cannot be read (`<Snippet file={expression}>`)
+//! depends on every snippet.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -15,7 +17,7 @@ use sha2::{Digest, Sha256};
 use crate::plugins::{PageInput, SiteInfo};
 
 /// Changes whenever what a key covers changes, so older entries are simply not found.
-const FORMAT: &[u8] = b"quire-render-key/2";
+const FORMAT: &[u8] = b"quire-render-key/3";
 const HASH_LEN: usize = 32;
 type Hash = [u8; HASH_LEN];
 
@@ -59,6 +61,21 @@ impl PageKey {
             ],
         )
     }
+}
+
+/// What a page's key takes of its input besides its source.
+#[derive(serde::Serialize)]
+struct KeyedInput<'a> {
+    path: &'a str,
+    file: &'a str,
+    modified: Option<u64>,
+}
+
+/// A file's SHA-256 as hex names it (the version manifest's), as the key takes it.
+pub fn source_digest(hex_sha256: &str) -> Option<Hash> {
+    let mut digest = [0; HASH_LEN];
+    hex::decode_to_slice(hex_sha256, &mut digest).ok()?;
+    Some(digest)
 }
 
 /// What every page of one run shares in its key, and the site's snippets with what each one
@@ -118,11 +135,21 @@ impl SiteKey {
         })
     }
 
-    /// The key of `page` in this site.
-    pub fn page(&self, page: &PageInput) -> Option<PageKey> {
+    /// The key of `page` in this site. `source_sha256` is the SHA-256 of its source where it
+    /// is known already (the version's manifest records each file's); else it is hashed here.
+    pub fn page(&self, page: &PageInput, source_sha256: Option<&Hash>) -> Option<PageKey> {
         let mut hash = Sha256::new();
         hash.update(self.hash);
-        hash.update(postcard::to_allocvec(page).ok()?);
+        let input = KeyedInput {
+            path: &page.path,
+            file: &page.file,
+            modified: page.modified,
+        };
+        hash.update(postcard::to_allocvec(&input).ok()?);
+        match source_sha256 {
+            Some(known) => hash.update(known),
+            None => hash.update(Sha256::digest(page.source.as_bytes())),
+        }
         match self.reached(page) {
             Some(reached) => {
                 for (path, contents) in reached {
@@ -238,7 +265,7 @@ mod tests {
     fn key(snippets: &[(&str, &str)], source: &str) -> PageKey {
         SiteKey::of("renderer", &site(snippets))
             .expect("site key")
-            .page(&page(source))
+            .page(&page(source), None)
             .expect("page key")
     }
 
@@ -324,8 +351,29 @@ mod tests {
         next.version = "v2".into();
         let first = SiteKey::of("renderer", &site(&[])).unwrap();
         let second = SiteKey::of("renderer", &next).unwrap();
-        assert_eq!(first.page(&page("x")), second.page(&page("x")));
+        assert_eq!(first.page(&page("x"), None), second.page(&page("x"), None));
         let other_renderer = SiteKey::of("another renderer", &site(&[])).unwrap();
-        assert_ne!(first.page(&page("x")), other_renderer.page(&page("x")));
+        assert_ne!(
+            first.page(&page("x"), None),
+            other_renderer.page(&page("x"), None)
+        );
+    }
+
+    #[test]
+    fn a_known_source_digest_keys_as_hashing_the_source_does() {
+        let site = SiteKey::of("renderer", &site(&[])).unwrap();
+        let digest: Hash = Sha256::digest(b"x").into();
+        let hex = hex::encode(digest);
+        let known = source_digest(&hex).expect("a digest");
+        assert_eq!(
+            site.page(&page("x"), Some(&known)),
+            site.page(&page("x"), None)
+        );
+        assert_ne!(
+            site.page(&page("y"), Some(&known)),
+            site.page(&page("y"), None),
+            "the digest stands for the source"
+        );
+        assert!(source_digest("not hex").is_none());
     }
 }

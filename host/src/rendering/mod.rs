@@ -11,7 +11,7 @@ mod keys;
 mod pool;
 mod sources;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -252,6 +252,20 @@ impl Prepared<'_> {
             .map(|page| page.file.clone())
             .collect();
         let mut reads = render.sources.read_in_order(stored);
+        // The manifest's digests of the pages' sources, for their keys (a page the navigation
+        // generates has none: its source is hashed).
+        let digests: HashMap<&str, [u8; 32]> = match self.site_key {
+            Some(_) => render
+                .manifest
+                .files
+                .iter()
+                .filter_map(|file| {
+                    let digest = keys::source_digest(file.sha256.as_deref()?)?;
+                    Some((file.path.as_str(), digest))
+                })
+                .collect(),
+            None => HashMap::new(),
+        };
         let shows_dates = self.render.manifest.settings().metadata.timestamp;
         let inputs = render.pages.iter().map(|page| {
             if render.cancel.is_some_and(CancellationToken::is_cancelled) {
@@ -277,12 +291,18 @@ impl Prepared<'_> {
                 source,
                 modified,
             };
-            // Started now, the lookup overlaps those of the pages queued before it.
-            let lookup = render
-                .cache
-                .zip(self.site_key.as_ref().and_then(|site| site.page(&input)))
-                .map(|(cache, key)| cache.start(key, (render.given_back)(page)));
-            Ok::<_, E>((*page, input, lookup))
+            let given_back = (render.given_back)(page);
+            let keying = match (render.cache, &self.site_key) {
+                (Some(cache), Some(_)) if cache.reads_are_local() => {
+                    Some(pool::Keying::OnThread { given_back })
+                }
+                // Started now, a remote lookup overlaps those of the pages queued before it.
+                (Some(cache), Some(site)) => site
+                    .page(&input, digests.get(input.file.as_str()))
+                    .map(|key| pool::Keying::Started(cache.start(key, given_back))),
+                _ => None,
+            };
+            Ok::<_, E>((*page, input, keying))
         });
         let rendered = pool::render_in_order(
             &self.plugins.runtime,
@@ -292,6 +312,10 @@ impl Prepared<'_> {
             render.work,
             self.plugins.render_threads,
             inputs,
+            &|input: &PageInput| {
+                let known = digests.get(input.file.as_str());
+                self.site_key.as_ref()?.page(input, known)
+            },
             (
                 &|page: &&PageEntry, key: Option<&PageKey>, output: &mut RenderedPage| {
                     prepare(page, key, output)

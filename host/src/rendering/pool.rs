@@ -22,10 +22,20 @@ use crate::plugins::{
 /// small.
 const AHEAD_PER_THREAD: usize = 16;
 
-/// One page handed to a rendering thread, with the caller's tag and its cache lookup.
-type Task<T> = (usize, T, PageInput, Option<Lookup>);
+/// One page handed to a rendering thread, with the caller's tag and how it is looked up.
+type Task<T> = (usize, T, PageInput, Option<Keying>);
 /// A page back from a rendering thread, or the error that stopped the thread.
 type Done<T, P> = Result<(usize, T, PageInput, Outcome<P>), PluginError>;
+
+/// How a page is looked up in the render cache.
+pub(super) enum Keying {
+    /// Its lookup, started by the reading thread: remote storage reads ahead of the renderer.
+    Started(Lookup),
+    /// Keyed and looked up by the thread that takes it: a local cache is read as it is needed,
+    /// and the key (a hash of the page's whole source) is then worked out on every core
+    /// rather than on the one thread that reads the pages in order.
+    OnThread { given_back: bool },
+}
 
 /// What became of one page.
 pub(super) struct Outcome<P> {
@@ -67,7 +77,8 @@ pub(super) fn render_in_order<T, P, E>(
     cache: Option<&RenderCache>,
     work: &str,
     threads: usize,
-    pages: impl IntoIterator<Item = Result<(T, PageInput, Option<Lookup>), E>>,
+    pages: impl IntoIterator<Item = Result<(T, PageInput, Option<Keying>), E>>,
+    key_of: &(impl Fn(&PageInput) -> Option<PageKey> + Sync),
     (prepare, kept): (
         &(impl Fn(&T, Option<&PageKey>, &mut RenderedPage) -> P + Sync),
         &(impl Fn(&T, &PageKey) -> Option<P> + Sync),
@@ -96,6 +107,7 @@ where
                     cache,
                     work,
                     task_receiver,
+                    key_of,
                     (prepare, kept),
                     done_sender,
                 )
@@ -112,7 +124,7 @@ where
 /// The calling thread's side: hands out pages up to `ahead` past the next one due, and takes
 /// results back in order.
 fn collect<T, P, E>(
-    pages: impl IntoIterator<Item = Result<(T, PageInput, Option<Lookup>), E>>,
+    pages: impl IntoIterator<Item = Result<(T, PageInput, Option<Keying>), E>>,
     ahead: usize,
     tasks: &std::sync::mpsc::SyncSender<Task<T>>,
     done: &Receiver<Done<T, P>>,
@@ -168,6 +180,7 @@ fn render_thread<T, P>(
     cache: Option<&RenderCache>,
     work: &str,
     tasks: &Mutex<Receiver<Task<T>>>,
+    key_of: &impl Fn(&PageInput) -> Option<PageKey>,
     (prepare, kept): (
         &impl Fn(&T, Option<&PageKey>, &mut RenderedPage) -> P,
         &impl Fn(&T, &PageKey) -> Option<P>,
@@ -183,8 +196,15 @@ fn render_thread<T, P>(
             Ok(receiver) => receiver.recv(),
             Err(_) => return,
         };
-        let Ok((index, tag, input, lookup)) = task else {
+        let Ok((index, tag, input, keying)) = task else {
             return; // the queue is closed: the run is over
+        };
+        let lookup = match keying {
+            Some(Keying::Started(lookup)) => Some(lookup),
+            Some(Keying::OnThread { given_back }) => cache
+                .zip(key_of(&input))
+                .map(|(cache, key)| cache.start(key, given_back)),
+            None => None,
         };
         let key = lookup.as_ref().map(|l| l.key);
         let given_back = lookup.as_ref().is_none_or(|l| l.given_back);
