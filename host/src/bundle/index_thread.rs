@@ -7,7 +7,8 @@
 use std::sync::mpsc::{SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
-use super::search_index::{CountedSection, SearchIndexBuilder};
+use super::search_index::{SearchIndexBuilder, StoredSection};
+use super::{PageSections, Sections};
 
 /// Pages' sections in flight to the thread.
 const QUEUED_PAGES: usize = 256;
@@ -19,7 +20,7 @@ type IndexFiles = Vec<(String, Vec<u8>)>;
 pub enum IndexThread {
     Thread {
         /// `None` once the thread is gone (it panicked).
-        sections: Option<SyncSender<Vec<CountedSection>>>,
+        sections: Option<SyncSender<PageSections>>,
         builder: JoinHandle<IndexFiles>,
     },
     InLine(Box<SearchIndexBuilder>, IndexFiles),
@@ -27,16 +28,14 @@ pub enum IndexThread {
 
 impl Default for IndexThread {
     fn default() -> Self {
-        let (sections, queued) = sync_channel::<Vec<CountedSection>>(QUEUED_PAGES);
+        let (sections, queued) = sync_channel::<PageSections>(QUEUED_PAGES);
         let spawned = std::thread::Builder::new()
             .name("offline-index".into())
             .spawn(move || {
                 let mut builder = SearchIndexBuilder::default();
                 let mut files = Vec::new();
                 for page in queued {
-                    for section in page {
-                        builder.add_counted(section);
-                    }
+                    add(&mut builder, page);
                     // Chunks fill as documents come; held as files, a few bytes a section.
                     files.extend(builder.take_ready());
                 }
@@ -58,7 +57,7 @@ impl Default for IndexThread {
 
 impl IndexThread {
     /// Adds one page's sections, in the site's order.
-    pub fn add(&mut self, page: Vec<CountedSection>) {
+    pub fn add(&mut self, page: PageSections) {
         if page.is_empty() {
             return;
         }
@@ -72,9 +71,7 @@ impl IndexThread {
                 }
             }
             IndexThread::InLine(builder, files) => {
-                for section in page {
-                    builder.add_counted(section);
-                }
+                add(builder, page);
                 files.extend(builder.take_ready());
             }
         }
@@ -99,5 +96,26 @@ impl IndexThread {
                 files
             }
         }
+    }
+}
+
+/// Adds one page's sections to `builder`: stored ones are read in place. Stored sections that
+/// do not read back (the summary they came from passed its cache's check, so never in
+/// practice) leave the page out of search, with an error in the log.
+fn add(builder: &mut SearchIndexBuilder, page: PageSections) {
+    match page.0 {
+        Sections::Counted(sections) => {
+            for section in sections {
+                builder.add_counted(section);
+            }
+        }
+        Sections::Stored(bytes) => match postcard::from_bytes::<Vec<StoredSection<'_>>>(&bytes) {
+            Ok(sections) => {
+                for section in sections {
+                    builder.add_stored(section);
+                }
+            }
+            Err(e) => tracing::error!("a page's stored search sections do not read back: {e}"),
+        },
     }
 }

@@ -7,6 +7,7 @@
 //! whole-site files stream through the host instead of piling up in a plugin's memory.
 
 pub mod assistant;
+mod counted_section;
 mod fallback;
 pub mod file_patch;
 mod index_thread;
@@ -29,7 +30,9 @@ pub use page_list::{ListedPage, PAGE_LIST_FILE, PageList};
 /// The feature file every bundle carries, which a docs server replaces.
 pub use quire_core::features::{FILE as FEATURES_FILE, script as features_script};
 pub use quire_core::tokens::browser::tokens;
-pub use search_index::{CountedSection, SearchDocument, SearchIndexBuilder, shard_of};
+pub use search_index::{
+    CountedSection, SearchDocument, SearchIndexBuilder, StoredSection, shard_of,
+};
 
 use crate::plugins::{OutputFile, RenderedPage};
 
@@ -44,9 +47,15 @@ struct Listing {
 
 /// A page's sections made ready for the offline search index, on whichever thread has the
 /// page: counting the terms of every section is most of what an export of pages taken from
-/// the render cache does, and [`SiteFiles`] runs on one thread.
-#[derive(serde::Serialize, serde::Deserialize)]
-pub struct PageSections(Vec<CountedSection>);
+/// the render cache does, and [`SiteFiles`] runs on one thread. Serialised as their stored
+/// form (postcard bytes), which is what a page's summary keeps and gives back: read back, they
+/// stay bytes until the index's thread reads them in place.
+pub struct PageSections(Sections);
+
+enum Sections {
+    Counted(Vec<CountedSection>),
+    Stored(Vec<u8>),
+}
 
 impl PageSections {
     /// The sections of `page` at `path` (taken out of it), scoped to the page's `version` and
@@ -58,11 +67,11 @@ impl PageSections {
         language: Option<&str>,
     ) -> Self {
         if !page.indexable {
-            return Self(Vec::new());
+            return Self(Sections::Counted(Vec::new()));
         }
         let scope = format!("{}/{}", version.unwrap_or(""), language.unwrap_or(""));
         let sections = std::mem::take(&mut page.sections).into_iter();
-        Self(
+        Self(Sections::Counted(
             sections
                 .map(|section| {
                     CountedSection::of(SearchDocument {
@@ -74,7 +83,46 @@ impl PageSections {
                     })
                 })
                 .collect(),
-        )
+        ))
+    }
+
+    fn is_empty(&self) -> bool {
+        match &self.0 {
+            Sections::Counted(sections) => sections.is_empty(),
+            // An empty list is stored as its length alone.
+            Sections::Stored(bytes) => bytes.as_slice() == [0],
+        }
+    }
+}
+
+impl serde::Serialize for PageSections {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match &self.0 {
+            Sections::Stored(bytes) => serializer.serialize_bytes(bytes),
+            Sections::Counted(sections) => {
+                let bytes = postcard::to_allocvec(sections).map_err(serde::ser::Error::custom)?;
+                serializer.serialize_bytes(&bytes)
+            }
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for PageSections {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct StoredBytes;
+        impl serde::de::Visitor<'_> for StoredBytes {
+            type Value = PageSections;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a page's stored sections")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<Self::Value, E> {
+                Ok(PageSections(Sections::Stored(bytes.to_vec())))
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, bytes: Vec<u8>) -> Result<Self::Value, E> {
+                Ok(PageSections(Sections::Stored(bytes)))
+            }
+        }
+        deserializer.deserialize_byte_buf(StoredBytes)
     }
 }
 
@@ -174,7 +222,7 @@ impl SiteFiles {
                 language: language.map(str::to_string),
             });
             self.full_text.add(path, facts.title, &source);
-            self.search.add(sections.0);
+            self.search.add(sections);
         }
         vec![OutputFile {
             path: format!("{path}.md"),

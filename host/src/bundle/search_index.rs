@@ -12,19 +12,14 @@
 
 use std::fmt::Write as _;
 
-use quire_core::tokens::browser::each_token;
-use rustc_hash::FxBuildHasher;
 use serde_json::json;
 
-/// A map with rustc's fast hash: terms are hashed once per word of every section, and nothing
-/// here faces keys but page text, whose worst case only slows the export.
-type FxHashMap<K, V> = std::collections::HashMap<K, V, FxBuildHasher>;
+pub use super::counted_section::{CountedSection, SearchDocument, StoredSection};
+use super::counted_section::{DocumentRef, FxHashMap, SectionParts};
 
 /// BM25 parameters (the common defaults).
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
-/// Heading words count this many times over body words.
-const TITLE_BOOST: u32 = 3;
 /// Postings a term shard aims to hold; the shard count grows with the index.
 const POSTINGS_PER_SHARD: usize = 4_000;
 const MAX_SHARDS: usize = 4_096;
@@ -35,24 +30,6 @@ const MAX_POSTINGS: usize = 1_000;
 /// A term's list is cut back to twice `MAX_POSTINGS` when it reaches this many while documents
 /// are still added.
 const PRUNE_AT: usize = 8 * MAX_POSTINGS;
-/// Characters of a section's text kept for the result's excerpt.
-const EXCERPT_CHARS: usize = 160;
-
-/// One searchable section.
-pub struct SearchDocument {
-    /// The page path (no extension).
-    pub path: String,
-    pub anchor: String,
-    /// Page title down to the section's heading.
-    pub trail: Vec<String>,
-    pub text: String,
-    /// The page's version and language as `version/language` (either may be empty); the search
-    /// box shows a reader results of their own version and language, and of unscoped pages.
-    pub scope: String,
-}
-
-/// Per document: (path#anchor, title, trail, excerpt, scope).
-type Document = (String, String, String, String, String);
 
 /// Collects sections during an export. Document chunks are written as they fill (a large
 /// site's documents would otherwise be most of the export's memory); the term shards and the
@@ -61,8 +38,10 @@ type Document = (String, String, String, String, String);
 pub struct SearchIndexBuilder {
     /// Documents added so far.
     count: usize,
-    /// The documents of the chunk being filled.
-    pending: Vec<Document>,
+    /// The documents of the chunk being filled, as JSON array items, each followed by a comma.
+    pending: Vec<u8>,
+    /// How many documents `pending` holds.
+    pending_count: usize,
     /// Chunk files written and not yet taken.
     ready: Vec<(String, Vec<u8>)>,
     /// term -> its number in `postings`, each term's string kept once. Sections come counted
@@ -83,75 +62,6 @@ struct Postings {
     list: Vec<(u32, u32)>,
 }
 
-/// A section made ready for the index: its terms counted and its result's text cut, work that
-/// needs nothing of the rest of the site and so runs on any thread (an export does it on the
-/// threads that take pages from the render cache), leaving [`SearchIndexBuilder::add_counted`]
-/// only the postings to append.
-#[derive(serde::Serialize, serde::Deserialize)]
-pub struct CountedSection {
-    document: Document,
-    /// The section's distinct terms, one after another.
-    terms: String,
-    /// (end of the term in `terms`, its frequency), in the order of `terms`.
-    counts: Vec<(u32, u32)>,
-    /// Tokens in the section, headings included.
-    length: u32,
-}
-
-impl CountedSection {
-    pub fn of(document: SearchDocument) -> Self {
-        // Every token into one buffer first (tokens are never longer than their words), then
-        // counted by a map over the finished buffer, in the order terms first appear.
-        let words = document.text.len() + document.trail.iter().map(String::len).sum::<usize>();
-        let mut tokens = String::with_capacity(words);
-        let mut spans: Vec<(u32, u32, u32)> = Vec::with_capacity(words / 4);
-        let mut push = |token: &str, weight: u32| {
-            let start = tokens.len() as u32;
-            tokens.push_str(token);
-            spans.push((start, tokens.len() as u32, weight));
-        };
-        for heading in &document.trail {
-            each_token(heading, |token| push(token, TITLE_BOOST));
-        }
-        each_token(&document.text, |token| push(token, 1));
-        let length = spans.len() as u32;
-        let mut distinct: FxHashMap<&str, usize> =
-            FxHashMap::with_capacity_and_hasher(spans.len(), Default::default());
-        let mut terms = String::with_capacity(tokens.len());
-        let mut counts: Vec<(u32, u32)> = Vec::with_capacity(spans.len());
-        for &(start, end, weight) in &spans {
-            let term = &tokens[start as usize..end as usize];
-            match distinct.get(term) {
-                Some(&at) => counts[at].1 += weight,
-                None => {
-                    distinct.insert(term, counts.len());
-                    terms.push_str(term);
-                    counts.push((terms.len() as u32, weight));
-                }
-            }
-        }
-        let title = document.trail.last().cloned().unwrap_or_default();
-        let trail = document
-            .trail
-            .iter()
-            .take(document.trail.len().saturating_sub(1))
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(" › ");
-        let href = if document.anchor.is_empty() {
-            format!("{}.html", document.path)
-        } else {
-            format!("{}.html#{}", document.path, document.anchor)
-        };
-        Self {
-            document: (href, title, trail, excerpt(&document.text), document.scope),
-            terms,
-            counts,
-            length,
-        }
-    }
-}
-
 impl SearchIndexBuilder {
     pub fn add(&mut self, document: SearchDocument) {
         self.add_counted(CountedSection::of(document));
@@ -159,6 +69,15 @@ impl SearchIndexBuilder {
 
     /// Adds a section whose terms are counted already.
     pub fn add_counted(&mut self, section: CountedSection) {
+        self.add_parts(section.parts());
+    }
+
+    /// Adds a section read in place from its stored form.
+    pub fn add_stored(&mut self, section: StoredSection<'_>) {
+        self.add_parts(section.parts());
+    }
+
+    fn add_parts(&mut self, section: SectionParts<'_>) {
         let id = self.count as u32;
         self.count += 1;
         let length = section.length.max(1);
@@ -166,7 +85,7 @@ impl SearchIndexBuilder {
         self.total_length += u64::from(length);
         let average = self.total_length as f64 / self.count as f64;
         let mut start = 0;
-        for &(end, tf) in &section.counts {
+        for &(end, tf) in section.counts {
             let token = &section.terms[start..end as usize];
             start = end as usize;
             let term = match self.terms.get(token) {
@@ -188,10 +107,19 @@ impl SearchIndexBuilder {
                 prune(&mut postings.list, &self.lengths, average, 2 * MAX_POSTINGS);
             }
         }
-        self.pending.push(section.document);
-        if self.pending.len() == DOCS_PER_CHUNK {
+        self.push_document(section.document);
+        if self.pending_count == DOCS_PER_CHUNK {
             self.write_chunk();
         }
+    }
+
+    /// Writes `document` into the chunk being filled as it comes: a chunk's documents are
+    /// never held as strings of their own.
+    fn push_document(&mut self, document: DocumentRef<'_>) {
+        // Writing into a vector fails only where serialising strings does: never.
+        let _ = serde_json::to_writer(&mut self.pending, &document);
+        self.pending.push(b',');
+        self.pending_count += 1;
     }
 
     pub fn is_empty(&self) -> bool {
@@ -205,14 +133,16 @@ impl SearchIndexBuilder {
 
     /// Writes the pending documents as the next chunk file.
     fn write_chunk(&mut self) {
-        if self.pending.is_empty() {
+        if self.pending_count == 0 {
             return;
         }
         let index = (self.count - 1) / DOCS_PER_CHUNK;
-        // Tuples serialise as arrays: the same text as building a `serde_json::Value` of them,
-        // without a value per string.
-        let body = serde_json::to_string(&self.pending).unwrap_or_default();
+        // The items as a JSON array: the same text as a `serde_json::Value` of the documents.
+        self.pending.pop();
+        let items = String::from_utf8_lossy(&self.pending);
+        let body = format!("[{items}]");
         self.pending.clear();
+        self.pending_count = 0;
         self.ready.push((
             format!("search/d{index}.js"),
             script(&format!("d{index}"), &body),
@@ -324,38 +254,6 @@ fn script(name: &str, json: &str) -> Vec<u8> {
     format!("QUIRE_SEARCH_DATA({name:?},{safe});\n").into_bytes()
 }
 
-/// The start of a section's text as a result shows it: the fence lines around code blocks
-/// (see `quire_core::sections::push_code`) left out, white space collapsed, cut at
-/// `EXCERPT_CHARS` with an ellipsis. Only as much of the text is read as the excerpt shows.
-fn excerpt(text: &str) -> String {
-    let words = text
-        .lines()
-        .filter(|line| !line.trim_start().starts_with("```"))
-        .flat_map(str::split_whitespace);
-    let mut out = String::new();
-    let mut chars = 0;
-    for word in words {
-        if chars > 0 {
-            out.push(' ');
-            chars += 1;
-        }
-        out.push_str(word);
-        chars += word.chars().count();
-        if chars > EXCERPT_CHARS {
-            break;
-        }
-    }
-    if chars > EXCERPT_CHARS {
-        let cut = out
-            .char_indices()
-            .nth(EXCERPT_CHARS)
-            .map_or(out.len(), |(at, _)| at);
-        out.truncate(cut);
-        out.push('…');
-    }
-    out
-}
-
 /// The shard of a term: FNV-1a over its UTF-16 code units (what JavaScript strings are made
 /// of), so the browser computes the same number.
 pub fn shard_of(term: &str, shards: usize) -> usize {
@@ -370,33 +268,6 @@ pub fn shard_of(term: &str, shards: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn excerpts_leave_out_code_fences() {
-        assert_eq!(
-            excerpt("Run this:\n```bash\nnpm i  acme\n```\n then log in."),
-            "Run this: npm i acme then log in."
-        );
-    }
-
-    proptest::proptest! {
-        /// The excerpt reads only as far as it shows, and is what collapsing the whole text
-        /// and cutting it would give.
-        #[test]
-        fn an_excerpt_is_the_collapsed_text_cut(text in "(\\PC{0,12}[ \n]{0,3}(```)?){0,40}") {
-            let whole = text
-                .lines()
-                .filter(|line| !line.trim_start().starts_with("```"))
-                .flat_map(str::split_whitespace)
-                .collect::<Vec<_>>()
-                .join(" ");
-            let mut expected: String = whole.chars().take(EXCERPT_CHARS).collect();
-            if whole.chars().count() > EXCERPT_CHARS {
-                expected.push('…');
-            }
-            proptest::prop_assert_eq!(excerpt(&text), expected);
-        }
-    }
 
     proptest::proptest! {
         /// A chunk of documents is the text a `serde_json::Value` of them gave before.
@@ -414,7 +285,10 @@ mod tests {
                     .collect::<Vec<_>>()
             )
             .to_string();
-            let mut builder = SearchIndexBuilder { pending: documents, count: 1, ..Default::default() };
+            let mut builder = SearchIndexBuilder { count: 1, ..Default::default() };
+            for (a, b, c, d, e) in &documents {
+                builder.push_document((a, b, c, d, e));
+            }
             builder.write_chunk();
             let (_, contents) = builder.ready.pop().expect("a chunk");
             proptest::prop_assert_eq!(contents, script("d0", &expected));
