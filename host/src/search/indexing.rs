@@ -112,7 +112,7 @@ pub fn build_index(
                     if lock(failed).is_some() {
                         continue;
                     }
-                    match group.segment(plugins, retriever, kept, work) {
+                    match group.segment(plugins, retriever, (kept, keep_bytes), work) {
                         Ok(mut segment) => {
                             if !keep_bytes {
                                 segment.index = Vec::new();

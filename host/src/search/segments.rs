@@ -161,19 +161,20 @@ impl Group {
     }
 
     /// The group's segment: from `cache` when it holds one built from the same sections by
-    /// the same retriever, else built now (and kept there).
+    /// the same retriever, else built now (and kept there). Its index bytes come back only
+    /// `with_index`: a publish stores the segment's key and needs only its word counts.
     pub fn segment(
         self,
         plugins: &Plugins,
         retriever: &LoadedPlugin,
-        cache: Option<&RenderCache>,
+        (cache, with_index): (Option<&RenderCache>, bool),
         work: &str,
     ) -> Result<Segment, PluginError> {
         let key: SegmentKey = self.key.finalize().into();
         let sections = self.sections;
         if let Some(segment) = cache
             .and_then(|cache| cache.get_bytes(&key))
-            .and_then(|payload| read_entry(key, &payload, sections))
+            .and_then(|payload| read_entry(key, &payload, sections, with_index))
         {
             return Ok(segment);
         }
@@ -257,14 +258,22 @@ fn entry(index: &[u8], vocabulary: &Vocabulary) -> Vec<u8> {
 
 /// The segment of a cache entry's payload (already checked whole by the cache); `None` for one
 /// that cannot be read, which is then built again.
-fn read_entry(key: SegmentKey, payload: &[u8], sections: usize) -> Option<Segment> {
+fn read_entry(
+    key: SegmentKey,
+    payload: &[u8],
+    sections: usize,
+    with_index: bool,
+) -> Option<Segment> {
     let (length, rest) = payload.split_first_chunk::<8>()?;
     let length = usize::try_from(u64::from_le_bytes(*length)).ok()?;
     let words = rest.get(..length)?;
     let vocabulary = Vocabulary::from_bytes(words).ok()?;
     Some(Segment {
         key,
-        index: rest[length..].to_vec(),
+        index: match with_index {
+            true => rest[length..].to_vec(),
+            false => Vec::new(),
+        },
         vocabulary,
         sections,
         reused: true,
@@ -307,7 +316,7 @@ pub fn read_stored(
                 let name = hex::encode(key);
                 let payload = payload
                     .ok_or_else(|| format!("segment {name} of the index is missing or damaged"))?;
-                let index = read_entry(*key, &payload, 0)
+                let index = read_entry(*key, &payload, 0, true)
                     .map(|segment| segment.index)
                     .ok_or_else(|| format!("segment {name} of the index cannot be read"))?;
                 total += index.len();
@@ -377,12 +386,18 @@ mod tests {
         let mut vocabulary = Vocabulary::new();
         vocabulary.add_section("Webhooks are retried.");
         let payload = entry(b"segment bytes", &vocabulary);
-        let segment = read_entry([3; 32], &payload, 1).expect("reads back");
+        let segment = read_entry([3; 32], &payload, 1, true).expect("reads back");
+        assert!(
+            read_entry([3; 32], &payload, 1, false)
+                .expect("reads")
+                .index
+                .is_empty()
+        );
         assert_eq!(segment.index, b"segment bytes");
         assert_eq!(segment.vocabulary.to_bytes(), vocabulary.to_bytes());
         assert!(segment.reused);
-        assert!(read_entry([3; 32], &payload[..12], 1).is_none());
-        assert!(read_entry([3; 32], b"", 1).is_none());
+        assert!(read_entry([3; 32], &payload[..12], 1, true).is_none());
+        assert!(read_entry([3; 32], b"", 1, true).is_none());
     }
 
     #[test]
