@@ -1,14 +1,15 @@
-//! The offline search index built on a thread of its own while an export goes on: adding every
-//! section's postings is the largest part of what an export's one ordered pass over the site
-//! does (BENCHMARKS.md), and nothing of it is needed before the end. Sections go to the thread
-//! in the pages' order, so the index is the same as one built in line; its files, document
-//! chunks included, come back once, at the end.
+//! The offline search index's postings collected on a thread of its own while an export goes
+//! on: adding every section's postings is the largest part of what an export's one ordered
+//! pass over the site does (BENCHMARKS.md), and nothing of it is needed before the end.
+//! Sections go to the thread in the pages' order, so the index is the same as one built in
+//! line; its term shards and header come back once, at the end. The documents are written into
+//! chunks by the caller, beside the pages (`SiteFiles`).
 
 use std::sync::mpsc::{SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
-use super::search_index::{SearchIndexBuilder, StoredSection};
-use super::{PageSections, Sections};
+use super::PageSections;
+use super::search_index::SearchIndexBuilder;
 
 /// Pages' sections in flight to the thread.
 const QUEUED_PAGES: usize = 256;
@@ -23,7 +24,7 @@ pub enum IndexThread {
         sections: Option<SyncSender<PageSections>>,
         builder: JoinHandle<IndexFiles>,
     },
-    InLine(Box<SearchIndexBuilder>, IndexFiles),
+    InLine(Box<SearchIndexBuilder>),
 }
 
 impl Default for IndexThread {
@@ -33,14 +34,10 @@ impl Default for IndexThread {
             .name("offline-index".into())
             .spawn(move || {
                 let mut builder = SearchIndexBuilder::default();
-                let mut files = Vec::new();
                 for page in queued {
                     add(&mut builder, page);
-                    // Chunks fill as documents come; held as files, a few bytes a section.
-                    files.extend(builder.take_ready());
                 }
-                files.extend(builder.finish());
-                files
+                builder.finish()
             });
         match spawned {
             Ok(builder) => IndexThread::Thread {
@@ -49,7 +46,7 @@ impl Default for IndexThread {
             },
             Err(e) => {
                 tracing::warn!("the offline search index is built in line: no thread ({e})");
-                IndexThread::InLine(Box::default(), Vec::new())
+                IndexThread::InLine(Box::default())
             }
         }
     }
@@ -70,14 +67,11 @@ impl IndexThread {
                     *sections = None;
                 }
             }
-            IndexThread::InLine(builder, files) => {
-                add(builder, page);
-                files.extend(builder.take_ready());
-            }
+            IndexThread::InLine(builder) => add(builder, page),
         }
     }
 
-    /// The index's files, as (path, contents): its document chunks, term shards and header.
+    /// The index's files, as (path, contents): its term shards and header.
     /// An index whose thread failed is left out, with an error in the log: the bundle still
     /// ships, without offline search.
     pub fn finish(self) -> IndexFiles {
@@ -91,31 +85,12 @@ impl IndexThread {
                     Vec::new()
                 })
             }
-            IndexThread::InLine(builder, mut files) => {
-                files.extend(builder.finish());
-                files
-            }
+            IndexThread::InLine(builder) => builder.finish(),
         }
     }
 }
 
-/// Adds one page's sections to `builder`: stored ones are read in place. Stored sections that
-/// do not read back (the summary they came from passed its cache's check, so never in
-/// practice) leave the page out of search, with an error in the log.
+/// Adds one page's sections' postings to `builder` (their documents are written by the caller).
 fn add(builder: &mut SearchIndexBuilder, page: PageSections) {
-    match page.0 {
-        Sections::Counted(sections) => {
-            for section in sections {
-                builder.add_counted(section);
-            }
-        }
-        Sections::Stored(bytes) => match postcard::from_bytes::<Vec<StoredSection<'_>>>(&bytes) {
-            Ok(sections) => {
-                for section in sections {
-                    builder.add_stored(section);
-                }
-            }
-            Err(e) => tracing::error!("a page's stored search sections do not read back: {e}"),
-        },
-    }
+    page.each(|section| builder.add_postings(section));
 }

@@ -50,7 +50,19 @@ struct Listing {
 /// the render cache does, and [`SiteFiles`] runs on one thread. Serialised as their stored
 /// form (postcard bytes), which is what a page's summary keeps and gives back: read back, they
 /// stay bytes until the index's thread reads them in place.
-pub struct PageSections(Sections);
+pub struct PageSections {
+    sections: Sections,
+    /// The documents' JSON as the index's chunks hold it, where written on the page's thread
+    /// ([`PageSections::write_documents`]); not part of what is stored.
+    documents: Option<PageDocuments>,
+}
+
+/// A page's search documents as [`search_index::document_json`] writes them, one after another,
+/// and where each ends.
+struct PageDocuments {
+    json: Vec<u8>,
+    ends: Vec<usize>,
+}
 
 enum Sections {
     Counted(Vec<CountedSection>),
@@ -67,11 +79,11 @@ impl PageSections {
         language: Option<&str>,
     ) -> Self {
         if !page.indexable {
-            return Self(Sections::Counted(Vec::new()));
+            return Self::of(Sections::Counted(Vec::new()));
         }
         let scope = format!("{}/{}", version.unwrap_or(""), language.unwrap_or(""));
         let sections = std::mem::take(&mut page.sections).into_iter();
-        Self(Sections::Counted(
+        Self::of(Sections::Counted(
             sections
                 .map(|section| {
                     CountedSection::of(SearchDocument {
@@ -86,18 +98,57 @@ impl PageSections {
         ))
     }
 
+    fn of(sections: Sections) -> Self {
+        Self {
+            sections,
+            documents: None,
+        }
+    }
+
+    /// Writes the sections' documents as the index's chunks hold them: work for the thread
+    /// that has the page, so that the one that puts the chunks together, in the site's order,
+    /// only copies bytes.
+    pub fn write_documents(&mut self) {
+        let mut documents = PageDocuments {
+            json: Vec::new(),
+            ends: Vec::new(),
+        };
+        self.each(|section| {
+            search_index::document_json(&mut documents.json, section.document);
+            documents.ends.push(documents.json.len());
+        });
+        self.documents = Some(documents);
+    }
+
     fn is_empty(&self) -> bool {
-        match &self.0 {
+        match &self.sections {
             Sections::Counted(sections) => sections.is_empty(),
             // An empty list is stored as its length alone.
             Sections::Stored(bytes) => bytes.as_slice() == [0],
+        }
+    }
+
+    /// Gives each section to `each`, in order; stored ones read in place. Stored sections that
+    /// do not read back (the summary they came from passed its cache's check, so never in
+    /// practice) give none, with an error in the log.
+    fn each(&self, mut each: impl FnMut(&counted_section::SectionParts<'_>)) {
+        match &self.sections {
+            Sections::Counted(sections) => sections.iter().for_each(|s| each(&s.parts())),
+            Sections::Stored(bytes) => {
+                match postcard::from_bytes::<Vec<StoredSection<'_>>>(bytes) {
+                    Ok(sections) => sections.iter().for_each(|s| each(&s.parts())),
+                    Err(e) => {
+                        tracing::error!("a page's stored search sections do not read back: {e}")
+                    }
+                }
+            }
         }
     }
 }
 
 impl serde::Serialize for PageSections {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match &self.0 {
+        match &self.sections {
             Sections::Stored(bytes) => serializer.serialize_bytes(bytes),
             Sections::Counted(sections) => {
                 let bytes = postcard::to_allocvec(sections).map_err(serde::ser::Error::custom)?;
@@ -116,10 +167,10 @@ impl<'de> serde::Deserialize<'de> for PageSections {
                 f.write_str("a page's stored sections")
             }
             fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<Self::Value, E> {
-                Ok(PageSections(Sections::Stored(bytes.to_vec())))
+                Ok(PageSections::of(Sections::Stored(bytes.to_vec())))
             }
             fn visit_byte_buf<E: serde::de::Error>(self, bytes: Vec<u8>) -> Result<Self::Value, E> {
-                Ok(PageSections(Sections::Stored(bytes)))
+                Ok(PageSections::of(Sections::Stored(bytes)))
             }
         }
         deserializer.deserialize_byte_buf(StoredBytes)
@@ -152,6 +203,10 @@ pub struct SiteFiles {
     name: String,
     listed: Vec<Listing>,
     search: index_thread::IndexThread,
+    /// The index's documents, written into chunks here in the pages' order while the index's
+    /// thread collects their postings: the chunks go into the bundle as they fill, beside the
+    /// pages, rather than all at its end.
+    chunks: search_index::ChunkWriter,
     full_text: llms::FullText,
     redirects: quire_core::redirects::Redirects,
     /// docs.json `variables`, replaced in the page sources the bundle carries as Markdown.
@@ -168,6 +223,7 @@ impl SiteFiles {
             name: name.to_string(),
             listed: Vec::new(),
             search: index_thread::IndexThread::default(),
+            chunks: search_index::ChunkWriter::default(),
             full_text: llms::FullText::default(),
             redirects: quire_core::redirects::Redirects::default(),
             variables: quire_core::variables::Variables::default(),
@@ -198,7 +254,8 @@ impl SiteFiles {
     }
 
     /// Takes note of a rendered page (`facts`, and its `sections` for the search index) and
-    /// returns the files to add beside it: its source as `{path}.md`. Pages marked hidden or noindex stay out of the
+    /// returns the files to add beside it: its source as `{path}.md`, and the search index's
+    /// document chunks its sections filled. Pages marked hidden or noindex stay out of the
     /// sitemap, llms files and search. `version` and `language` are the page's place in the
     /// navigation, if any.
     pub fn add_page(
@@ -222,12 +279,25 @@ impl SiteFiles {
                 language: language.map(str::to_string),
             });
             self.full_text.add(path, facts.title, &source);
+            match &sections.documents {
+                Some(documents) => {
+                    let mut start = 0;
+                    for &end in &documents.ends {
+                        self.chunks.push_json(&documents.json[start..end]);
+                        start = end;
+                    }
+                }
+                None => sections.each(|section| self.chunks.push(section.document)),
+            }
             self.search.add(sections);
         }
-        vec![OutputFile {
+        let chunks = self.chunks.take_ready().into_iter();
+        std::iter::once(OutputFile {
             path: format!("{path}.md"),
             contents: source.into_bytes(),
-        }]
+        })
+        .chain(chunks.map(|(path, contents)| OutputFile { path, contents }))
+        .collect()
     }
 
     /// The site-wide files.
@@ -269,6 +339,7 @@ impl SiteFiles {
             self.search
                 .finish()
                 .into_iter()
+                .chain(self.chunks.finish())
                 .map(|(path, contents)| OutputFile { path, contents }),
         );
         files.extend(redirects::files(&self.redirects));
@@ -280,5 +351,73 @@ fn file(path: &str, contents: String) -> OutputFile {
     OutputFile {
         path: path.to_string(),
         contents: contents.into_bytes(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn document(i: usize) -> SearchDocument {
+        SearchDocument {
+            path: format!("guides/page-{i}"),
+            anchor: if i.is_multiple_of(3) {
+                String::new()
+            } else {
+                format!("part-{i}")
+            },
+            trail: vec![format!("Page {i}"), "Retries".into()],
+            text: format!("Webhooks retry {i} times, with <backoff> number{i}."),
+            scope: "v1/en".into(),
+        }
+    }
+
+    /// The search files of a site whose pages come with counted sections and, every other
+    /// page, stored ones (as a kept summary gives them back), some with their documents
+    /// written already, documents and postings collected on two threads: the files one
+    /// builder makes of the same sections in line.
+    #[test]
+    fn a_sites_search_files_are_one_builders_whatever_form_its_sections_come_in() {
+        let mut site = SiteFiles::new("docs.test", "Docs");
+        let mut files = Vec::new();
+        for page in 0..40 {
+            let counted = (0..3)
+                .map(|s| CountedSection::of(document(page * 3 + s)))
+                .collect();
+            let mut sections = PageSections::of(Sections::Counted(counted));
+            if page % 2 == 1 {
+                let stored = postcard::to_allocvec(&sections).expect("stores");
+                sections = postcard::from_bytes(&stored).expect("reads back");
+                assert!(matches!(sections.sections, Sections::Stored(_)));
+            }
+            // Documents written on the page's thread, or by the site's.
+            if page % 4 < 2 {
+                sections.write_documents();
+            }
+            let facts = PageFacts {
+                title: "Page",
+                description: None,
+                indexable: true,
+            };
+            let path = format!("guides/page-{page}");
+            files.extend(site.add_page(&path, "# Page".into(), facts, sections, (None, None)));
+        }
+        files.extend(site.finish());
+        let mut ours: Vec<(String, Vec<u8>)> = files
+            .into_iter()
+            .filter(|file| file.path.starts_with("search/"))
+            .map(|file| (file.path, file.contents))
+            .collect();
+        let mut builder = SearchIndexBuilder::default();
+        let mut expected = Vec::new();
+        for i in 0..120 {
+            builder.add(document(i));
+            expected.extend(builder.take_ready());
+        }
+        expected.extend(builder.finish());
+        ours.sort();
+        expected.sort();
+        assert_eq!(ours.len(), expected.len());
+        assert!(ours == expected, "the same files, byte for byte");
     }
 }

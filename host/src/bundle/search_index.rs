@@ -32,18 +32,16 @@ const MAX_POSTINGS: usize = 1_000;
 const PRUNE_AT: usize = 8 * MAX_POSTINGS;
 
 /// Collects sections during an export. Document chunks are written as they fill (a large
-/// site's documents would otherwise be most of the export's memory); the term shards and the
-/// index header at the end, when every document's length is known.
+/// site's documents would otherwise be most of the export's memory), by its own
+/// [`ChunkWriter`] or, where documents and postings are collected on different threads, by
+/// the caller's; the term shards and the index header at the end, when every document's length
+/// is known.
 #[derive(Default)]
 pub struct SearchIndexBuilder {
     /// Documents added so far.
     count: usize,
-    /// The documents of the chunk being filled, as JSON array items, each followed by a comma.
-    pending: Vec<u8>,
-    /// How many documents `pending` holds.
-    pending_count: usize,
-    /// Chunk files written and not yet taken.
-    ready: Vec<(String, Vec<u8>)>,
+    /// The chunks of the documents added with [`SearchIndexBuilder::add_counted`].
+    chunks: ChunkWriter,
     /// term -> its number in `postings`, each term's string kept once. Sections come counted
     /// ([`CountedSection`]), so the one collecting thread only looks their terms up here.
     terms: FxHashMap<String, u32>,
@@ -51,6 +49,83 @@ pub struct SearchIndexBuilder {
     lengths: Vec<u32>,
     /// The sum of `lengths`, for the running average length a pruning weighs postings by.
     total_length: u64,
+}
+
+/// Writes the documents of the index, in the order they are added, into chunk files of
+/// `DOCS_PER_CHUNK` as they fill: each document's JSON is written as it comes, never held as
+/// strings of its own. Its chunks are those of a [`SearchIndexBuilder`] given the same sections.
+#[derive(Default)]
+pub struct ChunkWriter {
+    /// Documents written so far.
+    count: usize,
+    /// The documents of the chunk being filled, as JSON array items, each followed by a comma.
+    pending: Vec<u8>,
+    /// How many documents `pending` holds.
+    pending_count: usize,
+    /// Chunk files written and not yet taken.
+    ready: Vec<(String, Vec<u8>)>,
+}
+
+impl ChunkWriter {
+    /// Writes `document` into the chunk being filled, and the chunk out when it is full.
+    pub(super) fn push(&mut self, document: DocumentRef<'_>) {
+        let mut json = Vec::new();
+        document_json(&mut json, document);
+        self.push_json(&json);
+    }
+
+    /// [`ChunkWriter::push`] of a document whose JSON [`document_json`] wrote already.
+    pub(super) fn push_json(&mut self, json: &[u8]) {
+        self.pending.extend_from_slice(json);
+        self.pending.push(b',');
+        self.pending_count += 1;
+        self.count += 1;
+        if self.pending_count == DOCS_PER_CHUNK {
+            self.write_chunk();
+        }
+    }
+
+    /// The chunk files written since the last call, as (path, contents).
+    pub fn take_ready(&mut self) -> Vec<(String, Vec<u8>)> {
+        std::mem::take(&mut self.ready)
+    }
+
+    /// The chunk files not yet taken, the last one included.
+    pub fn finish(mut self) -> Vec<(String, Vec<u8>)> {
+        self.write_chunk();
+        self.ready
+    }
+
+    /// Writes the pending documents as the next chunk file: the documents as a JSON array (the
+    /// text a `serde_json::Value` of them gives) in a [`script`], put together as bytes.
+    fn write_chunk(&mut self) {
+        if self.pending_count == 0 {
+            return;
+        }
+        let index = (self.count - 1) / DOCS_PER_CHUNK;
+        self.pending.pop();
+        let name = format!("d{index}");
+        let mut contents = Vec::with_capacity(self.pending.len() + 32);
+        contents.extend_from_slice(format!("QUIRE_SEARCH_DATA({name:?},[").as_bytes());
+        contents.append(&mut self.pending);
+        contents.extend_from_slice(b"]);\n");
+        self.pending_count = 0;
+        self.ready.push((format!("search/{name}.js"), contents));
+    }
+}
+
+/// Appends `document`'s JSON as a chunk file holds it to `out`: a JSON array of its fields,
+/// with `<` written as `\u003c`, as [`script`] writes it. Runs on whichever thread has the
+/// page, so the one that puts chunks together only copies bytes.
+pub(super) fn document_json(out: &mut Vec<u8>, document: DocumentRef<'_>) {
+    let start = out.len();
+    // Writing into a vector fails only where serialising strings does: never.
+    let _ = serde_json::to_writer(&mut *out, &document);
+    if out[start..].contains(&b'<') {
+        let escaped = String::from_utf8_lossy(&out[start..]).replace('<', "\\u003c");
+        out.truncate(start);
+        out.extend_from_slice(escaped.as_bytes());
+    }
 }
 
 /// A term's postings while documents are added.
@@ -69,15 +144,14 @@ impl SearchIndexBuilder {
 
     /// Adds a section whose terms are counted already.
     pub fn add_counted(&mut self, section: CountedSection) {
-        self.add_parts(section.parts());
+        let parts = section.parts();
+        self.add_postings(&parts);
+        self.chunks.push(parts.document);
     }
 
-    /// Adds a section read in place from its stored form.
-    pub fn add_stored(&mut self, section: StoredSection<'_>) {
-        self.add_parts(section.parts());
-    }
-
-    fn add_parts(&mut self, section: SectionParts<'_>) {
+    /// Adds a section's postings, its document written elsewhere (by a [`ChunkWriter`] given
+    /// the same sections in the same order).
+    pub(super) fn add_postings(&mut self, section: &SectionParts<'_>) {
         let id = self.count as u32;
         self.count += 1;
         let length = section.length.max(1);
@@ -107,19 +181,6 @@ impl SearchIndexBuilder {
                 prune(&mut postings.list, &self.lengths, average, 2 * MAX_POSTINGS);
             }
         }
-        self.push_document(section.document);
-        if self.pending_count == DOCS_PER_CHUNK {
-            self.write_chunk();
-        }
-    }
-
-    /// Writes `document` into the chunk being filled as it comes: a chunk's documents are
-    /// never held as strings of their own.
-    fn push_document(&mut self, document: DocumentRef<'_>) {
-        // Writing into a vector fails only where serialising strings does: never.
-        let _ = serde_json::to_writer(&mut self.pending, &document);
-        self.pending.push(b',');
-        self.pending_count += 1;
     }
 
     pub fn is_empty(&self) -> bool {
@@ -128,31 +189,12 @@ impl SearchIndexBuilder {
 
     /// The document chunk files written since the last call, as (path, contents).
     pub fn take_ready(&mut self) -> Vec<(String, Vec<u8>)> {
-        std::mem::take(&mut self.ready)
-    }
-
-    /// Writes the pending documents as the next chunk file.
-    fn write_chunk(&mut self) {
-        if self.pending_count == 0 {
-            return;
-        }
-        let index = (self.count - 1) / DOCS_PER_CHUNK;
-        // The items as a JSON array: the same text as a `serde_json::Value` of the documents.
-        self.pending.pop();
-        let items = String::from_utf8_lossy(&self.pending);
-        let body = format!("[{items}]");
-        self.pending.clear();
-        self.pending_count = 0;
-        self.ready.push((
-            format!("search/d{index}.js"),
-            script(&format!("d{index}"), &body),
-        ));
+        self.chunks.take_ready()
     }
 
     /// The rest of the index files, as (path, contents): the last chunk, the term shards and
     /// the header.
     pub fn finish(mut self) -> Vec<(String, Vec<u8>)> {
-        self.write_chunk();
         let count = self.count;
         let total_postings: usize = self
             .postings
@@ -210,7 +252,7 @@ impl SearchIndexBuilder {
             body.push('}');
             files.push((format!("search/t{i}.js"), script(&format!("t{i}"), &body)));
         }
-        files.append(&mut self.ready);
+        files.extend(std::mem::take(&mut self.chunks).finish());
         files
     }
 }
@@ -285,12 +327,11 @@ mod tests {
                     .collect::<Vec<_>>()
             )
             .to_string();
-            let mut builder = SearchIndexBuilder { count: 1, ..Default::default() };
+            let mut chunks = ChunkWriter::default();
             for (a, b, c, d, e) in &documents {
-                builder.push_document((a, b, c, d, e));
+                chunks.push((a, b, c, d, e));
             }
-            builder.write_chunk();
-            let (_, contents) = builder.ready.pop().expect("a chunk");
+            let (_, contents) = chunks.finish().pop().expect("a chunk");
             proptest::prop_assert_eq!(contents, script("d0", &expected));
         }
     }
