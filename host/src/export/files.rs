@@ -2,9 +2,15 @@
 //! already where the thread that had the page hashed them; or, for a file of an unchanged page,
 //! the entry an earlier archive holds for it, read and checked on that thread, so the page is
 //! neither read from the render cache nor its files hashed again (a large site's one-page
-//! export is otherwise mostly that, BENCHMARKS.md).
+//! export is otherwise mostly that, BENCHMARKS.md). What the render side sends unhashed (the
+//! pages' Markdown, the site-wide files) is hashed on a thread of its own on the way
+//! (`hash_on_the_way`), so the destination's one thread only writes.
 
-use super::assembly::Entry;
+use std::sync::mpsc::{Receiver, SyncSender};
+
+use sha2::{Digest, Sha256};
+
+use super::assembly::{EarlierArchive, Entry};
 use crate::plugins::OutputFile;
 
 /// One file of the bundle.
@@ -36,5 +42,38 @@ impl BundleFile {
 impl From<OutputFile> for BundleFile {
     fn from(file: OutputFile) -> Self {
         BundleFile::Made(file)
+    }
+}
+
+/// Passes `files` on to `hashed`, each file sent unhashed hashed on the way, and taken as the
+/// earlier archive's checked entry where `earlier` holds it unchanged. Ends when `files` ends,
+/// or when `hashed` is gone (the destination stopped, and says why).
+pub(super) fn hash_on_the_way(
+    files: Receiver<Vec<BundleFile>>,
+    hashed: SyncSender<Vec<BundleFile>>,
+    earlier: Option<&EarlierArchive>,
+) {
+    for batch in files {
+        let batch = batch
+            .into_iter()
+            .map(|file| match file {
+                BundleFile::Made(file) => {
+                    let sha256 = hex::encode(Sha256::digest(&file.contents));
+                    match earlier.and_then(|earlier| earlier.entry(&file.path, &sha256)) {
+                        Some(entry) => BundleFile::Kept {
+                            size: file.contents.len() as u64,
+                            path: file.path,
+                            sha256,
+                            entry,
+                        },
+                        None => BundleFile::Hashed { file, sha256 },
+                    }
+                }
+                other => other,
+            })
+            .collect();
+        if hashed.send(batch).is_err() {
+            return;
+        }
     }
 }

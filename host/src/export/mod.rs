@@ -103,7 +103,9 @@ pub fn run<R: Send>(
     let aborted = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let (sender, receiver) = sync_channel::<Vec<BundleFile>>(PIPELINE_DEPTH);
-        let writer = scope.spawn(|| write(receiver, &aborted));
+        let (hashed_sender, hashed) = sync_channel::<Vec<BundleFile>>(PIPELINE_DEPTH);
+        let hasher = scope.spawn(move || files::hash_on_the_way(receiver, hashed_sender, earlier));
+        let writer = scope.spawn(|| write(hashed, &aborted));
 
         let rendered = (|| -> Result<(), ExportError> {
             send(&sender, std::mem::take(&mut assets))?;
@@ -249,7 +251,9 @@ pub fn run<R: Send>(
             aborted.store(true, Ordering::SeqCst);
         }
         drop(sender);
+        let hashed = hasher.join();
         let written = writer.join().unwrap_or(Err(ExportError::PipelineClosed));
+        let written = hashed.map_or(Err(ExportError::PipelineClosed), |()| written);
         match (rendered, written) {
             (Ok(()), written) => written,
             // The writer failed first and the render side's send failed because of it.
