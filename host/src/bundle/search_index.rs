@@ -105,10 +105,8 @@ impl ChunkWriter {
         let index = (self.count - 1) / DOCS_PER_CHUNK;
         self.pending.pop();
         let name = format!("d{index}");
-        let mut contents = Vec::with_capacity(self.pending.len() + 32);
-        contents.extend_from_slice(format!("QUIRE_SEARCH_DATA({name:?},[").as_bytes());
-        contents.append(&mut self.pending);
-        contents.extend_from_slice(b"]);\n");
+        let contents = data_file(&name, &[b"[", &self.pending, b"]"]);
+        self.pending.clear();
         self.pending_count = 0;
         self.ready.push((format!("search/{name}.js"), contents));
     }
@@ -293,7 +291,20 @@ fn prune(list: &mut Vec<(u32, u32)>, lengths: &[u32], average: f64, keep: usize)
 /// A data file: a call the search script has set up, so it loads as a `<script>`.
 fn script(name: &str, json: &str) -> Vec<u8> {
     let safe = json.replace('<', "\\u003c");
-    format!("QUIRE_SEARCH_DATA({name:?},{safe});\n").into_bytes()
+    data_file(name, &[safe.as_bytes()])
+}
+
+/// The data file `name` around JSON whose `<` are escaped already, given in `parts`.
+fn data_file(name: &str, parts: &[&[u8]]) -> Vec<u8> {
+    let open = format!("QUIRE_SEARCH_DATA({name:?},");
+    let length = open.len() + parts.iter().map(|part| part.len()).sum::<usize>() + 3;
+    let mut contents = Vec::with_capacity(length);
+    contents.extend_from_slice(open.as_bytes());
+    parts
+        .iter()
+        .for_each(|part| contents.extend_from_slice(part));
+    contents.extend_from_slice(b");\n");
+    contents
 }
 
 /// The shard of a term: FNV-1a over its UTF-16 code units (what JavaScript strings are made
