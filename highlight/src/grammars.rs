@@ -1,11 +1,13 @@
 //! The highlighter itself: arborium's tree-sitter grammars, one parser per thread over
 //! grammars compiled once per process, and the reduction of their captures to token kinds.
+//! Code seen before is answered from the process's memo (`memo.rs`) without parsing.
 
 use std::cell::RefCell;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, MutexGuard, OnceLock};
 
 use arborium::{GrammarStore, Highlighter};
 
+use super::memo::{Memo, Runs};
 use super::{MAX_CODE_BYTES, TokenKind, TokenRun};
 
 /// The runs of `code` in `language` (a fence's language name, any case, common aliases such as
@@ -16,11 +18,33 @@ pub fn highlight(language: &str, code: &str) -> Option<Vec<TokenRun>> {
         return None;
     }
     let language = grammar_name(language)?;
+    let kept = memo().get(&language, code);
+    let runs = match kept {
+        Some(runs) => runs,
+        None => {
+            let runs: Runs = parse(&language, code).map(Arc::from);
+            memo().put(&language, code, runs.clone());
+            runs
+        }
+    };
+    runs.map(|runs| runs.to_vec())
+}
+
+/// The shared memo, locked; a thread that panicked while holding it left nothing half-done
+/// (each change to it is made whole before the lock is let go), so a poisoned lock is used.
+fn memo() -> MutexGuard<'static, Memo> {
+    Memo::shared()
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// `code` parsed in `language` (a grammar name) on this thread's parser, as runs.
+fn parse(language: &str, code: &str) -> Option<Vec<TokenRun>> {
     let spans = HIGHLIGHTER.with(|cell| {
         // A grammar that panics must not take the calling thread with it; the highlighter is
         // made again, in case the panic left it half-way through a parse.
         let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            cell.borrow_mut().highlight_spans(&language, code).ok()
+            cell.borrow_mut().highlight_spans(language, code).ok()
         }));
         parsed.unwrap_or_else(|_| {
             *cell.borrow_mut() = Highlighter::with_store(store());
@@ -33,7 +57,7 @@ pub fn highlight(language: &str, code: &str) -> Option<Vec<TokenRun>> {
         .map(|s| Classified {
             start: s.start,
             end: s.end,
-            kind: kind_of(&s.capture).or_else(|| sigil_variable(&language, &s.capture)),
+            kind: kind_of(&s.capture).or_else(|| sigil_variable(language, &s.capture)),
             priority: s.pattern_index,
         })
         .collect();

@@ -10,6 +10,8 @@
 
 #[cfg(feature = "grammars")]
 mod grammars;
+#[cfg(feature = "grammars")]
+mod memo;
 
 #[cfg(feature = "grammars")]
 pub use grammars::highlight;
