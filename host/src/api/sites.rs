@@ -45,7 +45,7 @@ pub async fn publish_version(
     body: StreamedBody,
 ) -> Result<(StatusCode, Json<ContentVersion>), ApiError> {
     let limits = SiteLimits::of(&state.config.publish);
-    let workdir = tempfile::tempdir().map_err(ApiError::internal)?;
+    let workdir = ScratchFolder(Some(tempfile::tempdir().map_err(ApiError::internal)?));
     let dest = workdir.path().to_path_buf();
     // Unpacked as it arrives: the first bytes that are not gzip, or a limit passed, end it.
     // Files the site's latest version holds are linked, not written again.
@@ -81,4 +81,29 @@ pub async fn publish_version(
     )
     .await?;
     Ok((StatusCode::CREATED, Json(version)))
+}
+
+/// The folder an upload is unpacked into, removed when the request is done. A large site is
+/// tens of thousands of files, whose removal would hold up the reply and an async worker
+/// thread, so it happens on a blocking thread after the reply.
+struct ScratchFolder(Option<tempfile::TempDir>);
+
+impl ScratchFolder {
+    fn path(&self) -> &std::path::Path {
+        self.0
+            .as_ref()
+            .map_or(std::path::Path::new(""), |dir| dir.path())
+    }
+}
+
+impl Drop for ScratchFolder {
+    fn drop(&mut self) {
+        let Some(dir) = self.0.take() else { return };
+        match tokio::runtime::Handle::try_current() {
+            Ok(runtime) => {
+                runtime.spawn_blocking(move || drop(dir));
+            }
+            Err(_) => drop(dir),
+        }
+    }
 }
