@@ -10,6 +10,7 @@
 //! whatever they write is either whole or refused.
 
 mod entry;
+mod marks;
 mod page;
 
 use std::path::{Path, PathBuf};
@@ -139,13 +140,9 @@ impl RenderCache {
     /// round trip.
     pub fn marks_held(&self, key: &PageKey) -> bool {
         match self {
-            RenderCache::Folder(root) => std::fs::File::options()
-                .append(true)
-                .open(root.join(self.entry_name(&key.0)))
-                .map(|file| {
-                    let _ = file.set_modified(SystemTime::now());
-                })
-                .is_ok(),
+            RenderCache::Folder(root) => {
+                marks::mark_used(root, &key.0, &root.join(self.entry_name(&key.0)))
+            }
             RenderCache::Storage { .. } => false,
         }
     }
@@ -214,12 +211,8 @@ impl RenderCache {
             RenderCache::Folder(root) => {
                 let path = root.join(&name);
                 let bytes = std::fs::read(&path).ok()?;
-                // Marks the entry as used, for `trim`; one that cannot be marked is only
-                // trimmed sooner.
-                let _ = std::fs::File::options()
-                    .append(true)
-                    .open(&path)
-                    .and_then(|file| file.set_modified(SystemTime::now()));
+                // Marks the entry as used, for `trim`.
+                marks::mark_used(root, key, &path);
                 Some(bytes)
             }
             RenderCache::Storage {
@@ -316,6 +309,9 @@ impl RenderCache {
             return Ok((0, total));
         }
         entries.sort_by_key(|e| e.used);
+        if let RenderCache::Folder(root) = self {
+            marks::forget(root);
+        }
         let goal = max_bytes / 10 * 9;
         let mut removed = 0;
         for entry in entries {

@@ -1,0 +1,126 @@
+//! Marking a folder cache's entries as used: `trim` evicts the entries whose modification
+//! time is oldest, so a read sets it to now. A release of a large site uses every entry, so
+//! marking each on every run was three system calls per page for a time that only needs to
+//! be right to within an hour; an entry this process marked within [`MARK_INTERVAL`] is not
+//! marked again.
+//!
+//! The marks remembered are those of the last two intervals (two generations of keys), so
+//! their memory is bounded by the entries used in that time. Trimming a folder forgets its
+//! marks, since an entry it removed must not count as held.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{LazyLock, Mutex, MutexGuard};
+use std::time::{Duration, Instant, SystemTime};
+
+use super::KEY_LEN;
+
+/// How long a mark is good for, here: well under what eviction's order needs to be right to.
+const MARK_INTERVAL: Duration = Duration::from_secs(30 * 60);
+
+/// The keys of one cache folder marked in the current and the previous interval.
+struct FolderMarks {
+    started: Instant,
+    current: HashSet<[u8; KEY_LEN]>,
+    previous: HashSet<[u8; KEY_LEN]>,
+}
+
+impl FolderMarks {
+    fn new() -> Self {
+        Self {
+            started: Instant::now(),
+            current: HashSet::new(),
+            previous: HashSet::new(),
+        }
+    }
+
+    /// Whether `key` was marked in this interval or the last, turning intervals over first.
+    fn is_marked(&mut self, key: &[u8; KEY_LEN]) -> bool {
+        let elapsed = self.started.elapsed();
+        if elapsed >= MARK_INTERVAL {
+            self.previous = std::mem::take(&mut self.current);
+            if elapsed >= 2 * MARK_INTERVAL {
+                // Both generations are older than an interval.
+                self.previous.clear();
+            }
+            self.started = Instant::now();
+        }
+        self.current.contains(key) || self.previous.contains(key)
+    }
+}
+
+fn marks() -> MutexGuard<'static, HashMap<PathBuf, FolderMarks>> {
+    static MARKS: LazyLock<Mutex<HashMap<PathBuf, FolderMarks>>> = LazyLock::new(Mutex::default);
+    // Every change is whole before the lock is let go, so a poisoned lock is still right.
+    MARKS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Marks the entry `key` of the cache folder `root`, whose file is `path`, as used now,
+/// unless this process did within the interval. Whether the entry is there: an entry marked
+/// recently is taken to be (whoever reads it checks it, and makes it again if it is not).
+pub(super) fn mark_used(root: &Path, key: &[u8; KEY_LEN], path: &Path) -> bool {
+    if marks()
+        .get_mut(root)
+        .is_some_and(|folder| folder.is_marked(key))
+    {
+        return true;
+    }
+    let marked = std::fs::File::options()
+        .append(true)
+        .open(path)
+        .map(|file| {
+            // One that cannot be marked is only trimmed sooner.
+            let _ = file.set_modified(SystemTime::now());
+        })
+        .is_ok();
+    if marked {
+        marks()
+            .entry(root.to_path_buf())
+            .or_insert_with(FolderMarks::new)
+            .current
+            .insert(*key);
+    }
+    marked
+}
+
+/// Forgets the marks of the cache folder `root` (its entries are being trimmed).
+pub(super) fn forget(root: &Path) {
+    marks().remove(root);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_is_marked_once_per_interval_and_forgotten_on_trim() {
+        let root = tempfile::tempdir().expect("a folder");
+        let path = root.path().join("entry");
+        let key = [7u8; KEY_LEN];
+        assert!(!mark_used(root.path(), &key, &path), "no entry yet");
+
+        std::fs::write(&path, b"x").expect("an entry");
+        let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
+        let set = |when| {
+            std::fs::File::options()
+                .append(true)
+                .open(&path)
+                .and_then(|f| f.set_modified(when))
+                .expect("a time set");
+        };
+        set(old);
+        assert!(mark_used(root.path(), &key, &path));
+        let modified = || std::fs::metadata(&path).and_then(|m| m.modified()).ok();
+        assert!(modified() > Some(old), "marked as used now");
+
+        set(old);
+        assert!(mark_used(root.path(), &key, &path));
+        assert_eq!(modified(), Some(old), "not marked twice in an interval");
+
+        forget(root.path());
+        assert!(mark_used(root.path(), &key, &path));
+        assert!(modified() > Some(old), "marked again once forgotten");
+    }
+}
