@@ -197,6 +197,24 @@ impl<'a> PageFacts<'a> {
     }
 }
 
+/// The files [`SiteFiles::add_page`] adds beside a page.
+pub struct PageFiles {
+    /// The page's source, as `{path}.md`.
+    pub markdown: OutputFile,
+    /// The Markdown's SHA-256 (hex), where it is known without hashing it.
+    pub markdown_sha256: Option<String>,
+    /// The search index's document chunks the page's sections filled.
+    pub chunks: Vec<OutputFile>,
+}
+
+impl PageFiles {
+    /// The files, each with its SHA-256 (hex) where it is known.
+    pub fn into_files(self) -> impl Iterator<Item = (OutputFile, Option<String>)> {
+        std::iter::once((self.markdown, self.markdown_sha256))
+            .chain(self.chunks.into_iter().map(|chunk| (chunk, None)))
+    }
+}
+
 /// Collects what the site-wide files need while pages are rendered.
 pub struct SiteFiles {
     domain: String,
@@ -257,18 +275,20 @@ impl SiteFiles {
     /// returns the files to add beside it: its source as `{path}.md`, and the search index's
     /// document chunks its sections filled. Pages marked hidden or noindex stay out of the
     /// sitemap, llms files and search. `version` and `language` are the page's place in the
-    /// navigation, if any.
+    /// navigation, if any. `source_sha256` is the SHA-256 of `source`'s bytes where it is
+    /// known (the version's manifest records each file's), which is then the Markdown's too
+    /// unless a variable is replaced in it.
     pub fn add_page(
         &mut self,
         path: &str,
-        source: String,
+        (source, source_sha256): (String, Option<&[u8; 32]>),
         facts: PageFacts<'_>,
         sections: PageSections,
         (version, language): (Option<&str>, Option<&str>),
-    ) -> Vec<OutputFile> {
-        let source = match self.variables.substitute(&source) {
-            std::borrow::Cow::Owned(replaced) => replaced,
-            std::borrow::Cow::Borrowed(_) => source,
+    ) -> PageFiles {
+        let (source, markdown_sha256) = match self.variables.substitute(&source) {
+            std::borrow::Cow::Owned(replaced) => (replaced, None),
+            std::borrow::Cow::Borrowed(_) => (source, source_sha256.map(hex::encode)),
         };
         if facts.indexable {
             self.listed.push(Listing {
@@ -292,12 +312,16 @@ impl SiteFiles {
             self.search.add(sections);
         }
         let chunks = self.chunks.take_ready().into_iter();
-        std::iter::once(OutputFile {
-            path: format!("{path}.md"),
-            contents: source.into_bytes(),
-        })
-        .chain(chunks.map(|(path, contents)| OutputFile { path, contents }))
-        .collect()
+        PageFiles {
+            markdown: OutputFile {
+                path: format!("{path}.md"),
+                contents: source.into_bytes(),
+            },
+            markdown_sha256,
+            chunks: chunks
+                .map(|(path, contents)| OutputFile { path, contents })
+                .collect(),
+        }
     }
 
     /// The site-wide files.
@@ -400,7 +424,14 @@ mod tests {
                 indexable: true,
             };
             let path = format!("guides/page-{page}");
-            files.extend(site.add_page(&path, "# Page".into(), facts, sections, (None, None)));
+            let beside = site.add_page(
+                &path,
+                ("# Page".into(), None),
+                facts,
+                sections,
+                (None, None),
+            );
+            files.extend(beside.into_files().map(|(file, _)| file));
         }
         files.extend(site.finish());
         let mut ours: Vec<(String, Vec<u8>)> = files
@@ -419,5 +450,48 @@ mod tests {
         expected.sort();
         assert_eq!(ours.len(), expected.len());
         assert!(ours == expected, "the same files, byte for byte");
+    }
+
+    #[test]
+    fn a_pages_markdown_keeps_its_sources_hash_unless_a_variable_is_replaced_in_it() {
+        let (config, _) = quire_core::config::SiteConfig::parse(
+            r#"{"name": "Docs", "navigation": {"pages": []}, "variables": {"release": "2.4"}}"#,
+        )
+        .expect("docs.json");
+        let mut site = SiteFiles::new("docs.test", "Docs")
+            .with_variables(quire_core::variables::Variables::of(&config));
+        let facts = || PageFacts {
+            title: "Page",
+            description: None,
+            indexable: false,
+        };
+        let none = || PageSections::of(Sections::Counted(Vec::new()));
+        let known = [9u8; 32];
+
+        let plain = site.add_page(
+            "a",
+            ("# A".into(), Some(&known)),
+            facts(),
+            none(),
+            (None, None),
+        );
+        assert_eq!(plain.markdown.contents, b"# A");
+        assert_eq!(plain.markdown_sha256, Some(hex::encode(known)));
+
+        let replaced = site.add_page(
+            "b",
+            ("Release {{release}}".into(), Some(&known)),
+            facts(),
+            none(),
+            (None, None),
+        );
+        assert_eq!(replaced.markdown.contents, b"Release 2.4");
+        assert_eq!(
+            replaced.markdown_sha256, None,
+            "the source's hash is not the Markdown's"
+        );
+
+        let unknown = site.add_page("c", ("# C".into(), None), facts(), none(), (None, None));
+        assert_eq!(unknown.markdown_sha256, None);
     }
 }

@@ -3,8 +3,10 @@
 //! the entry an earlier archive holds for it, read and checked on that thread, so the page is
 //! neither read from the render cache nor its files hashed again (a large site's one-page
 //! export is otherwise mostly that, BENCHMARKS.md). What the render side sends unhashed (the
-//! pages' Markdown, the site-wide files) is hashed on a thread of its own on the way
-//! (`hash_on_the_way`), so the destination's one thread only writes.
+//! site-wide files, a page's Markdown whose hash the version's manifest does not give) is
+//! hashed on a thread of its own on the way (`hash_on_the_way`), and every file whose hash is
+//! known is looked up in the earlier archive there, so the destination's one thread only
+//! writes.
 
 use std::sync::mpsc::{Receiver, SyncSender};
 
@@ -59,21 +61,32 @@ pub(super) fn hash_on_the_way(
             .map(|file| match file {
                 BundleFile::Made(file) => {
                     let sha256 = hex::encode(Sha256::digest(&file.contents));
-                    match earlier.and_then(|earlier| earlier.entry(&file.path, &sha256)) {
-                        Some(entry) => BundleFile::Kept {
-                            size: file.contents.len() as u64,
-                            path: file.path,
-                            sha256,
-                            entry,
-                        },
-                        None => BundleFile::Hashed { file, sha256 },
-                    }
+                    kept_or_hashed(file, sha256, earlier)
                 }
-                other => other,
+                BundleFile::Hashed { file, sha256 } => kept_or_hashed(file, sha256, earlier),
+                kept @ BundleFile::Kept { .. } => kept,
             })
             .collect();
         if hashed.send(batch).is_err() {
             return;
         }
+    }
+}
+
+/// `file`, whose contents hash to `sha256`: the earlier archive's checked entry where it
+/// holds the file unchanged, else the file to pack.
+fn kept_or_hashed(
+    file: OutputFile,
+    sha256: String,
+    earlier: Option<&EarlierArchive>,
+) -> BundleFile {
+    match earlier.and_then(|earlier| earlier.entry(&file.path, &sha256)) {
+        Some(entry) => BundleFile::Kept {
+            size: file.contents.len() as u64,
+            path: file.path,
+            sha256,
+            entry,
+        },
+        None => BundleFile::Hashed { file, sha256 },
     }
 }

@@ -16,9 +16,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
-use crate::bundle::{FEATURES_FILE, PageFacts, SiteFiles};
+use crate::bundle::{FEATURES_FILE, PageFacts, PageFiles, SiteFiles};
 use crate::plugins::{OutputFile, Plugins, RenderedPage, Warning};
-use crate::rendering::{PageKey, RenderCounts, SiteRender};
+use crate::rendering::{PageKey, RenderCounts, RenderError, SiteRender};
 use crate::sites::{PageEntry, SiteManifest, is_static_asset};
 use crate::store::JobWarning;
 use quire_core::redirects::Redirects;
@@ -80,10 +80,6 @@ pub fn run<R: Send>(
     let manifest = render.manifest;
     let total = render.pages.len() as u64;
     let prepared = render.prepare(plugins);
-    // The shared assets come from a session of their own; the pages from one per thread.
-    let assets_started = Instant::now();
-    let mut assets = prepared.assets()?;
-    let assets_time = assets_started.elapsed();
     let features = match (export.features, &export.assistant) {
         (Some(features), _) => Some(features.to_string()),
         (None, Some(_)) => Some(crate::bundle::features_script(
@@ -91,14 +87,22 @@ pub fn run<R: Send>(
         )),
         (None, None) => None,
     };
-    if let Some(features) = features {
-        assets.retain(|file| file.path != FEATURES_FILE);
-        assets.push(OutputFile {
-            path: FEATURES_FILE.to_string(),
-            contents: features.into_bytes(),
-        });
-    }
-    assets.extend(export.assistant.iter().flatten().cloned());
+    // The shared assets come from a session of their own, made while the pages are (a site's
+    // worth of kept pages leaves a core free for it); the pages from one session per thread.
+    let assets = || -> Result<(Vec<OutputFile>, Duration), RenderError> {
+        let started = Instant::now();
+        let mut assets = prepared.assets()?;
+        let time = started.elapsed();
+        if let Some(features) = features {
+            assets.retain(|file| file.path != FEATURES_FILE);
+            assets.push(OutputFile {
+                path: FEATURES_FILE.to_string(),
+                contents: features.into_bytes(),
+            });
+        }
+        assets.extend(export.assistant.iter().flatten().cloned());
+        Ok((assets, time))
+    };
 
     let aborted = AtomicBool::new(false);
     std::thread::scope(|scope| {
@@ -107,8 +111,8 @@ pub fn run<R: Send>(
         let hasher = scope.spawn(move || files::hash_on_the_way(receiver, hashed_sender, earlier));
         let writer = scope.spawn(|| write(hashed, &aborted));
 
+        let assets = scope.spawn(assets);
         let rendered = (|| -> Result<(), ExportError> {
-            send(&sender, std::mem::take(&mut assets))?;
             let (mut site_files, redirect_warnings) = site_wide_files(manifest, export.domain);
             let mut warnings = Warnings::default();
             warnings.extend(redirect_warnings);
@@ -146,7 +150,7 @@ pub fn run<R: Send>(
                         };
                         let beside = site_files.add_page(
                             &page.path,
-                            rendered.source,
+                            (rendered.source, rendered.source_sha256.as_ref()),
                             facts,
                             summary.sections,
                             scope,
@@ -159,8 +163,7 @@ pub fn run<R: Send>(
                                 entry,
                             }
                         });
-                        kept.chain(beside.into_iter().map(BundleFile::from))
-                            .collect()
+                        kept.chain(beside_page(beside)).collect()
                     }
                     (Some(mut output), prepared) => {
                         needs.extend(std::mem::take(&mut output.needs));
@@ -175,7 +178,7 @@ pub fn run<R: Send>(
                         };
                         let beside = site_files.add_page(
                             &page.path,
-                            rendered.source,
+                            (rendered.source, rendered.source_sha256.as_ref()),
                             PageFacts::of(&output),
                             sections,
                             scope,
@@ -189,7 +192,7 @@ pub fn run<R: Send>(
                                 Some(sha256) => BundleFile::Hashed { file, sha256 },
                                 None => BundleFile::Made(file),
                             })
-                            .chain(beside.into_iter().map(BundleFile::from))
+                            .chain(beside_page(beside))
                             .collect()
                     }
                     // Only a summary stands in for a page.
@@ -210,6 +213,12 @@ pub fn run<R: Send>(
                 Ok::<_, ExportError>(())
             })?;
             timings.render = render_started.elapsed();
+            let (assets, assets_time) = assets.join().map_err(|_| {
+                ExportError::Plugin(crate::plugins::PluginError::Engine(
+                    "making the shared assets stopped".into(),
+                ))
+            })??;
+            send(&sender, assets)?;
             let counts = prepared.counts();
             progress.rendered(counts);
             tracing::info!(
@@ -261,6 +270,14 @@ pub fn run<R: Send>(
             // Otherwise the render side's error is the cause; the writer only stopped after it.
             (Err(e), _) => Err(e),
         }
+    })
+}
+
+/// The files beside a page, as bundle files: hashed already where the hash is known.
+fn beside_page(beside: PageFiles) -> impl Iterator<Item = BundleFile> {
+    beside.into_files().map(|(file, sha256)| match sha256 {
+        Some(sha256) => BundleFile::Hashed { file, sha256 },
+        None => BundleFile::Made(file),
     })
 }
 

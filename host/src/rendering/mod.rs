@@ -11,7 +11,7 @@ mod keys;
 mod pool;
 mod sources;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -78,6 +78,10 @@ pub struct PageRendered<'a, P = ()> {
     pub page: &'a PageEntry,
     /// The page's source, as read.
     pub source: String,
+    /// The SHA-256 of `source`'s bytes, where the version's manifest gives it: the page's
+    /// file read whole as UTF-8 (a page the navigation generates, or a file read with
+    /// replacement characters, has none).
+    pub source_sha256: Option<[u8; 32]>,
     /// What the renderer made of the page; where it failed, a plain page showing the source
     /// (`bundle::fallback_page`) with a warning that says so. `None` where what `prepare`
     /// makes of the page was kept (the `kept` of [`Prepared::pages_kept`]): the page is then
@@ -252,20 +256,19 @@ impl Prepared<'_> {
             .map(|page| page.file.clone())
             .collect();
         let mut reads = render.sources.read_in_order(stored);
-        // The manifest's digests of the pages' sources, for their keys (a page the navigation
-        // generates has none: its source is hashed).
-        let digests: HashMap<&str, [u8; 32]> = match self.site_key {
-            Some(_) => render
-                .manifest
-                .files
-                .iter()
-                .filter_map(|file| {
-                    let digest = keys::source_digest(file.sha256.as_deref()?)?;
-                    Some((file.path.as_str(), digest))
-                })
-                .collect(),
-            None => HashMap::new(),
-        };
+        // The manifest's digests of the pages' sources, for their keys and their Markdown's
+        // (a page the navigation generates has none: its source is hashed).
+        let digests: HashMap<&str, [u8; 32]> = render
+            .manifest
+            .files
+            .iter()
+            .filter_map(|file| {
+                let digest = keys::source_digest(file.sha256.as_deref()?)?;
+                Some((file.path.as_str(), digest))
+            })
+            .collect();
+        // Files that were not UTF-8, so that their sources are not their bytes (rare).
+        let replaced: Mutex<HashSet<String>> = Mutex::default();
         let shows_dates = self.render.manifest.settings().metadata.timestamp;
         let inputs = render.pages.iter().map(|page| {
             if render.cancel.is_some_and(CancellationToken::is_cancelled) {
@@ -277,8 +280,13 @@ impl Prepared<'_> {
                 None => reads.next_file()?,
             };
             // Taken as it is when it is UTF-8, as sources nearly always are: no copy.
-            let source = String::from_utf8(bytes)
-                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+            let source = String::from_utf8(bytes).unwrap_or_else(|e| {
+                replaced
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+                    .insert(page.file.clone());
+                String::from_utf8_lossy(e.as_bytes()).into_owned()
+            });
             // The date goes only to a page that shows it, so a page's output (and its cache
             // key) does not change with its file's time alone: a fresh checkout renders
             // nothing again.
@@ -341,8 +349,17 @@ impl Prepared<'_> {
                     // Kept, and not the caller's.
                     None => return Ok(()),
                 };
+                let source_is_file = page.generated.is_none()
+                    && !replaced
+                        .lock()
+                        .unwrap_or_else(|poisoned| poisoned.into_inner())
+                        .contains(&page.file);
                 on_page(PageRendered {
                     page,
+                    source_sha256: digests
+                        .get(page.file.as_str())
+                        .copied()
+                        .filter(|_| source_is_file),
                     source: input.source,
                     output,
                     failure,
