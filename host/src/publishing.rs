@@ -179,11 +179,15 @@ pub async fn publish(
         tracing::warn!(domain, version = %label, "search index: {problem}");
     }
 
-    let manifest_json = serde_json::to_vec(&manifest)
-        .map_err(|e| PublishError::InvalidInput(format!("cannot encode the site manifest: {e}")))?;
-    operator
-        .write(&paths::version_manifest(domain, &label), manifest_json)
-        .await?;
+    let manifest = std::sync::Arc::new(manifest)
+        .write(operator, domain, &label)
+        .await
+        .map_err(|e| match e {
+            crate::sites::ManifestError::Storage(e) => PublishError::from(e),
+            other => {
+                PublishError::InvalidInput(format!("cannot encode the site manifest: {other}"))
+            }
+        })?;
 
     let version = ContentVersion {
         domain: domain.to_string(),
@@ -436,13 +440,13 @@ impl PreviousFiles {
     /// hashes.
     async fn of(store: &dyn Store, operator: &Operator, domain: &str) -> Option<Self> {
         let label = store.site(domain).await.ok()??.latest_version?;
-        let manifest = crate::sites::SiteManifest::read(operator, domain, &label)
+        let manifest = crate::sites::SiteManifest::read_shared(operator, domain, &label)
             .await
             .ok()?;
         let hashes: HashMap<String, String> = manifest
             .files
-            .into_iter()
-            .filter_map(|file| Some((file.path, file.sha256?)))
+            .iter()
+            .filter_map(|file| Some((file.path.clone(), file.sha256.clone()?)))
             .collect();
         (!hashes.is_empty()).then(|| Self {
             label,

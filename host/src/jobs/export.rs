@@ -2,6 +2,7 @@
 //! (`crate::export`) on that version's files, into an archive in object storage, with the job's
 //! progress and warnings written to the store as it goes. Runs on a blocking thread.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::runtime::Handle;
@@ -412,9 +413,9 @@ fn read_manifest(
     context: &ExportContext,
     job: &Job,
     runtime: &Handle,
-) -> Result<SiteManifest, ExportError> {
+) -> Result<Arc<SiteManifest>, ExportError> {
     runtime
-        .block_on(SiteManifest::read(
+        .block_on(SiteManifest::read_shared(
             &context.operator,
             &job.domain,
             &job.version,

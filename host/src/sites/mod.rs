@@ -4,6 +4,7 @@
 mod api_extensions;
 mod api_pages;
 mod folder;
+mod kept_manifests;
 mod mintignore;
 mod names;
 mod navigation;
