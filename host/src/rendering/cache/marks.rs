@@ -76,13 +76,21 @@ pub(super) fn mark_used(root: &Path, key: &[u8; KEY_LEN], path: &Path) -> bool {
         })
         .is_ok();
     if marked {
-        marks()
-            .entry(root.to_path_buf())
-            .or_insert_with(FolderMarks::new)
-            .current
-            .insert(*key);
+        written(root, key);
     }
     marked
+}
+
+/// Takes note that the entry `key` of the cache folder `root` was written just now, which
+/// marks it as used as well as marking it would.
+pub(super) fn written(root: &Path, key: &[u8; KEY_LEN]) {
+    let mut marks = marks();
+    let folder = marks
+        .entry(root.to_path_buf())
+        .or_insert_with(FolderMarks::new);
+    // Turns intervals over first, so the key lands in the current one.
+    folder.is_marked(key);
+    folder.current.insert(*key);
 }
 
 /// Forgets the marks of the cache folder `root` (its entries are being trimmed).
@@ -122,5 +130,15 @@ mod tests {
         forget(root.path());
         assert!(mark_used(root.path(), &key, &path));
         assert!(modified() > Some(old), "marked again once forgotten");
+
+        forget(root.path());
+        written(root.path(), &key);
+        set(old);
+        assert!(mark_used(root.path(), &key, &path));
+        assert_eq!(
+            modified(),
+            Some(old),
+            "an entry just written counts as marked"
+        );
     }
 }

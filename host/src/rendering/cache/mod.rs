@@ -251,8 +251,12 @@ impl RenderCache {
         let name = self.entry_name(key);
         match self {
             RenderCache::Folder(root) => {
-                if let Err(e) = write_file_atomically(&root.join(&name), &bytes) {
-                    tracing::warn!(entry = %name, "cannot write a render cache entry: {e}");
+                match write_file_atomically(&root.join(&name), &bytes) {
+                    // Written now, so used now.
+                    Ok(()) => marks::written(root, key),
+                    Err(e) => {
+                        tracing::warn!(entry = %name, "cannot write a render cache entry: {e}")
+                    }
                 }
             }
             // Written in the background, several at once, so rendering does not wait on
@@ -530,6 +534,8 @@ mod tests {
                 .unwrap();
             file.set_modified(when).unwrap();
         }
+        // As a later process finds them: it has marked none of them yet.
+        marks::forget(folder.path());
         assert!(cache.get(&keys[0]).is_some() && cache.get(&keys[1]).is_some());
         assert_eq!(
             cache.trim(size * 10).expect("trim"),
