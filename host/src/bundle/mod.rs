@@ -460,38 +460,29 @@ mod tests {
         .expect("docs.json");
         let mut site = SiteFiles::new("docs.test", "Docs")
             .with_variables(quire_core::variables::Variables::of(&config));
-        let facts = || PageFacts {
-            title: "Page",
-            description: None,
-            indexable: false,
-        };
-        let none = || PageSections::of(Sections::Counted(Vec::new()));
         let known = [9u8; 32];
+        let mut add = |path: &str, source: &str, sha256: Option<&[u8; 32]>| {
+            let facts = PageFacts {
+                title: "Page",
+                description: None,
+                indexable: false,
+            };
+            let none = PageSections::of(Sections::Counted(Vec::new()));
+            site.add_page(path, (source.into(), sha256), facts, none, (None, None))
+        };
 
-        let plain = site.add_page(
-            "a",
-            ("# A".into(), Some(&known)),
-            facts(),
-            none(),
-            (None, None),
-        );
+        let plain = add("a", "# A", Some(&known));
         assert_eq!(plain.markdown.contents, b"# A");
         assert_eq!(plain.markdown_sha256, Some(hex::encode(known)));
 
-        let replaced = site.add_page(
-            "b",
-            ("Release {{release}}".into(), Some(&known)),
-            facts(),
-            none(),
-            (None, None),
-        );
+        let replaced = add("b", "Release {{release}}", Some(&known));
         assert_eq!(replaced.markdown.contents, b"Release 2.4");
         assert_eq!(
             replaced.markdown_sha256, None,
             "the source's hash is not the Markdown's"
         );
 
-        let unknown = site.add_page("c", ("# C".into(), None), facts(), none(), (None, None));
+        let unknown = add("c", "# C", None);
         assert_eq!(unknown.markdown_sha256, None);
     }
 }

@@ -34,18 +34,28 @@ impl FolderMarks {
         }
     }
 
-    /// Whether `key` was marked in this interval or the last, turning intervals over first.
-    fn is_marked(&mut self, key: &[u8; KEY_LEN]) -> bool {
+    /// Turns intervals over: the current becomes the previous once an interval has passed,
+    /// and both are dropped once two have.
+    fn turn_over(&mut self) {
         let elapsed = self.started.elapsed();
         if elapsed >= MARK_INTERVAL {
             self.previous = std::mem::take(&mut self.current);
             if elapsed >= 2 * MARK_INTERVAL {
-                // Both generations are older than an interval.
                 self.previous.clear();
             }
             self.started = Instant::now();
         }
+    }
+
+    /// Whether `key` was marked in this interval or the last.
+    fn is_marked(&mut self, key: &[u8; KEY_LEN]) -> bool {
+        self.turn_over();
         self.current.contains(key) || self.previous.contains(key)
+    }
+
+    fn mark(&mut self, key: &[u8; KEY_LEN]) {
+        self.turn_over();
+        self.current.insert(*key);
     }
 }
 
@@ -85,12 +95,14 @@ pub(super) fn mark_used(root: &Path, key: &[u8; KEY_LEN], path: &Path) -> bool {
 /// marks it as used as well as marking it would.
 pub(super) fn written(root: &Path, key: &[u8; KEY_LEN]) {
     let mut marks = marks();
-    let folder = marks
-        .entry(root.to_path_buf())
-        .or_insert_with(FolderMarks::new);
-    // Turns intervals over first, so the key lands in the current one.
-    folder.is_marked(key);
-    folder.current.insert(*key);
+    match marks.get_mut(root) {
+        Some(folder) => folder.mark(key),
+        None => {
+            let mut folder = FolderMarks::new();
+            folder.mark(key);
+            marks.insert(root.to_path_buf(), folder);
+        }
+    }
 }
 
 /// Forgets the marks of the cache folder `root` (its entries are being trimmed).
