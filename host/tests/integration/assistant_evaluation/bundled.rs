@@ -39,11 +39,34 @@ pub async fn bundle_answers(
         features.contains(r#""offline":true"#),
         "the export switches its assistant on: {features}"
     );
-    // The widget's question: the first one, by a reader on the home page.
+    // The widget's question: the first one, by a reader on the home page, which is whatever
+    // page the bundle's `index.html` shows (a site without an `index` page sends the browser on
+    // to its first navigation page), as the widget names it.
     let first = cases[0]["messages"][0]["content"]
         .as_str()
         .expect("question");
-    let (widget, _) = ask_on(&server.base, key, domain, vec![user(first)], Some("/index")).await;
+    let home = std::fs::read_to_string(bundle.join("index.html")).expect("index.html");
+    let home_page = home
+        .split_once("data-page=\"")
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .map(|(page, _)| format!("/{page}"))
+        .or_else(|| {
+            let (_, rest) = home.split_once("; url=")?;
+            let (target, _) = rest.split_once('"')?;
+            Some(format!(
+                "/{}",
+                target.strip_suffix(".html").unwrap_or(target)
+            ))
+        })
+        .unwrap_or_else(|| panic!("index.html names no page: {home}"));
+    let (widget, _) = ask_on(
+        &server.base,
+        key,
+        domain,
+        vec![user(first)],
+        Some(&home_page),
+    )
+    .await;
     let file = dir.path().join("cases.json");
     let cases = json!({"cases": cases, "widget": {"question": first, "expected": widget}});
     std::fs::write(&file, cases.to_string()).expect("cases");
