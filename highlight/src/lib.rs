@@ -16,6 +16,13 @@ mod memo;
 #[cfg(feature = "grammars")]
 pub use grammars::highlight;
 
+/// What the runs of some code depend on besides the code: the grammars' release and how their
+/// captures are reduced to token kinds. A cache of pages drawn with this highlighter (the
+/// host's render cache) keys by it, so a Quire built with other grammars renders its pages
+/// again instead of serving them highlighted by the old ones. A test holds the release to
+/// Cargo.lock's; the reduction's number goes up whenever a capture maps to another kind.
+pub const FINGERPRINT: &str = "arborium 2.18.2; reduction 1";
+
 /// Code longer than this is not highlighted (the caller shows it plain): a page's code block
 /// is a few kilobytes, and parsing time grows with the code.
 pub const MAX_CODE_BYTES: usize = 512 * 1024;
@@ -55,4 +62,44 @@ pub struct TokenRun {
     pub start: u32,
     pub end: u32,
     pub kind: TokenKind,
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every arborium package in the workspace's Cargo.lock, with its version.
+    fn locked_grammars() -> Vec<(String, String)> {
+        let lock = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.lock"))
+            .expect("the workspace's Cargo.lock");
+        let mut found = Vec::new();
+        let mut lines = lock.lines();
+        while let Some(line) = lines.next() {
+            let Some(name) = line.strip_prefix("name = \"arborium") else {
+                continue;
+            };
+            let version = lines
+                .next()
+                .and_then(|l| l.strip_prefix("version = \""))
+                .and_then(|v| v.strip_suffix('"'))
+                .expect("a version after the name");
+            found.push((
+                format!("arborium{}", name.trim_end_matches('"')),
+                version.to_string(),
+            ));
+        }
+        found
+    }
+
+    #[test]
+    fn the_fingerprint_names_the_locked_grammar_release() {
+        let grammars = locked_grammars();
+        assert!(grammars.len() > 1, "arborium and its grammars are locked");
+        for (name, version) in grammars {
+            assert!(
+                super::FINGERPRINT.starts_with(&format!("arborium {version};")),
+                "Cargo.lock has {name} {version} but FINGERPRINT says {:?}: update it, so that \
+                 pages cached with the old grammars are rendered again",
+                super::FINGERPRINT
+            );
+        }
+    }
 }

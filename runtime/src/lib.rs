@@ -38,6 +38,10 @@ pub use renderer::RendererSession;
 pub use retriever::{IndexBuilderSession, IndexSession};
 pub use sandbox::Limits;
 
+/// What the code renderers highlight through this host depends on besides the code (the
+/// grammars' release): part of what a rendered page depends on, beside the component's digest.
+pub const HIGHLIGHTER: &str = quire_highlight::FINGERPRINT;
+
 use sandbox::PluginState;
 
 /// How often the CPU deadline clock ticks. Deadlines are whole ticks, so this is their precision.

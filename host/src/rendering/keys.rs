@@ -1,6 +1,7 @@
 //! Render keys: the hash of everything a page's output depends on, under which the render
 //! cache keeps it. The site part covers what every page is given: the renderer component's
-//! digest and the site as the renderer sees it, less its version label (the contract has
+//! digest, the host's highlighter it calls (its grammars' release) and the site as the
+//! renderer sees it, less its version label (the contract has
 //! page output not depend on it) and its snippets. The page part covers the page's input (its
 //! source by its SHA-256, which the version's manifest records, so a page's key does not hash
 //! its whole source again) and the snippets it reaches: those it imports or names in
@@ -17,7 +18,7 @@ use sha2::{Digest, Sha256};
 use crate::plugins::{PageInput, SiteInfo};
 
 /// Changes whenever what a key covers changes, so older entries are simply not found.
-const FORMAT: &[u8] = b"quire-render-key/3";
+const FORMAT: &[u8] = b"quire-render-key/4";
 const HASH_LEN: usize = 32;
 type Hash = [u8; HASH_LEN];
 
@@ -95,8 +96,9 @@ struct Snippet {
 }
 
 impl SiteKey {
-    /// The key of `site` rendered by the component whose digest is `renderer_sha256`.
-    pub fn of(renderer_sha256: &str, site: &SiteInfo) -> Option<Self> {
+    /// The key of `site` rendered by the component whose digest is `renderer_sha256`, with
+    /// code highlighted by the host's highlighter `highlighter` (its fingerprint).
+    pub fn of(renderer_sha256: &str, highlighter: &str, site: &SiteInfo) -> Option<Self> {
         let shared = SiteInfo {
             version: String::new(),
             snippets: Vec::new(),
@@ -106,6 +108,8 @@ impl SiteKey {
         hash.update(FORMAT);
         hash.update((renderer_sha256.len() as u64).to_le_bytes());
         hash.update(renderer_sha256.as_bytes());
+        hash.update((highlighter.len() as u64).to_le_bytes());
+        hash.update(highlighter.as_bytes());
         hash.update(postcard::to_allocvec(&shared).ok()?);
         let settings = quire_core::config::SiteConfig::of(
             &quire_core::config::document(&site.config_json).unwrap_or_default(),
@@ -263,7 +267,7 @@ mod tests {
     }
 
     fn key(snippets: &[(&str, &str)], source: &str) -> PageKey {
-        SiteKey::of("renderer", &site(snippets))
+        SiteKey::of("renderer", "highlighter", &site(snippets))
             .expect("site key")
             .page(&page(source), None)
             .expect("page key")
@@ -349,10 +353,10 @@ mod tests {
     fn the_version_label_is_not_part_of_a_key() {
         let mut next = site(&[]);
         next.version = "v2".into();
-        let first = SiteKey::of("renderer", &site(&[])).unwrap();
-        let second = SiteKey::of("renderer", &next).unwrap();
+        let first = SiteKey::of("renderer", "highlighter", &site(&[])).unwrap();
+        let second = SiteKey::of("renderer", "highlighter", &next).unwrap();
         assert_eq!(first.page(&page("x"), None), second.page(&page("x"), None));
-        let other_renderer = SiteKey::of("another renderer", &site(&[])).unwrap();
+        let other_renderer = SiteKey::of("another renderer", "highlighter", &site(&[])).unwrap();
         assert_ne!(
             first.page(&page("x"), None),
             other_renderer.page(&page("x"), None)
@@ -360,8 +364,21 @@ mod tests {
     }
 
     #[test]
+    fn other_grammars_in_the_host_change_every_key() {
+        let first = SiteKey::of("renderer", "arborium 2.18.2; reduction 1", &site(&[])).unwrap();
+        let upgraded = SiteKey::of("renderer", "arborium 2.19.0; reduction 1", &site(&[])).unwrap();
+        assert_ne!(
+            first.page(&page("x"), None),
+            upgraded.page(&page("x"), None)
+        );
+        // The two parts are told apart, not run together.
+        let joined = SiteKey::of("rendererarborium", " 2.18.2; reduction 1", &site(&[])).unwrap();
+        assert_ne!(first.page(&page("x"), None), joined.page(&page("x"), None));
+    }
+
+    #[test]
     fn a_known_source_digest_keys_as_hashing_the_source_does() {
-        let site = SiteKey::of("renderer", &site(&[])).unwrap();
+        let site = SiteKey::of("renderer", "highlighter", &site(&[])).unwrap();
         let digest: Hash = Sha256::digest(b"x").into();
         let hex = hex::encode(digest);
         let known = source_digest(&hex).expect("a digest");

@@ -129,7 +129,7 @@ impl<'a> SiteRender<'a> {
         let renderer = plugins.renderer.current();
         let site_key = self
             .cache
-            .and_then(|_| keys::SiteKey::of(&renderer.sha256, &site));
+            .and_then(|_| keys::SiteKey::of(&renderer.sha256, quire_runtime::HIGHLIGHTER, &site));
         Prepared {
             render: self,
             plugins,
