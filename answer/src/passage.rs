@@ -11,6 +11,10 @@ const NEXT_SENTENCE_WORDS: usize = 40;
 /// A list introduced by a colon is quoted up to this many items and words.
 const LIST_ITEMS: usize = 8;
 const LIST_WORDS: usize = 120;
+/// A list item chosen on its own brings the rest of its list when the list is at most this
+/// long (words): a short list is read whole ("in this order:"), a long one would crowd out
+/// the rest of the answer.
+const WHOLE_LIST_WORDS: usize = 40;
 /// A block longer than this is a paragraph, not a list item.
 const LIST_ITEM_WORDS: usize = 30;
 
@@ -48,10 +52,32 @@ pub fn passage(split: &Split, position: usize, free: impl Fn(usize) -> bool) -> 
         taken: Vec::new(),
     };
     // A list item is quoted under the sentence that introduces its list ("But you cannot:"),
-    // which it does not make sense without.
+    // which it does not make sense without, and with the other items when the list is short
+    // enough to quote whole: one item of "in this order:" is not the order.
     if let Some(intro) = list_intro(split, position)
         && free(intro)
     {
+        let mut whole = Passage {
+            lead: split.sentences[intro].clone(),
+            items: Vec::new(),
+            taken: vec![intro],
+        };
+        take_list(
+            split,
+            intro,
+            &|i| i == position || free(i),
+            true,
+            &mut whole,
+        );
+        let words: usize = whole
+            .items
+            .iter()
+            .map(|i| i.split_whitespace().count())
+            .sum();
+        if whole.taken.contains(&position) && words <= WHOLE_LIST_WORDS {
+            whole.taken.retain(|&i| i != position);
+            return whole;
+        }
         return Passage {
             lead: split.sentences[intro].clone(),
             items: vec![sentence.clone()],
@@ -83,37 +109,7 @@ pub fn passage(split: &Split, position: usize, free: impl Fn(usize) -> bool) -> 
     }
     let block = split.blocks[position];
     if sentence.trim_end().ends_with(':') {
-        // The list: the blocks that follow, one item each, until the budget or a code block.
-        let mut words = 0;
-        let mut last_block = block;
-        for (i, item) in split.sentences.iter().enumerate().skip(next) {
-            let item_block = split.blocks[i];
-            let item_words = item.split_whitespace().count();
-            let goes_on = item_block == last_block;
-            if (goes_on && out.items.is_empty())
-                || (!goes_on && out.items.len() == LIST_ITEMS)
-                || words + item_words > LIST_WORDS
-                || !free(i)
-                || split.code_after(i - 1)
-            {
-                break;
-            }
-            // An item that introduces code or a list of its own would be quoted without it.
-            if item_is_code(item) || item.trim_end().ends_with(':') {
-                continue;
-            }
-            words += item_words;
-            match out.items.last_mut() {
-                // A second sentence of the same item.
-                Some(last) if goes_on => {
-                    last.push(' ');
-                    last.push_str(item);
-                }
-                _ => out.items.push(item.clone()),
-            }
-            last_block = item_block;
-            out.taken.push(i);
-        }
+        take_list(split, position, &free, false, &mut out);
         return out;
     }
     // The next sentence reads on: in the paragraph, or opening the next one when it is a
@@ -133,16 +129,53 @@ pub fn passage(split: &Split, position: usize, free: impl Fn(usize) -> bool) -> 
     out
 }
 
+/// Adds to `out` the list that sentence `position` (ending in a colon) introduces: the blocks
+/// that follow, one item each, until the budget, a code block or a sentence not `free`; with
+/// `items_only`, also until a block that is not shaped as an item (a paragraph after the list,
+/// where the text carries no list markers).
+fn take_list(
+    split: &Split,
+    position: usize,
+    free: &impl Fn(usize) -> bool,
+    items_only: bool,
+    out: &mut Passage,
+) {
+    let mut words = 0;
+    let mut last_block = split.blocks[position];
+    for (i, item) in split.sentences.iter().enumerate().skip(position + 1) {
+        let item_block = split.blocks[i];
+        let item_words = item.split_whitespace().count();
+        let goes_on = item_block == last_block;
+        if (goes_on && out.items.is_empty())
+            || (!goes_on && out.items.len() == LIST_ITEMS)
+            || words + item_words > LIST_WORDS
+            || !free(i)
+            || split.code_after(i - 1)
+            || (items_only && !goes_on && !looks_like_item(item))
+        {
+            break;
+        }
+        // An item that introduces code or a list of its own would be quoted without it.
+        if item_is_code(item) || item.trim_end().ends_with(':') {
+            continue;
+        }
+        words += item_words;
+        match out.items.last_mut() {
+            // A second sentence of the same item.
+            Some(last) if goes_on => {
+                last.push(' ');
+                last.push_str(item);
+            }
+            _ => out.items.push(item.clone()),
+        }
+        last_block = item_block;
+        out.taken.push(i);
+    }
+}
+
 /// The sentence introducing the list whose item is sentence `position`: the nearest earlier
 /// sentence ending in a colon, with only items between them (at most `LIST_ITEMS`), no code.
 fn list_intro(split: &Split, position: usize) -> Option<usize> {
-    // Without list markers in the text, an item is told from a paragraph by its shape: a short
-    // block that does not end a sentence ("Create, edit, or delete files"). One ending in a
-    // colon introduces something of its own, and is quoted with that, not as an item.
-    let looks_like_item = |sentence: &str| {
-        sentence.split_whitespace().count() <= LIST_ITEM_WORDS
-            && !sentence.trim_end().ends_with(['.', '!', '?', ':'])
-    };
     let own_block = split.blocks[position];
     if (position > 0 && split.blocks[position - 1] == own_block)
         || !looks_like_item(&split.sentences[position])
@@ -166,6 +199,15 @@ fn list_intro(split: &Split, position: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// Whether a block is shaped as a list item. Without list markers in the text, an item is told
+/// from a paragraph by its shape: a short block that does not end a sentence ("Create, edit,
+/// or delete files"). One ending in a colon introduces something of its own, and is quoted with
+/// that, not as an item.
+fn looks_like_item(sentence: &str) -> bool {
+    sentence.split_whitespace().count() <= LIST_ITEM_WORDS
+        && !sentence.trim_end().ends_with(['.', '!', '?', ':'])
 }
 
 /// Whether a sentence quoted on the side of the chosen one is prose: held to more than the
@@ -287,8 +329,13 @@ mod tests {
         let s = split(
             "Plan mode lets you read code. But you cannot:\nCreate, edit, or delete files\nRun commands\nAfter the list.",
         );
+        // With the rest of its list, which it is one of.
         let p = passage(&s, 3, |_| true);
         assert_eq!(p.lead, "But you cannot:");
+        assert_eq!(p.items, ["Create, edit, or delete files", "Run commands"]);
+        assert_eq!(p.taken, [1, 2]);
+        // Only itself when another item is quoted on its own.
+        let p = passage(&s, 3, |i| i != 2);
         assert_eq!(p.items, ["Run commands"]);
         assert_eq!(p.taken, [1]);
         // Not a paragraph after the list, nor an item whose introduction is quoted already.
