@@ -145,6 +145,32 @@ fn names_a_place(sentence: &str) -> bool {
         .any(|p| s.contains(p))
 }
 
+/// A sentence that lists the kinds of something: it counts them ("two types", "several
+/// plans", "the following modes") and names them after a colon or in a series ("A, B and C").
+fn lists_kinds(sentence: &str) -> bool {
+    const COUNTS: [&str; 13] = [
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "several",
+        "multiple",
+        "various",
+        "different",
+        "following",
+        "these",
+    ];
+    let lower = sentence.to_lowercase();
+    let counted = lower.split_whitespace().any(|word| {
+        COUNTS.contains(&word) || (word.len() <= 3 && word.chars().all(|c| c.is_ascii_digit()))
+    });
+    let named = [": ", " and ", " or "].iter().any(|p| lower.contains(p));
+    counted && named
+}
+
 /// A sentence that settles a yes-or-no question: it says what only, never or by default
 /// happens, or what cannot.
 fn says_yes_or_no(sentence: &str) -> bool {
@@ -223,6 +249,7 @@ fn leaning(kind: Asking, sentence: &str, subject: Option<&str>) -> f32 {
         Asking::Quantity => gives_a_number(sentence),
         Asking::Place => names_a_place(sentence),
         Asking::YesNo => says_yes_or_no(sentence),
+        Asking::Kinds => lists_kinds(sentence),
         _ => false,
     };
     if fits { LEANING } else { 0.0 }
@@ -284,6 +311,23 @@ mod tests {
                 ]
             ),
             "A workspace is a shared space where a team keeps its projects."
+        );
+        assert_eq!(
+            first_choice(
+                "What kinds of API keys are there?",
+                &[
+                    (0, "You need an API key to authenticate your requests."),
+                    (
+                        0,
+                        "To create either type of API key, open the Settings page."
+                    ),
+                    (
+                        1,
+                        "There are two types of API keys: service keys and personal tokens."
+                    ),
+                ]
+            ),
+            "There are two types of API keys: service keys and personal tokens."
         );
         assert_eq!(
             first_choice(

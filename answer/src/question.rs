@@ -21,6 +21,11 @@ const QUESTION_WORDS: &[&str] = &[
     "wouldn", "you", "your",
 ];
 
+/// Words of a question's form that a search for its subject is better without.
+const FORM_WORDS: &[&str] = &[
+    "explain", "happen", "happens", "mean", "meaning", "means", "tell", "way",
+];
+
 /// Phrases that only frame what a question asks about: "what counts as a seat" asks what a
 /// seat is, "what kinds of keys are there" asks for the keys. Their words are not its subject.
 const FRAMINGS: &[&str] = &[
@@ -40,6 +45,31 @@ const FRAMINGS: &[&str] = &[
 /// A question's words of substance: [`terms`] of it, its framing left out.
 pub(super) fn question_terms(question: &str) -> HashSet<String> {
     terms(unframed(&normalised(question)))
+}
+
+/// What of `text` (a question, or a question with its context) is worth searching for: its
+/// words as written, less the framing it opens with and the words of its form ("What kinds of
+/// API keys are there?" searches "API keys": "kinds" would find every `kind:` of a YAML
+/// example). A text with no word of substance left is searched as it is.
+pub fn searched_words(text: &str) -> String {
+    let framing_words = FRAMINGS
+        .iter()
+        .find(|framing| normalised(text).starts_with(*framing))
+        .map_or(0, |framing| framing.split_whitespace().count());
+    let kept: Vec<&str> = text
+        .split_whitespace()
+        .skip(framing_words)
+        .filter(|word| {
+            let plain = normalised(word);
+            !plain.is_empty() && !plain.split(' ').all(|w| FORM_WORDS.contains(&w))
+        })
+        .collect();
+    let searched = kept.join(" ");
+    if normalised(&searched).split(' ').any(is_substantive) {
+        searched
+    } else {
+        text.to_string()
+    }
 }
 
 /// A normalised question without the framing it opens with, if any.
@@ -82,6 +112,8 @@ pub(super) enum Asking {
     /// "Can I / does it / is there": the sentences that say yes or no (what only, never, or
     /// by default happens).
     YesNo,
+    /// "What kinds of X are there": the sentences that list them ("two types of keys: ...").
+    Kinds,
     Other,
 }
 
@@ -102,7 +134,9 @@ pub(super) fn asking(question: &str) -> Asking {
         "what does it cost",
         "what do they cost",
     ]);
-    if !for_an_amount
+    if FRAMINGS[1..].iter().any(|framing| q.starts_with(framing)) {
+        Asking::Kinds
+    } else if !for_an_amount
         && starts(&[
             "what is",
             "what are",
@@ -112,6 +146,11 @@ pub(super) fn asking(question: &str) -> Asking {
             "what does",
             "meaning of",
             "what counts as ",
+            // What something lets one do is what it is for.
+            "what can i do in ",
+            "what can i do with ",
+            "what can you do in ",
+            "what can you do with ",
         ])
     {
         Asking::Definition
@@ -257,6 +296,13 @@ mod tests {
         assert_eq!(asking("Where are logs kept?"), Asking::Place);
         assert_eq!(asking("Why are logs kept?"), Asking::Other);
         assert_eq!(asking("Can I see the key again?"), Asking::YesNo);
+        assert_eq!(asking("What kinds of API keys are there?"), Asking::Kinds);
+        assert_eq!(asking("What can I do in plan mode?"), Asking::Definition);
+        assert_eq!(
+            defined_subject("What can I do with a workspace?").as_deref(),
+            Some("workspac")
+        );
+        assert_eq!(asking("Which type of machine runs it?"), Asking::Kinds);
         assert_eq!(asking("Does it run on Windows?"), Asking::YesNo);
         assert_eq!(
             asking("What counts as a seat for billing?"),
@@ -282,6 +328,43 @@ mod tests {
             question_terms("Which region do jobs run in if I don't choose one?"),
             terms("region jobs run choose")
         );
+    }
+
+    #[test]
+    fn a_search_is_for_the_subject_not_the_question_s_form() {
+        assert_eq!(
+            searched_words("What kinds of API keys are there?"),
+            "API keys are there?"
+        );
+        assert_eq!(
+            searched_words("What happens when a run's maxDuration is exceeded?"),
+            "What when a run's maxDuration is exceeded?"
+        );
+        // A question of nothing but its form is searched as asked.
+        assert_eq!(searched_words("What does it mean?"), "What does it mean?");
+        assert_eq!(
+            searched_words("How do I export TypeScript types?"),
+            "How do I export TypeScript types?"
+        );
+    }
+
+    proptest::proptest! {
+        /// Whatever is asked, what is searched keeps a word of substance when the question has
+        /// one, and is made of the question's own words.
+        #[test]
+        fn what_is_searched_keeps_the_subject(
+            question in "(What kinds of |what kind of |What happens |how |explain |way |API |keys |\\? |\\PC){0,10}",
+        ) {
+            let searched = searched_words(&question);
+            if normalised(&question).split(' ').any(is_substantive) {
+                proptest::prop_assert!(normalised(&searched).split(' ').any(is_substantive));
+            }
+            let words: Vec<&str> = question.split_whitespace().collect();
+            proptest::prop_assert!(
+                searched == question || searched.split(' ').all(|w| words.contains(&w)),
+                "{searched:?} from {question:?}"
+            );
+        }
     }
 
     #[test]

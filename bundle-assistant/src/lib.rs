@@ -181,7 +181,7 @@ impl Assistant {
         let rankings = searches
             .queries()
             .into_iter()
-            .map(|query| self.search(query, fetch_size(limit), &scope, &reader_page))
+            .map(|query| self.search(&query, fetch_size(limit), &scope, &reader_page))
             .collect();
         let sections: Vec<RetrievedSection> = searches
             .merge(rankings, limit as usize)

@@ -15,6 +15,8 @@ mod fusion;
 pub use diversity::fetch_size;
 pub use follow_up::{Steering, cited_headings, is_follow_up, steering};
 
+use crate::question::searched_words;
+
 /// Sections an answer draws from when the request does not say, and the most it may ask for.
 pub const DEFAULT_RETRIEVAL_PAGE_SIZE: u32 = 5;
 pub const MAX_RETRIEVAL_PAGE_SIZE: u32 = 50;
@@ -66,14 +68,15 @@ impl Searches {
 
     /// The queries to search, in the order `merge` takes their rankings: the main query alone,
     /// or, when it is not the question itself, the question, the main query and the query
-    /// steered by citations.
-    pub fn queries(&self) -> Vec<&str> {
+    /// steered by citations; each without the words of the question's form (`searched_words`:
+    /// "What kinds of API keys are there?" is searched as "API keys are there?").
+    pub fn queries(&self) -> Vec<String> {
         if self.query == self.question {
-            return vec![&self.query];
+            return vec![searched_words(&self.query)];
         }
         let mut queries = vec![self.question.as_str(), self.query.as_str()];
         queries.extend(self.steered_by_citations.as_deref());
-        queries
+        queries.into_iter().map(searched_words).collect()
     }
 
     /// The sections to answer from, at most `limit`: the rankings of `queries` (each fetched
