@@ -29,7 +29,7 @@ const FORM_WORDS: &[&str] = &[
 /// Phrases that only frame what a question asks about: "what counts as a seat" asks what a
 /// seat is, "what kinds of keys are there" asks for the keys. Their words are not its subject.
 const FRAMINGS: &[&str] = &[
-    "what counts as ",
+    DEFINITION_FRAMING,
     "what kinds of ",
     "what kind of ",
     "which kinds of ",
@@ -41,6 +41,16 @@ const FRAMINGS: &[&str] = &[
     "what sorts of ",
     "what sort of ",
 ];
+/// The framing that asks what something is; the others ask for its kinds.
+const DEFINITION_FRAMING: &str = "what counts as ";
+
+/// The framing a normalised question opens with, if any.
+fn framing(normalised_question: &str) -> Option<&'static str> {
+    FRAMINGS
+        .iter()
+        .copied()
+        .find(|framing| normalised_question.starts_with(framing))
+}
 
 /// A question's words of substance: [`terms`] of it, its framing left out.
 pub(super) fn question_terms(question: &str) -> HashSet<String> {
@@ -52,10 +62,7 @@ pub(super) fn question_terms(question: &str) -> HashSet<String> {
 /// API keys are there?" searches "API keys": "kinds" would find every `kind:` of a YAML
 /// example). A text with no word of substance left is searched as it is.
 pub fn searched_words(text: &str) -> String {
-    let framing_words = FRAMINGS
-        .iter()
-        .find(|framing| normalised(text).starts_with(*framing))
-        .map_or(0, |framing| framing.split_whitespace().count());
+    let framing_words = framing(&normalised(text)).map_or(0, |f| f.split_whitespace().count());
     let kept: Vec<&str> = text
         .split_whitespace()
         .skip(framing_words)
@@ -74,9 +81,8 @@ pub fn searched_words(text: &str) -> String {
 
 /// A normalised question without the framing it opens with, if any.
 fn unframed(normalised_question: &str) -> &str {
-    FRAMINGS
-        .iter()
-        .find_map(|framing| normalised_question.strip_prefix(framing))
+    framing(normalised_question)
+        .and_then(|framing| normalised_question.strip_prefix(framing))
         .unwrap_or(normalised_question)
 }
 
@@ -134,7 +140,7 @@ pub(super) fn asking(question: &str) -> Asking {
         "what does it cost",
         "what do they cost",
     ]);
-    if FRAMINGS[1..].iter().any(|framing| q.starts_with(framing)) {
+    if framing(&q).is_some_and(|f| f != DEFINITION_FRAMING) {
         Asking::Kinds
     } else if !for_an_amount
         && starts(&[
@@ -145,7 +151,7 @@ pub(super) fn asking(question: &str) -> Asking {
             "define ",
             "what does",
             "meaning of",
-            "what counts as ",
+            DEFINITION_FRAMING,
             // What something lets one do is what it is for.
             "what can i do in ",
             "what can i do with ",

@@ -1,12 +1,11 @@
 //! Render keys: the hash of everything a page's output depends on, under which the render
 //! cache keeps it. The site part covers what every page is given: the renderer component's
 //! digest, the host's highlighter it calls (its grammars' release) and the site as the
-//! renderer sees it, less its version label (the contract has
-//! page output not depend on it) and its snippets. The page part covers the page's input (its
-//! source by its SHA-256, which the version's manifest records, so a page's key does not hash
-//! its whole source again) and the snippets it reaches: those it imports or names in
-//! `<Snippet file="...">`, and theirs in turn, so a changed snippet renders again only the
-//! pages that use it. A page whose references cannot be read (`<Snippet file={expression}>`)
+//! renderer sees it, less its version label (the contract has page output not depend on it)
+//! and its snippets. The page part covers the page's input (its source by its SHA-256, which
+//! the version's manifest records, so a page's key does not hash its whole source again) and
+//! the snippets it reaches: those it imports or names in `<Snippet file="...">`, and theirs in
+//! turn, so a changed snippet renders again only the pages that use it. A page whose references cannot be read (`<Snippet file={expression}>`)
 //! depends on every snippet.
 
 use std::collections::{BTreeMap, HashMap};
