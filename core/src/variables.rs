@@ -39,6 +39,18 @@ impl Variables {
         self.0.is_empty()
     }
 
+    /// Every variable as (name, value), in name order: what a key that depends on the
+    /// variables takes, the same however the site listed them.
+    pub fn in_order(&self) -> Vec<(&str, &str)> {
+        let mut pairs: Vec<(&str, &str)> = self
+            .0
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect();
+        pairs.sort_unstable();
+        pairs
+    }
+
     /// `text` with every `{{name}}` of a variable replaced by its value.
     pub fn substitute<'a>(&self, text: &'a str) -> Cow<'a, str> {
         if self.0.is_empty() || !text.contains("{{") {

@@ -17,7 +17,9 @@ use time::macros::format_description;
 use crate::plugins::Plugins;
 use crate::rendering::RenderCache;
 use crate::search::{BuiltIndex, build_index, segments};
-use crate::sites::{KnownFiles, SiteError, SiteLimits, load_site, validate_domain, validate_label};
+use crate::sites::{
+    KnownFiles, SiteError, SiteLimits, load_site_hashed, validate_domain, validate_label,
+};
 use crate::storage::{self, paths};
 use crate::store::prelude::*;
 use crate::store::{ContentVersion, StoreError};
@@ -92,9 +94,12 @@ pub async fn publish(
 
     let root: PathBuf = request.root.to_path_buf();
     let limits = request.limits;
-    let manifest = tokio::task::spawn_blocking(move || load_site(&root, limits))
-        .await
-        .map_err(|e| PublishError::InvalidInput(format!("reading the site failed: {e}")))??;
+    // With the upload's hashes, pages read by an earlier publish are not read again.
+    let hashes = request.file_hashes.cloned();
+    let manifest =
+        tokio::task::spawn_blocking(move || load_site_hashed(&root, limits, hashes.as_ref()))
+            .await
+            .map_err(|e| PublishError::InvalidInput(format!("reading the site failed: {e}")))??;
     if request.strict {
         manifest
             .refuse_warnings()

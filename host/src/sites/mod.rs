@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use crate::plugins::{NavEntry as ContractNavEntry, SiteFile, SiteInfo};
 pub use quire_core::navigation::NavKind;
 
-pub use folder::{SiteLimits, load_site};
+pub use folder::{SiteLimits, load_site, load_site_hashed};
 pub use names::{validate_domain, validate_label};
 pub use upload::{KnownFiles, Unpacked, extract_site_archive, safe_relative};
 

@@ -8,6 +8,7 @@ use super::navigation::PageMeta;
 /// What reading a page's frontmatter gives: its navigation entry, and the API document its
 /// `openapi` or `asyncapi` field names, if it names one by file (`/spec.yaml GET /users`,
 /// `/events.yaml chat`).
+#[derive(Clone)]
 pub(super) struct PageFacts {
     pub navigation: PageMeta,
     pub api_file: Option<String>,

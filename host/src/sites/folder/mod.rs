@@ -1,6 +1,8 @@
 //! Reading a site folder: its files (checked to stay inside it), its navigation file, and the
 //! titles of its pages.
 
+mod kept_reads;
+
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path};
 
@@ -53,6 +55,17 @@ impl SiteLimits {
 /// fault: no navigation file, invalid JSON, a navigation page that does not exist, a link
 /// that leads out of the folder.
 pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteError> {
+    load_site_hashed(root, limits, None)
+}
+
+/// [`load_site`] for a folder whose files' SHA-256 (hex, by path) the caller knows already, as
+/// an upload does: a page read by an earlier load from the same contents is not read again
+/// (`kept_reads`).
+pub fn load_site_hashed(
+    root: &Path,
+    limits: SiteLimits,
+    hashes: Option<&HashMap<String, String>>,
+) -> Result<SiteManifest, SiteError> {
     let (ignored, ignore_warnings) = super::mintignore::Ignored::read(root);
     let files = list_files(root, limits, &ignored)?;
     let config_file = ["docs.json", "mint.json"]
@@ -98,7 +111,12 @@ pub fn load_site(root: &Path, limits: SiteLimits) -> Result<SiteManifest, SiteEr
     let variables = Variables::of(&settings);
     let canonical_root = root.canonicalize().ok();
     let listed: Vec<(&String, &String)> = page_files.iter().collect();
-    let read = read_pages(root, canonical_root.as_deref(), &listed, &variables)?;
+    let read = read_pages(
+        root,
+        canonical_root.as_deref(),
+        &listed,
+        (&variables, hashes),
+    )?;
     for ((path, file), page) in listed.into_iter().zip(read) {
         snippets.take_imports(file, page.imports);
         if let Some(document) = &page.facts.api_file {
@@ -351,6 +369,7 @@ fn read_text(root: &Path, file: &str) -> Result<String, SiteError> {
 
 /// What reading one page gives the site's loading: the files it may import, and what its
 /// frontmatter tells the navigation.
+#[derive(Clone)]
 struct PageRead {
     imports: Vec<String>,
     facts: PageFacts,
@@ -358,40 +377,66 @@ struct PageRead {
 
 /// Reads the `pages` (path, file) on every core, in their order: reading and looking at each
 /// page's source needs nothing of the others, and is most of the time a large site takes to
-/// load.
+/// load. A page whose file's SHA-256 `hashes` holds, and whose read this process keeps under
+/// it, is not read again; the others are kept once read.
 fn read_pages(
     root: &Path,
     canonical_root: Option<&Path>,
     pages: &[(&String, &String)],
-    variables: &Variables,
+    (variables, hashes): (&Variables, Option<&HashMap<String, String>>),
 ) -> Result<Vec<PageRead>, SiteError> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let per_thread = pages.len().div_ceil(threads).max(1);
+    let context = hashes.map(|_| kept_reads::ReadContext::of(variables));
     let read_part = |part: &[(&String, &String)]| {
-        part.iter()
+        let (mut fresh, mut read_now) = (Vec::new(), 0);
+        let read = part
+            .iter()
             .map(|(path, file)| {
+                let key = context.and_then(|context| {
+                    let sha256 = hashes?.get(file.as_str())?;
+                    Some(context.key(sha256, file, path))
+                });
+                if let Some(kept) = key.as_ref().and_then(kept_reads::get) {
+                    return Ok(kept);
+                }
+                read_now += 1;
                 let source = read_text_within(root, canonical_root, file)?;
-                Ok(PageRead {
+                let read = PageRead {
                     imports: SnippetFiles::imports_of(file, &source),
                     facts: page_meta(&variables.substitute(&source), path),
-                })
+                };
+                if let Some(key) = key {
+                    fresh.push((key, read.clone()));
+                }
+                Ok(read)
             })
-            .collect::<Result<Vec<_>, SiteError>>()
+            .collect::<Result<Vec<_>, SiteError>>();
+        kept_reads::put(fresh);
+        (read, read_now)
     };
-    std::thread::scope(|scope| {
+    let (read, read_now) = std::thread::scope(|scope| {
         let parts: Vec<_> = pages
             .chunks(per_thread)
             .map(|part| scope.spawn(move || read_part(part)))
             .collect();
-        let mut read = Vec::with_capacity(pages.len());
+        let (mut read, mut read_now) = (Vec::with_capacity(pages.len()), 0);
         for part in parts {
-            read.extend(
-                part.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?,
-            );
+            let (part, part_read_now) = part
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            read.extend(part?);
+            read_now += part_read_now;
         }
-        Ok(read)
-    })
+        Ok::<_, SiteError>((read, read_now))
+    })?;
+    tracing::debug!(
+        pages = pages.len(),
+        read = read_now,
+        kept = pages.len() - read_now,
+        "site pages looked at"
+    );
+    Ok(read)
 }
 
 /// [`read_text`] with the root's canonical path found once, for a site's every page.

@@ -1,6 +1,7 @@
 //! Reading a site folder: limits, ignored files, links that stay inside, and what is refused.
 
 use super::*;
+use sha2::Digest;
 
 const LIMITS: SiteLimits = SiteLimits {
     max_files: 100,
@@ -211,4 +212,46 @@ fn limits_are_enforced() {
         load_site(dir.path(), tight),
         Err(SiteError::TooLarge(_))
     ));
+}
+
+#[test]
+fn a_page_read_from_contents_with_a_known_hash_is_not_read_again() {
+    let dir = site(&[
+        (
+            "docs.json",
+            r#"{"name": "Acme", "variables": {"product": "Widget"}, "navigation": {"pages": ["index"]}}"#,
+        ),
+        ("index.mdx", "---\ntitle: About {{product}}\n---\nHi"),
+    ]);
+    let sha256 = |text: &str| hex::encode(sha2::Sha256::digest(text));
+    let title = |m: &SiteManifest| m.pages[0].title.clone();
+    // A hash no other test uses, so that no other load kept a read under it.
+    let first = "---\ntitle: About {{product}}\n---\nHi, from the kept-reads test";
+    std::fs::write(dir.path().join("index.mdx"), first).unwrap();
+    let hashes = HashMap::from([("index.mdx".to_string(), sha256(first))]);
+    let loaded = load_site_hashed(dir.path(), LIMITS, Some(&hashes)).unwrap();
+    assert_eq!(title(&loaded), "About Widget");
+
+    // The file changes but the caller says its contents are the ones read before: the kept
+    // read stands, so the page was not read.
+    let second = "---\ntitle: Changed\n---\nHi";
+    std::fs::write(dir.path().join("index.mdx"), second).unwrap();
+    let kept = load_site_hashed(dir.path(), LIMITS, Some(&hashes)).unwrap();
+    assert_eq!(title(&kept), "About Widget");
+    // With the new contents' hash, or no hashes at all, the page is read.
+    let hashes = HashMap::from([("index.mdx".to_string(), sha256(second))]);
+    let read = load_site_hashed(dir.path(), LIMITS, Some(&hashes)).unwrap();
+    assert_eq!(title(&read), "Changed");
+    assert_eq!(title(&load_site(dir.path(), LIMITS).unwrap()), "Changed");
+
+    // The variables are part of what is kept: another value reads the page again.
+    std::fs::write(dir.path().join("index.mdx"), first).unwrap();
+    std::fs::write(
+        dir.path().join("docs.json"),
+        r#"{"name": "Acme", "variables": {"product": "Gadget"}, "navigation": {"pages": ["index"]}}"#,
+    )
+    .unwrap();
+    let hashes = HashMap::from([("index.mdx".to_string(), sha256(first))]);
+    let other = load_site_hashed(dir.path(), LIMITS, Some(&hashes)).unwrap();
+    assert_eq!(title(&other), "About Gadget");
 }
