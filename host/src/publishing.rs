@@ -419,7 +419,16 @@ async fn copy_file(
 /// The files of `domain`'s latest version that an upload may link instead of writing them
 /// (`sites::KnownFiles`, by contents): in local filesystem storage, where they are files on
 /// this disk; none elsewhere.
-pub async fn linkable_files(store: &dyn Store, operator: &Operator, domain: &str) -> KnownFiles {
+pub async fn linkable_files(
+    store: &dyn Store,
+    operator: &Operator,
+    organization: &str,
+    domain: &str,
+) -> KnownFiles {
+    // Another organization's files are never offered: which contents a site holds is its own.
+    if !matches!(store.site_of(organization, domain).await, Ok(Some(_))) {
+        return KnownFiles::new();
+    }
     let Some(previous) = PreviousFiles::of(store, operator, domain).await else {
         return KnownFiles::new();
     };

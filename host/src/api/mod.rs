@@ -91,6 +91,7 @@ pub fn router(state: SharedState) -> Router {
         .routes(routes!(static_export::get_job))
         .routes(routes!(static_export::generate_bundle))
         .routes(routes!(sites::publish_version))
+        .routes(routes!(sites::missing_files))
         .routes(routes!(analytics::page_counts))
         .merge(discovery_routes(Arc::new(
             state.config.deployment.features(),

@@ -416,6 +416,7 @@ async fn the_openapi_document_describes_the_api() {
         "/v1/static-export/jobs/{jobId}",
         "/v1/static-export/jobs/{jobId}/bundle",
         "/v1/sites/{domain}/versions",
+        "/v1/sites/{domain}/files/missing",
     ] {
         assert!(
             paths.contains_key(path),

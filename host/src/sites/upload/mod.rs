@@ -4,7 +4,10 @@
 //! end the upload. A file whose contents storage already holds on this disk (the site's
 //! latest version, `KnownFiles`) is linked from there instead of written: writing every file of
 //! a large site again was most of a one-page release's publish. Each file's hash is handed on
-//! with the site, so publishing does not read the file again to find it unchanged.
+//! with the site, so publishing does not read the file again to find it unchanged. An archive
+//! may carry only what changed and list the rest (`file_list`).
+
+mod file_list;
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -15,6 +18,7 @@ use flate2::read::MultiGzDecoder;
 use sha2::{Digest, Sha256};
 
 use super::{SiteError, SiteLimits};
+pub use file_list::{FILE_LIST, is_sha256_hex, missing_contents};
 
 /// Files on this disk an upload may link instead of writing, by the SHA-256 (hex) of their
 /// contents; they are never written through (versions are immutable).
@@ -71,7 +75,7 @@ pub fn extract_site_archive(
     let tar = tar::Archive::new(MultiGzDecoder::new(
         std::io::Cursor::new(magic).chain(archive),
     ));
-    let hashes = std::thread::scope(|scope| {
+    let (read, mut hashes) = std::thread::scope(|scope| {
         let (steps, to_write) = sync_channel::<Step>(WRITES_AHEAD);
         let writer = scope.spawn(move || write_files(to_write, known));
         let read = read_entries(tar, dest, limits, &steps);
@@ -80,8 +84,19 @@ pub fn extract_site_archive(
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         // A read that stopped because the writer did has nothing to add to the writer's error.
-        read.and(written)
+        read.and_then(|read| Ok((read, written?)))
     })?;
+    if let Some(list) = read.file_list {
+        let listed = file_list::parse(&list)?;
+        file_list::link_listed(
+            listed,
+            dest,
+            known,
+            limits,
+            (read.files, read.bytes),
+            &mut hashes,
+        )?;
+    }
     let root = site_root(dest);
     let hashes = match root.strip_prefix(dest).ok().and_then(Path::to_str) {
         Some("") | None => hashes,
@@ -115,6 +130,16 @@ enum Step {
     Settle(SyncSender<()>),
 }
 
+/// What reading an archive found besides its files.
+#[derive(Default)]
+struct ArchiveRead {
+    /// The contents of its `.quire-files.json`, if it has one.
+    file_list: Option<Vec<u8>>,
+    /// Files and bytes it carried, as counted against the limits.
+    files: usize,
+    bytes: u64,
+}
+
 /// Reads the archive's entries, checked and counted against `limits`, and hands them to
 /// `steps`; a large file it writes itself. Stops early, with no error of its own, when the
 /// writing thread has stopped.
@@ -123,11 +148,11 @@ fn read_entries(
     dest: &Path,
     limits: SiteLimits,
     steps: &SyncSender<Step>,
-) -> Result<(), SiteError> {
+) -> Result<ArchiveRead, SiteError> {
     let entries = tar
         .entries()
         .map_err(|e| invalid("upload", format!("not a .tar.gz archive: {e}")))?;
-    let (mut files, mut total) = (0usize, 0u64);
+    let mut read = ArchiveRead::default();
     for entry in entries {
         let mut entry = entry.map_err(|e| invalid("upload", format!("corrupt archive: {e}")))?;
         let raw_path = entry
@@ -147,7 +172,7 @@ fn read_entries(
         let target = dest.join(&relative);
         if kind.is_dir() {
             if steps.send(Step::Folder { name, target }).is_err() {
-                return Ok(());
+                return Ok(read);
             }
             continue;
         }
@@ -160,10 +185,22 @@ fn read_entries(
         if !kind.is_file() {
             continue; // pax headers and the like carry no content of the site
         }
-        files += 1;
+        if relative == Path::new(FILE_LIST) {
+            if entry.size() > file_list::MAX_LIST_BYTES {
+                return Err(SiteError::TooLarge(format!(
+                    "{FILE_LIST} is over {} MiB",
+                    file_list::MAX_LIST_BYTES >> 20
+                )));
+            }
+            let mut list = Vec::new();
+            entry.read_to_end(&mut list).map_err(|e| io(FILE_LIST, e))?;
+            read.file_list = Some(list);
+            continue;
+        }
+        read.files += 1;
         let entry_size = entry.size();
-        total += entry_size;
-        limits.check(files, total)?;
+        read.bytes += entry_size;
+        limits.check(read.files, read.bytes)?;
         // The archive's times are the site's "last modified" dates (docs.json
         // `metadata.timestamp`); an entry without one keeps the time of unpacking.
         let mtime = entry.header().mtime().ok().filter(|&t| t > 0);
@@ -172,7 +209,7 @@ fn read_entries(
         if entry_size > LINKABLE_BYTES {
             let (settled, wait) = sync_channel(1);
             if steps.send(Step::Settle(settled)).is_err() || wait.recv().is_err() {
-                return Ok(());
+                return Ok(read);
             }
             make_parent(&target, &name)?;
             let _ = std::fs::remove_file(&target);
@@ -191,10 +228,10 @@ fn read_entries(
             mtime,
         };
         if steps.send(step).is_err() {
-            return Ok(());
+            return Ok(read);
         }
     }
-    Ok(())
+    Ok(read)
 }
 
 /// Writes what `steps` brings, in order: each file hashed, and linked from `known` when it
@@ -204,6 +241,7 @@ fn write_files(
     known: &KnownFiles,
 ) -> Result<HashMap<String, String>, SiteError> {
     let mut hashes = HashMap::new();
+    let mut folder = LastFolder::default();
     for step in steps {
         let (name, relative, target, bytes, mtime) = match step {
             Step::Folder { name, target } => {
@@ -222,7 +260,7 @@ fn write_files(
                 mtime,
             } => (name, relative, target, contents, mtime),
         };
-        make_parent(&target, &name)?;
+        folder.make_parent(&target, &name)?;
         // A second entry of the same path replaces the first, never writes through it (it may
         // be a link).
         let _ = std::fs::remove_file(&target);
@@ -252,6 +290,24 @@ fn make_parent(target: &Path, name: &str) -> Result<(), SiteError> {
     match target.parent() {
         Some(parent) => std::fs::create_dir_all(parent).map_err(|e| io(name, e)),
         None => Ok(()),
+    }
+}
+
+/// The folder a file was last written into, so that the next file of the same folder (an
+/// archive lists a folder's files together) does not make sure of it again: three system
+/// calls a file, for a large site's tens of thousands of files.
+#[derive(Default)]
+struct LastFolder(Option<PathBuf>);
+
+impl LastFolder {
+    fn make_parent(&mut self, target: &Path, name: &str) -> Result<(), SiteError> {
+        let parent = target.parent();
+        if parent.is_some() && parent == self.0.as_deref() {
+            return Ok(());
+        }
+        make_parent(target, name)?;
+        self.0 = parent.map(Path::to_path_buf);
+        Ok(())
     }
 }
 
