@@ -15,6 +15,7 @@ pub mod http_client;
 mod jobs;
 mod limits;
 pub mod mcp;
+mod memo;
 mod metrics;
 pub mod plugins;
 pub mod publishing;

@@ -4,11 +4,13 @@
 //! tiny ones folded first (`sectioning`), and the host counts their words (`vocabulary`).
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, sync_channel};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{LazyLock, Mutex, MutexGuard};
 
 use super::sectioning;
-use super::segments::{Group, IndexedPage, Segment, SegmentKey};
+use super::segments::{Group, IndexedPage, Segment, SegmentError, SegmentKey};
+use crate::memo::TwoGenerations;
 use crate::plugins::{IndexSection, PluginError, Plugins, RenderedPage};
 use crate::rendering::{PageKey, RenderCache, RenderError, SiteRender, Sources, render_threads};
 use crate::sites::{PageEntry, SiteManifest};
@@ -39,6 +41,9 @@ pub enum IndexError {
     Plugin(PluginError),
     #[error(transparent)]
     Render(#[from] RenderError),
+    /// Kept sections this process knew of are gone: built again with every page read.
+    #[error("kept index sections are gone from the render cache")]
+    KeptGone,
 }
 
 impl From<PluginError> for IndexError {
@@ -64,6 +69,40 @@ pub fn build_index(
     kept: Option<&RenderCache>,
     keep_bytes: bool,
 ) -> Result<BuiltIndex, IndexError> {
+    let run = |unread| {
+        build_index_once(
+            plugins,
+            manifest,
+            version,
+            root,
+            (cache, unread),
+            kept,
+            keep_bytes,
+        )
+    };
+    match run(true) {
+        Err(IndexError::KeptGone) => {
+            tracing::warn!(
+                version,
+                "kept index sections were gone; indexing with every page read"
+            );
+            run(false)
+        }
+        built => built,
+    }
+}
+
+/// [`build_index`], once: with `unread`, a page whose kept sections this process knows
+/// (`KNOWN_INDEXED`) is not read unless its group's segment is built again.
+fn build_index_once(
+    plugins: &Plugins,
+    manifest: &SiteManifest,
+    version: &str,
+    root: &Path,
+    (cache, unread): (Option<&RenderCache>, bool),
+    kept: Option<&RenderCache>,
+    keep_bytes: bool,
+) -> Result<BuiltIndex, IndexError> {
     let work = format!("indexing version {version}");
     let retriever = plugins.retriever.current();
     let mut group = Group::new(&retriever);
@@ -72,7 +111,8 @@ pub fn build_index(
     // The retriever's first failure ends the index but, with a cache, not the rendering, so
     // the export that follows still finds every page rendered.
     let failed: Mutex<Option<PluginError>> = Mutex::new(None);
-    let has_failed = || lock(&failed).is_some();
+    let gone = AtomicBool::new(false);
+    let has_failed = || lock(&failed).is_some() || gone.load(Ordering::Relaxed);
     // Pages readers cannot reach are left out of the index unless the site says otherwise
     // (`searchable`). With a cache they are rendered all the same, so the export that follows
     // renders nothing again.
@@ -99,9 +139,10 @@ pub fn build_index(
     let (to_build, queued) = sync_channel::<(usize, Group)>(threads * 2);
     let queued = Mutex::new(queued);
     let (done, finished) = channel::<(usize, Segment)>();
+    let kept_cache = cache.filter(|cache| cache.reads_are_local());
     let built = std::thread::scope(|scope| {
         for _ in 0..threads {
-            let (queued, done, failed) = (&queued, done.clone(), &failed);
+            let (queued, done, failed, gone) = (&queued, done.clone(), &failed, &gone);
             let (retriever, work) = (&retriever, &work);
             scope.spawn(move || {
                 loop {
@@ -109,25 +150,25 @@ pub fn build_index(
                     // whole iteration and let one thread build at a time.
                     let next = lock(queued).recv();
                     let Ok((n, group)) = next else { break };
-                    if lock(failed).is_some() {
+                    if lock(failed).is_some() || gone.load(Ordering::Relaxed) {
                         continue;
                     }
-                    match group.segment(plugins, retriever, (kept, keep_bytes), work) {
+                    match group.segment(plugins, retriever, (kept, keep_bytes), kept_cache, work) {
                         Ok(mut segment) => {
                             if !keep_bytes {
                                 segment.index = Vec::new();
                             }
                             let _ = done.send((n, segment));
                         }
-                        Err(e) => {
+                        Err(SegmentError::Plugin(e)) => {
                             lock(failed).get_or_insert(e);
                         }
+                        Err(SegmentError::KeptGone) => gone.store(true, Ordering::Relaxed),
                     }
                 }
             });
         }
         drop(done);
-        let kept_cache = cache.filter(|cache| cache.reads_are_local());
         let prepare = |page: &PageEntry, key: Option<&PageKey>, output: &mut RenderedPage| {
             let indexed = page_sections(page, output);
             if let (Some(cache), Some(key)) = (kept_cache, key) {
@@ -136,7 +177,7 @@ pub fn build_index(
             indexed
         };
         let kept = |page: &PageEntry, key: &PageKey| {
-            let indexed = kept_indexed(kept_cache?, page, key)?;
+            let indexed = kept_indexed(kept_cache?, page, key, unread)?;
             crate::metrics::get().index_pages_kept.inc();
             Some(indexed)
         };
@@ -178,6 +219,9 @@ pub fn build_index(
         rendered
     });
     built?;
+    if gone.load(Ordering::Relaxed) {
+        return Err(IndexError::KeptGone);
+    }
     let counts = prepared.counts();
     tracing::info!(
         version,
@@ -268,17 +312,42 @@ fn indexed_key(page: &PageEntry, key: &PageKey) -> [u8; 32] {
     key.derived_at(INDEXED_KIND, page)
 }
 
+/// The digest and count of the index sections this process kept or read under each key:
+/// a release of a large site finds almost every page's sections where it kept them, and
+/// reading tens of thousands of entries only to hash their digests into the segments' keys
+/// was most of what its index took. Two generations of this many entries (tens of bytes each).
+static KNOWN_INDEXED: LazyLock<TwoGenerations<[u8; 32], DigestAndCount>> =
+    LazyLock::new(|| TwoGenerations::new(64 * 1024));
+
+/// A page's index sections as [`IndexedPage::digest_and_count`] gives them.
+type DigestAndCount = ([u8; 32], u32);
+
 /// Keeps `indexed`, the index sections of `page` rendered or found under `key`, beside it.
 fn keep_indexed(cache: &RenderCache, page: &PageEntry, key: &PageKey, indexed: &IndexedPage) {
     if let Some(bytes) = indexed.to_stored() {
-        cache.put_bytes(&indexed_key(page, key), &bytes);
+        let at = indexed_key(page, key);
+        cache.put_bytes(&at, &bytes);
+        KNOWN_INDEXED.put([(at, indexed.digest_and_count())]);
     }
 }
 
 /// The index sections kept in `cache` beside the page `page` rendered under `key`, if they
-/// are there and check out; decoded only if their group's segment is built again.
-fn kept_indexed(cache: &RenderCache, page: &PageEntry, key: &PageKey) -> Option<IndexedPage> {
-    IndexedPage::from_stored(cache.get_bytes(&indexed_key(page, key))?)
+/// are there and check out; decoded only if their group's segment is built again. With
+/// `unread`, sections this process knows are not even read: only if their group's segment
+/// is built.
+fn kept_indexed(
+    cache: &RenderCache,
+    page: &PageEntry,
+    key: &PageKey,
+    unread: bool,
+) -> Option<IndexedPage> {
+    let at = indexed_key(page, key);
+    if unread && let Some((digest, count)) = KNOWN_INDEXED.get(&at) {
+        return Some(IndexedPage::in_cache(digest, count, at));
+    }
+    let indexed = IndexedPage::from_stored(cache.get_bytes(&at)?)?;
+    KNOWN_INDEXED.put([(at, indexed.digest_and_count())]);
+    Some(indexed)
 }
 
 /// The index's sections of `page`, as `output` has them (taken out of it): long sections cut

@@ -65,17 +65,25 @@ pub struct IndexedPage {
     sections: Sections,
 }
 
-/// A page's sections, or their stored form still to decode.
+/// A page's sections, or their stored form still to decode, or where that is.
 enum Sections {
     Made(Vec<IndexSection>),
     Stored(Vec<u8>),
+    /// In the render cache under this key, not read: read only if the group's segment is
+    /// built again.
+    InCache([u8; 32]),
 }
 
-/// A stored page's sections that cannot be decoded: bytes the cache checked, in a form this
-/// host wrote, so a fault of the host's rather than of the page.
+/// Why a group's segment could not be made.
 #[derive(Debug, thiserror::Error)]
-#[error("kept index sections cannot be read back: {0}")]
-pub struct StoredSectionsError(#[from] postcard::Error);
+pub enum SegmentError {
+    #[error(transparent)]
+    Plugin(#[from] PluginError),
+    /// A page's sections named by their place in the render cache are no longer there (or are
+    /// not what they were): the index is built again with every page's sections read.
+    #[error("kept index sections are gone from the render cache")]
+    KeptGone,
+}
 
 /// Where the stored form's sections start: after the digest and the count.
 const STORED_HEADER: usize = 32 + 4;
@@ -95,7 +103,23 @@ impl IndexedPage {
         }
     }
 
-    /// The stored form: the digest, the number of sections, then the sections (postcard).
+    /// A page whose sections are kept in the render cache under `key`, known by their digest
+    /// and count without reading them.
+    pub fn in_cache(digest: [u8; 32], count: u32, key: [u8; 32]) -> Self {
+        Self {
+            digest,
+            count,
+            sections: Sections::InCache(key),
+        }
+    }
+
+    /// The sections' digest and count, which [`IndexedPage::in_cache`] takes back.
+    pub fn digest_and_count(&self) -> ([u8; 32], u32) {
+        (self.digest, self.count)
+    }
+
+    /// The stored form: the digest, the number of sections, then the sections (postcard);
+    /// `None` for sections not read.
     pub fn to_stored(&self) -> Option<Vec<u8>> {
         let mut stored = Vec::with_capacity(STORED_HEADER + 256);
         stored.extend_from_slice(&self.digest);
@@ -106,6 +130,7 @@ impl IndexedPage {
                 stored.extend_from_slice(bytes);
                 Some(stored)
             }
+            Sections::InCache(_) => None,
         }
     }
 
@@ -123,12 +148,30 @@ impl IndexedPage {
         })
     }
 
-    /// The sections, decoded if they are still stored.
-    fn sections(self) -> Result<Vec<IndexSection>, StoredSectionsError> {
-        match self.sections {
-            Sections::Made(sections) => Ok(sections),
-            Sections::Stored(bytes) => Ok(postcard::from_bytes(&bytes)?),
-        }
+    /// The sections, decoded if they are still stored, and read from `pages` first if they
+    /// were not read. Stored bytes that do not decode were checked by the cache and written by
+    /// this host, so they are a fault of the host's rather than of the page.
+    fn sections(self, pages: Option<&RenderCache>) -> Result<Vec<IndexSection>, SegmentError> {
+        let bytes = match self.sections {
+            Sections::Made(sections) => return Ok(sections),
+            Sections::Stored(bytes) => bytes,
+            Sections::InCache(key) => {
+                let read = pages
+                    .and_then(|pages| pages.get_bytes(&key))
+                    .and_then(Self::from_stored)
+                    .filter(|read| read.digest == self.digest && read.count == self.count)
+                    .ok_or(SegmentError::KeptGone)?;
+                match read.sections {
+                    Sections::Stored(bytes) => bytes,
+                    _ => return Err(SegmentError::KeptGone),
+                }
+            }
+        };
+        postcard::from_bytes(&bytes).map_err(|e| {
+            SegmentError::Plugin(PluginError::Engine(format!(
+                "kept index sections cannot be read back: {e}"
+            )))
+        })
     }
 }
 
@@ -161,15 +204,17 @@ impl Group {
     }
 
     /// The group's segment: from `cache` when it holds one built from the same sections by
-    /// the same retriever, else built now (and kept there). Its index bytes come back only
-    /// `with_index`: a publish stores the segment's key and needs only its word counts.
+    /// the same retriever, else built now (and kept there), with the sections of pages not
+    /// read taken from `pages`. Its index bytes come back only `with_index`: a publish stores
+    /// the segment's key and needs only its word counts.
     pub fn segment(
         self,
         plugins: &Plugins,
         retriever: &LoadedPlugin,
         (cache, with_index): (Option<&RenderCache>, bool),
+        pages: Option<&RenderCache>,
         work: &str,
-    ) -> Result<Segment, PluginError> {
+    ) -> Result<Segment, SegmentError> {
         let key: SegmentKey = self.key.finalize().into();
         let sections = self.sections;
         if let Some(segment) = cache
@@ -180,10 +225,7 @@ impl Group {
         }
         let mut all = Vec::with_capacity(sections);
         for page in self.pages {
-            all.extend(
-                page.sections()
-                    .map_err(|e| PluginError::Engine(e.to_string()))?,
-            );
+            all.extend(page.sections(pages)?);
         }
         let mut builder = IndexBuilderSession::start(&plugins.runtime, retriever, work)?;
         let mut vocabulary = Vocabulary::new();
@@ -370,15 +412,39 @@ mod tests {
             Some(&stored[..]),
             "stored again as read"
         );
-        let decoded = postcard::to_allocvec(&kept.sections().expect("decodes")).unwrap();
-        let expected = postcard::to_allocvec(&made.sections().expect("made")).unwrap();
+        let (digest, count) = made.digest_and_count();
+        let decoded = postcard::to_allocvec(&kept.sections(None).expect("decodes")).unwrap();
+        let expected = postcard::to_allocvec(&made.sections(None).expect("made")).unwrap();
         assert_eq!(decoded, expected);
         assert!(IndexedPage::from_stored(stored[..20].to_vec()).is_none());
         let cut = IndexedPage::from_stored(stored[..STORED_HEADER + 3].to_vec()).expect("header");
         assert!(
-            cut.sections().is_err(),
+            matches!(cut.sections(None), Err(SegmentError::Plugin(_))),
             "a cut body is an error, not sections"
         );
+
+        // Not read: taken from the cache when needed, and only if it is what was known.
+        let folder = tempfile::tempdir().unwrap();
+        let pages = RenderCache::Folder(folder.path().to_path_buf());
+        let at = [7u8; 32];
+        pages.put_bytes(&at, &stored);
+        let unread = IndexedPage::in_cache(digest, count, at);
+        assert_eq!(unread.digest_and_count(), (digest, count));
+        assert!(
+            unread.to_stored().is_none(),
+            "nothing to store: it was not read"
+        );
+        let read = postcard::to_allocvec(&unread.sections(Some(&pages)).expect("read")).unwrap();
+        assert_eq!(read, expected);
+        for (unread, what) in [
+            (IndexedPage::in_cache([0; 32], count, at), "other contents"),
+            (IndexedPage::in_cache(digest, count, [8; 32]), "no entry"),
+        ] {
+            assert!(
+                matches!(unread.sections(Some(&pages)), Err(SegmentError::KeptGone)),
+                "{what}"
+            );
+        }
     }
 
     #[test]

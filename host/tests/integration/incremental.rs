@@ -577,3 +577,47 @@ async fn a_publish_carries_only_the_files_the_server_lacks() {
     let (status, record) = api.publish("docs.acme.test", "v3", tar_gz_dir(&site)).await;
     assert_eq!(status, 201, "{record}");
 }
+
+/// Index sections a server knows it kept are gone from the render cache (a replica trimmed it,
+/// a volume was wiped): the next publish, which builds one group's segment again from them,
+/// indexes every page all the same, reading or rendering them again.
+#[tokio::test]
+async fn a_publish_indexes_every_page_when_its_kept_sections_are_gone() {
+    let instance = Instance::new("");
+    let admin = instance.organization("acme", "enterprise");
+    let assistant = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    let server = instance.start();
+    let api = Api::new(&server.base, &admin);
+    let site = instance.dir.path().join("site");
+    common::sites::copy_dir(&common::example_site(), &site);
+    let (status, record) = api.publish("docs.acme.test", "v1", tar_gz_dir(&site)).await;
+    assert_eq!(status, 201, "{record}");
+
+    std::fs::remove_dir_all(instance.data_dir().join("storage/render-cache")).unwrap();
+    let page = site.join("quickstart.mdx");
+    let mut text = std::fs::read_to_string(&page).unwrap();
+    text.push_str("\nZeppelins wait in the hangar.\n");
+    std::fs::write(&page, text).unwrap();
+    let (status, record) = api.publish("docs.acme.test", "v2", tar_gz_dir(&site)).await;
+    assert_eq!(status, 201, "{record}");
+    assert!(record.get("indexProblems").is_none(), "{record}");
+    assert!(
+        server.log().contains("kept index sections were gone"),
+        "the publish found them gone, and read its pages again"
+    );
+
+    let search = Api::new(&server.base, &assistant);
+    for (query, expected) in [
+        ("zeppelins in the hangar", "quickstart"),
+        ("how do I verify webhook signatures", "guides/webhooks"),
+    ] {
+        let (status, results) = search
+            .post(
+                "/discovery/v1/search/docs.acme.test",
+                json!({ "query": query }),
+            )
+            .await;
+        assert_eq!(status, 200, "{results}");
+        assert_eq!(results[0]["path"], expected, "{query}: {results}");
+    }
+}

@@ -8,16 +8,15 @@
 //! Only a caller that knows each file's SHA-256 without reading it (an upload, which hashed
 //! every file it wrote) benefits; the key also covers the page's file and path and the site's
 //! variables, which reading a page depends on besides its source. Memory is bounded by two
-//! generations, as the highlighter's memo is: entries go into the current one, a full one
-//! becomes the previous one, and a hit in the previous one moves the entry back.
+//! generations (`memo`), as the highlighter's memo is.
 
-use std::collections::HashMap;
-use std::sync::{LazyLock, Mutex, MutexGuard};
+use std::sync::LazyLock;
 
 use quire_core::variables::Variables;
 use sha2::{Digest, Sha256};
 
 use super::PageRead;
+use crate::memo::TwoGenerations;
 
 /// Entries one generation holds before it is retired: two generations hold more than the
 /// pages of the largest sites we know of (25,000), at a few hundred bytes each.
@@ -58,42 +57,20 @@ impl ReadContext {
     }
 }
 
-#[derive(Default)]
-struct Generations {
-    current: HashMap<Key, PageRead>,
-    previous: HashMap<Key, PageRead>,
-}
-
-fn shared() -> MutexGuard<'static, Generations> {
-    static KEPT: LazyLock<Mutex<Generations>> = LazyLock::new(Mutex::default);
-    // Every change is whole before the lock is let go, so a poisoned lock is still right.
-    KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+fn shared() -> &'static TwoGenerations<Key, PageRead> {
+    static KEPT: LazyLock<TwoGenerations<Key, PageRead>> =
+        LazyLock::new(|| TwoGenerations::new(GENERATION_ENTRIES));
+    &KEPT
 }
 
 /// The read kept under `key`, if any.
 pub(super) fn get(key: &Key) -> Option<PageRead> {
-    let mut kept = shared();
-    if let Some(read) = kept.current.get(key) {
-        return Some(read.clone());
-    }
-    let read = kept.previous.remove(key)?;
-    keep_in(&mut kept, *key, read.clone());
-    Some(read)
+    shared().get(key)
 }
 
 /// Keeps `reads` (key and read) for the next load.
 pub(super) fn put(reads: impl IntoIterator<Item = (Key, PageRead)>) {
-    let mut kept = shared();
-    for (key, read) in reads {
-        keep_in(&mut kept, key, read);
-    }
-}
-
-fn keep_in(kept: &mut Generations, key: Key, read: PageRead) {
-    if kept.current.len() >= GENERATION_ENTRIES && !kept.current.contains_key(&key) {
-        kept.previous = std::mem::take(&mut kept.current);
-    }
-    kept.current.insert(key, read);
+    shared().put(reads);
 }
 
 #[cfg(test)]
