@@ -45,8 +45,12 @@ pub struct IndexEntry {
     pub offset: u64,
     /// The entry's length in bytes.
     pub length: u64,
-    /// The SHA-256 of the entry's bytes, checked before they are copied into another archive.
-    pub entry_sha256: String,
+    /// The CRC-64/NVME of the entry's bytes, checked before they are copied into another
+    /// archive. Only damage is to be caught (the file's contents are named by `sha256`), and
+    /// every unchanged entry of a release is checked: as the render cache's entries, a CRC
+    /// checks at many times a SHA-256's speed. An index of the earlier form (with
+    /// `entrySha256`) does not read: that archive's entries are packed again, once.
+    pub entry_crc64: u64,
 }
 
 /// An index that cannot be read.
@@ -142,7 +146,7 @@ impl EarlierArchive {
             return None;
         }
         let checked = Entry::new(bytes);
-        if checked.sha256 != entry.entry_sha256 {
+        if checked.crc64 != entry.entry_crc64 {
             tracing::warn!(
                 path,
                 "a kept archive entry fails its hash; packing it again"
@@ -153,17 +157,17 @@ impl EarlierArchive {
     }
 }
 
-/// One file's entry in an archive: its bytes and their SHA-256, hashed once.
+/// One file's entry in an archive: its bytes and their CRC-64, computed once.
 pub struct Entry {
     pub bytes: Vec<u8>,
-    sha256: String,
+    crc64: u64,
 }
 
 impl Entry {
-    /// `bytes` as an entry, hashed.
+    /// `bytes` as an entry, checksummed.
     pub fn new(bytes: Vec<u8>) -> Self {
-        let sha256 = hex::encode(Sha256::digest(&bytes));
-        Self { bytes, sha256 }
+        let crc64 = crc_fast::checksum(crc_fast::CrcAlgorithm::Crc64Nvme, &bytes);
+        Self { bytes, crc64 }
     }
 }
 
@@ -278,7 +282,7 @@ impl<'a> Assembler<'a> {
             sha256: sha256.to_string(),
             offset: self.offset,
             length,
-            entry_sha256: entry.sha256.clone(),
+            entry_crc64: entry.crc64,
         });
         self.offset += length;
         let known = self.earlier.is_some_and(|e| e.has(path, sha256));
