@@ -22,7 +22,7 @@ use crate::sites::{
 };
 use crate::storage::{self, paths};
 use crate::store::prelude::*;
-use crate::store::{ContentVersion, StoreError};
+use crate::store::{ContentVersion, SiteRecord, StoreError};
 
 /// Files copied to storage at the same time.
 const UPLOAD_CONCURRENCY: usize = 16;
@@ -426,10 +426,10 @@ pub async fn linkable_files(
     domain: &str,
 ) -> KnownFiles {
     // Another organization's files are never offered: which contents a site holds is its own.
-    if !matches!(store.site_of(organization, domain).await, Ok(Some(_))) {
+    let Ok(Some(site)) = store.site_of(organization, domain).await else {
         return KnownFiles::new();
-    }
-    let Some(previous) = PreviousFiles::of(store, operator, domain).await else {
+    };
+    let Some(previous) = PreviousFiles::of_site(operator, site).await else {
         return KnownFiles::new();
     };
     previous
@@ -453,8 +453,13 @@ impl PreviousFiles {
     /// The files of `domain`'s latest version, when it has one whose manifest kept their
     /// hashes.
     async fn of(store: &dyn Store, operator: &Operator, domain: &str) -> Option<Self> {
-        let label = store.site(domain).await.ok()??.latest_version?;
-        let manifest = crate::sites::SiteManifest::read_shared(operator, domain, &label)
+        Self::of_site(operator, store.site(domain).await.ok()??).await
+    }
+
+    /// The files of `site`'s latest version, as [`PreviousFiles::of`].
+    async fn of_site(operator: &Operator, site: SiteRecord) -> Option<Self> {
+        let (domain, label) = (site.domain, site.latest_version?);
+        let manifest = crate::sites::SiteManifest::read_shared(operator, &domain, &label)
             .await
             .ok()?;
         let hashes: HashMap<String, String> = manifest
@@ -464,7 +469,7 @@ impl PreviousFiles {
             .collect();
         (!hashes.is_empty()).then(|| Self {
             label,
-            domain: domain.to_string(),
+            domain,
             hashes: Arc::new(hashes),
         })
     }

@@ -26,6 +26,7 @@ mod local_model;
 mod mcp;
 mod openai_generator;
 mod operations;
+mod partial_uploads;
 mod plugin_new;
 mod plugin_operations;
 mod replicas;

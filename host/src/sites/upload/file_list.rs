@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use super::{KnownFiles, LastFolder, safe_relative};
+use super::{KnownFiles, LastFolder, io, safe_relative};
 use crate::sites::{SiteError, SiteLimits};
 
 /// The entry at the archive's top that lists the site's files.
@@ -145,13 +145,6 @@ fn invalid(message: String) -> SiteError {
     SiteError::Invalid {
         file: FILE_LIST.to_string(),
         message,
-    }
-}
-
-fn io(file: &str, e: std::io::Error) -> SiteError {
-    SiteError::Io {
-        file: file.to_string(),
-        message: e.to_string(),
     }
 }
 

@@ -1,0 +1,177 @@
+//! Publishing only what changed: a CI pipeline asks which file contents the server lacks
+//! (`POST /v1/sites/{domain}/files/missing`) and uploads only those, listing the rest of the
+//! site in the archive's `.quire-files.json`. The version equals one uploaded whole, and every
+//! refusal names what is wrong.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use crate::common::archive::{tar_gz_dir, unpack};
+use crate::common::{self, Api, Instance};
+use serde_json::json;
+
+/// Every file of `dir` by its path from there, with the SHA-256 (hex) of its contents.
+fn file_hashes(dir: &std::path::Path) -> BTreeMap<String, String> {
+    use sha2::Digest;
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .map(|entry| entry.expect("walk"))
+        .filter(|entry| entry.file_type().is_file())
+        .map(|entry| {
+            let path = entry.path().strip_prefix(dir).expect("inside");
+            let bytes = std::fs::read(entry.path()).expect("read");
+            (
+                path.to_string_lossy().replace('\\', "/"),
+                hex::encode(sha2::Sha256::digest(bytes)),
+            )
+        })
+        .collect()
+}
+
+/// A `.tar.gz` of `dir`'s files named in `carried`, with `.quire-files.json` listing `listed`.
+fn partial_archive(
+    dir: &std::path::Path,
+    carried: &[&str],
+    listed: &BTreeMap<String, String>,
+) -> Vec<u8> {
+    use flate2::write::GzEncoder;
+    let mut builder = tar::Builder::new(GzEncoder::new(Vec::new(), flate2::Compression::fast()));
+    let list = serde_json::to_vec(&json!({ "files": listed })).unwrap();
+    let mut header = tar::Header::new_gnu();
+    header.set_size(list.len() as u64);
+    header.set_mode(0o644);
+    header.set_cksum();
+    builder
+        .append_data(&mut header, ".quire-files.json", &list[..])
+        .unwrap();
+    for path in carried {
+        builder.append_path_with_name(dir.join(path), path).unwrap();
+    }
+    builder.into_inner().unwrap().finish().unwrap()
+}
+
+/// A CI pipeline asks which contents the server lacks and uploads only those, the rest of the
+/// site named in `.quire-files.json`: the version is the same as one uploaded whole, and the
+/// errors name what is wrong (an unknown content, a hash that does not match, a bad hash).
+#[tokio::test]
+async fn a_publish_carries_only_the_files_the_server_lacks() {
+    let instance = Instance::new("");
+    let key = instance.organization("acme", "enterprise");
+    let other = instance.organization("globex", "enterprise");
+    let assistant = instance.cli_ok(&["key", "create", "--org", "acme", "--kind", "assistant"]);
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let site = instance.dir.path().join("site");
+    common::sites::copy_dir(&common::example_site(), &site);
+    let (status, version) = api.publish("docs.acme.test", "v1", tar_gz_dir(&site)).await;
+    assert_eq!(status, 201, "{version}");
+
+    let page = site.join("quickstart.mdx");
+    let mut text = std::fs::read_to_string(&page).unwrap();
+    text.push_str("\nOne more sentence, appended.\n");
+    std::fs::write(&page, text).unwrap();
+    let hashes = file_hashes(&site);
+    let asked: Vec<&String> = hashes.values().collect();
+    let (status, answer) = api
+        .post(
+            "/v1/sites/docs.acme.test/files/missing",
+            json!({ "sha256": asked }),
+        )
+        .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(
+        answer["missing"],
+        json!([hashes["quickstart.mdx"]]),
+        "only the changed page's contents are missing"
+    );
+    // Another organization learns nothing of this site's contents.
+    let (status, theirs) = Api::new(&server.base, &other)
+        .post(
+            "/v1/sites/docs.acme.test/files/missing",
+            json!({ "sha256": [hashes["docs.json"]] }),
+        )
+        .await;
+    assert_eq!(
+        (status, &theirs["missing"]),
+        (200, &json!([hashes["docs.json"]]))
+    );
+    let (status, refused) = Api::new(&server.base, &assistant)
+        .post(
+            "/v1/sites/docs.acme.test/files/missing",
+            json!({ "sha256": [hashes["docs.json"]] }),
+        )
+        .await;
+    assert_eq!(status, 401, "an assistant key does not publish: {refused}");
+
+    let (status, record) = api
+        .publish(
+            "docs.acme.test",
+            "v2",
+            partial_archive(&site, &["quickstart.mdx"], &hashes),
+        )
+        .await;
+    assert_eq!(status, 201, "{record}");
+    let job = |label: &str| json!({"domain": "docs.acme.test", "version": label});
+    let (partial, last) = api.run_job(job("v2"), Duration::from_secs(120)).await;
+    assert_eq!(last["status"], "completed", "{last}");
+    let mut partial = unpack(&api.download_bundle(&partial).await.1);
+    partial.remove("manifest.json");
+
+    // The same site uploaded whole, to a server that never saw it.
+    let whole = Instance::new("");
+    let whole_key = whole.organization("acme", "enterprise");
+    let whole_server = whole.start();
+    let whole_api = Api::new(&whole_server.base, &whole_key);
+    let (status, record) = whole_api
+        .publish("docs.acme.test", "v2", tar_gz_dir(&site))
+        .await;
+    assert_eq!(status, 201, "{record}");
+    let (full, last) = whole_api.run_job(job("v2"), Duration::from_secs(120)).await;
+    assert_eq!(last["status"], "completed", "{last}");
+    let mut full = unpack(&whole_api.download_bundle(&full).await.1);
+    full.remove("manifest.json");
+    common::archive::assert_same_files(&partial, &full, "uploaded in part, and whole");
+
+    // A listed file whose contents the server does not hold, and the archive does not carry.
+    let mut unknown = hashes.clone();
+    unknown.insert("guides/new.mdx".into(), "ab".repeat(32));
+    let (status, error) = api
+        .publish(
+            "docs.acme.test",
+            "v3",
+            partial_archive(&site, &[], &unknown),
+        )
+        .await;
+    assert_eq!(status, 400, "{error}");
+    let message = error["error"].as_str().unwrap_or_default();
+    assert!(
+        message.contains(".quire-files.json") && message.contains("guides/new.mdx"),
+        "{error}"
+    );
+    // A carried file listed with other contents.
+    let mut wrong = hashes.clone();
+    wrong.insert("quickstart.mdx".into(), "cd".repeat(32));
+    let (status, error) = api
+        .publish(
+            "docs.acme.test",
+            "v3",
+            partial_archive(&site, &["quickstart.mdx"], &wrong),
+        )
+        .await;
+    assert_eq!(status, 400, "{error}");
+    assert!(
+        error.to_string().contains("files.quickstart.mdx"),
+        "{error}"
+    );
+    let (status, error) = api
+        .post(
+            "/v1/sites/docs.acme.test/files/missing",
+            json!({ "sha256": [hashes["docs.json"], "not-a-hash"] }),
+        )
+        .await;
+    assert_eq!(status, 400, "{error}");
+    assert!(error.to_string().contains("sha256[1]"), "{error}");
+    // No refused upload took the label.
+    let (status, record) = api.publish("docs.acme.test", "v3", tar_gz_dir(&site)).await;
+    assert_eq!(status, 201, "{record}");
+}
