@@ -107,8 +107,14 @@ impl PageSections {
 
     /// Writes the sections' documents as the index's chunks hold them: work for the thread
     /// that has the page, so that the one that puts the chunks together, in the site's order,
-    /// only copies bytes.
+    /// only copies bytes. Sections read back from their stored form have them written already.
     pub fn write_documents(&mut self) {
+        if self.documents.is_none() {
+            self.documents = Some(self.documents_written());
+        }
+    }
+
+    fn documents_written(&self) -> PageDocuments {
         let mut documents = PageDocuments {
             json: Vec::new(),
             ends: Vec::new(),
@@ -117,7 +123,7 @@ impl PageSections {
             search_index::document_json(&mut documents.json, section.document);
             documents.ends.push(documents.json.len());
         });
-        self.documents = Some(documents);
+        documents
     }
 
     fn is_empty(&self) -> bool {
@@ -146,34 +152,56 @@ impl PageSections {
     }
 }
 
+/// The stored form: the sections (postcard bytes, read in place by the index's thread) and
+/// their documents as the chunks hold them, written once when the page is counted. Kept with
+/// the sections, the documents are not written again from them at every export that reads the
+/// page's summary, which decoded every section twice (BENCHMARKS.md).
 impl serde::Serialize for PageSections {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match &self.sections {
-            Sections::Stored(bytes) => serializer.serialize_bytes(bytes),
+        let counted;
+        let sections = match &self.sections {
+            Sections::Stored(bytes) => bytes,
             Sections::Counted(sections) => {
-                let bytes = postcard::to_allocvec(sections).map_err(serde::ser::Error::custom)?;
-                serializer.serialize_bytes(&bytes)
+                counted = postcard::to_allocvec(sections).map_err(serde::ser::Error::custom)?;
+                &counted
             }
-        }
+        };
+        let written;
+        let documents = match &self.documents {
+            Some(documents) => documents,
+            None => {
+                written = self.documents_written();
+                &written
+            }
+        };
+        (
+            serde_bytes::Bytes::new(sections),
+            serde_bytes::Bytes::new(&documents.json),
+            &documents.ends,
+        )
+            .serialize(serializer)
     }
 }
 
 impl<'de> serde::Deserialize<'de> for PageSections {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct StoredBytes;
-        impl serde::de::Visitor<'_> for StoredBytes {
-            type Value = PageSections;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a page's stored sections")
-            }
-            fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<Self::Value, E> {
-                Ok(PageSections::of(Sections::Stored(bytes.to_vec())))
-            }
-            fn visit_byte_buf<E: serde::de::Error>(self, bytes: Vec<u8>) -> Result<Self::Value, E> {
-                Ok(PageSections::of(Sections::Stored(bytes)))
-            }
+        let (sections, json, ends): (serde_bytes::ByteBuf, serde_bytes::ByteBuf, Vec<usize>) =
+            serde::Deserialize::deserialize(deserializer)?;
+        // The chunks are cut at these ends: ones out of order or past the documents are damage,
+        // refused here rather than cut at.
+        let in_order = ends.windows(2).all(|pair| pair[0] <= pair[1]);
+        if !in_order || ends.last().is_some_and(|&end| end > json.len()) {
+            return Err(serde::de::Error::custom(
+                "a page's stored search documents end out of order",
+            ));
         }
-        deserializer.deserialize_byte_buf(StoredBytes)
+        Ok(PageSections {
+            sections: Sections::Stored(sections.into_vec()),
+            documents: Some(PageDocuments {
+                json: json.into_vec(),
+                ends,
+            }),
+        })
     }
 }
 
@@ -410,6 +438,10 @@ mod tests {
                 .collect();
             let mut sections = PageSections::of(Sections::Counted(counted));
             if page % 2 == 1 {
+                // Stored with its documents written before, or written as it is stored.
+                if page % 4 == 3 {
+                    sections.write_documents();
+                }
                 let stored = postcard::to_allocvec(&sections).expect("stores");
                 sections = postcard::from_bytes(&stored).expect("reads back");
                 assert!(matches!(sections.sections, Sections::Stored(_)));
@@ -450,6 +482,35 @@ mod tests {
         expected.sort();
         assert_eq!(ours.len(), expected.len());
         assert!(ours == expected, "the same files, byte for byte");
+    }
+
+    /// Sections read back from their stored form come with their documents, as written from
+    /// the sections; a stored form whose documents end out of order or past their bytes is
+    /// refused, never cut at.
+    #[test]
+    fn stored_sections_keep_their_documents_and_damaged_ones_are_refused() {
+        let counted = (0..4).map(|i| CountedSection::of(document(i))).collect();
+        let mut sections = PageSections::of(Sections::Counted(counted));
+        let stored = postcard::to_allocvec(&sections).expect("stores");
+        sections.write_documents();
+        let read: PageSections = postcard::from_bytes(&stored).expect("reads back");
+        let (ours, theirs) = (
+            read.documents.expect("documents"),
+            sections.documents.expect("written"),
+        );
+        assert_eq!((ours.json, ours.ends), (theirs.json, theirs.ends));
+
+        let damaged = |ends: Vec<usize>| {
+            let form = (
+                serde_bytes::Bytes::new(&[0]),
+                serde_bytes::Bytes::new(b"{}{}"),
+                ends,
+            );
+            postcard::from_bytes::<PageSections>(&postcard::to_allocvec(&form).expect("stores"))
+        };
+        assert!(damaged(vec![2, 4]).is_ok());
+        assert!(damaged(vec![3, 2]).is_err(), "out of order");
+        assert!(damaged(vec![2, 5]).is_err(), "past the documents");
     }
 
     #[test]

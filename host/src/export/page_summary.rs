@@ -1,10 +1,11 @@
 //! What an export takes of a page besides its files' contents, kept in the render cache under
 //! a key derived from the page's render key: its sections counted for the offline search index
-//! (`bundle::PageSections`), what the site-wide files list of it, and each file's path, size
-//! and SHA-256. With it, and an earlier archive holding each of those files, an export of an
-//! unchanged page reads neither the page nor its files: it copies the earlier archive's
-//! entries (`files::BundleFile::Kept`). Counting sections and hashing files was most of what
-//! an export of a large site's unchanged pages did (BENCHMARKS.md).
+//! (`bundle::PageSections`, with their documents as the index's chunks hold them), what the
+//! site-wide files list of it, and each file's path, size and SHA-256. With it, and an earlier
+//! archive holding each of those files, an export of an unchanged page reads neither the page
+//! nor its files: it copies the earlier archive's entries (`files::BundleFile::Kept`). Counting
+//! sections and hashing files was most of what an export of a large site's unchanged pages did
+//! (BENCHMARKS.md).
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -17,7 +18,7 @@ use crate::sites::PageEntry;
 
 /// Names what is kept. The host counts the sections' terms, so another host version keys
 /// apart; the number changes with what a summary holds.
-const KIND: &str = concat!("page-summary/2/", env!("CARGO_PKG_VERSION"));
+const KIND: &str = concat!("page-summary/3/", env!("CARGO_PKG_VERSION"));
 
 /// A page as an export needs it when it does not read the page.
 #[derive(Serialize, Deserialize)]
@@ -123,7 +124,9 @@ impl<'a> Summaries<'a> {
                 summary
             }
             None => {
-                let summary = PageSummary::of(page, output, files);
+                let mut summary = PageSummary::of(page, output, files);
+                // Kept with the summary, so that an export that reads it does not write them.
+                summary.sections.write_documents();
                 if let Some((cache, key)) = kept_key
                     && let Ok(bytes) = postcard::to_allocvec(&summary)
                 {
