@@ -192,7 +192,7 @@ impl<'de> serde::Deserialize<'de> for PageSections {
         let in_order = ends.windows(2).all(|pair| pair[0] <= pair[1]);
         if !in_order || ends.last().is_some_and(|&end| end > json.len()) {
             return Err(serde::de::Error::custom(
-                "a page's stored search documents end out of order",
+                "a page's stored search documents end out of order or past their bytes",
             ));
         }
         Ok(PageSections {

@@ -135,11 +135,10 @@ impl<'a> Summaries<'a> {
                 summary
             }
         };
-        let mut sections = summary.sections;
-        sections.write_documents();
+        // Its documents are written: read back with the summary, or just above.
         PagePrepared::Read {
             hashes: summary.files.into_iter().map(|f| f.sha256).collect(),
-            sections,
+            sections: summary.sections,
         }
     }
 
@@ -148,13 +147,13 @@ impl<'a> Summaries<'a> {
     pub fn kept(&self, page: &PageEntry, key: &PageKey) -> Option<PagePrepared> {
         let (cache, earlier) = self.cache.zip(self.earlier)?;
         let bytes = cache.get_bytes(&kept_key(page, key))?;
-        let mut summary: PageSummary = postcard::from_bytes(&bytes).ok()?;
+        // Read back, its sections come with their documents written.
+        let summary: PageSummary = postcard::from_bytes(&bytes).ok()?;
         let entries = summary
             .files
             .iter()
             .map(|file| earlier.entry(&file.path, &file.sha256))
             .collect::<Option<Vec<_>>>()?;
-        summary.sections.write_documents();
         Some(PagePrepared::Kept { summary, entries })
     }
 }
