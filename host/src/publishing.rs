@@ -18,7 +18,7 @@ use crate::plugins::Plugins;
 use crate::rendering::RenderCache;
 use crate::search::{BuiltIndex, build_index, segments};
 use crate::sites::{
-    KnownFiles, SiteError, SiteLimits, load_site_hashed, validate_domain, validate_label,
+    KnownFile, KnownFiles, SiteError, SiteLimits, load_site_hashed, validate_domain, validate_label,
 };
 use crate::storage::{self, paths};
 use crate::store::prelude::*;
@@ -347,13 +347,22 @@ fn copy_local_file(
         std::fs::create_dir_all(folder).map_err(stored)?;
         folders.insert(folder.to_path_buf());
     }
-    // What is there is a link an attempt before made: writing through it would change the
-    // version it came from.
-    let _ = std::fs::remove_file(&copy);
+    // What is there is a link an attempt before made: it is replaced, never written through
+    // (that would change the version it came from). A new version's folder holds nothing, so
+    // a link is made first and what is in its way removed only when there is something.
     let link = |hash: &str| {
         previous.is_some_and(|(folder, hashes)| {
-            hashes.get(path).is_some_and(|h| h == hash)
-                && std::fs::hard_link(folder.join(path), &copy).is_ok()
+            if hashes.get(path).is_none_or(|h| h != hash) {
+                return false;
+            }
+            let from = folder.join(path);
+            match std::fs::hard_link(&from, &copy) {
+                Ok(()) => true,
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    std::fs::remove_file(&copy).is_ok() && std::fs::hard_link(&from, &copy).is_ok()
+                }
+                Err(_) => false,
+            }
         })
     };
     let (bytes, known) = match what {
@@ -377,6 +386,7 @@ fn copy_local_file(
             hash
         }
     };
+    let _ = std::fs::remove_file(&copy);
     std::fs::write(&copy, &bytes).map_err(stored)?;
     Ok(hash)
 }
@@ -429,15 +439,27 @@ pub async fn linkable_files(
     let Ok(Some(site)) = store.site_of(organization, domain).await else {
         return KnownFiles::new();
     };
-    let Some(previous) = PreviousFiles::of_site(operator, site).await else {
+    let Some(label) = site.latest_version else {
         return KnownFiles::new();
     };
-    previous
-        .hashes
+    let Ok(manifest) =
+        crate::sites::SiteManifest::read_shared(operator, &site.domain, &label).await
+    else {
+        return KnownFiles::new();
+    };
+    // Each file's size comes from the manifest, so that an upload counts a linked file
+    // against the limits without asking the disk.
+    manifest
+        .files
         .iter()
-        .filter_map(|(path, hash)| {
-            let stored = paths::version_file(&previous.domain, &previous.label, path);
-            Some((hash.clone(), storage::local_path(operator, &stored)?))
+        .filter_map(|file| {
+            let sha256 = file.sha256.clone()?;
+            let stored = paths::version_file(&site.domain, &label, &file.path);
+            let known = KnownFile {
+                path: storage::local_path(operator, &stored)?,
+                size: file.size,
+            };
+            Some((sha256, known))
         })
         .collect()
 }
@@ -535,5 +557,67 @@ mod tests {
     #[test]
     fn the_default_label_is_a_valid_label() {
         assert!(validate_label(&default_label()).is_ok());
+    }
+
+    /// A copy into a version folder where an attempt before left links to the version before:
+    /// an unchanged file is linked again, a changed one written beside, never through, them.
+    #[test]
+    fn a_copy_replaces_what_an_attempt_before_left_and_never_writes_through_it() {
+        let (site, earlier, target) = (
+            tempfile::tempdir().unwrap(),
+            tempfile::tempdir().unwrap(),
+            tempfile::tempdir().unwrap(),
+        );
+        let sha = |bytes: &[u8]| hex::encode(Sha256::digest(bytes));
+        for (path, old, new) in [
+            ("same.md", "# Same", "# Same"),
+            ("changed.md", "# Old", "# New"),
+        ] {
+            std::fs::write(site.path().join(path), new).unwrap();
+            std::fs::write(earlier.path().join(path), old).unwrap();
+            std::fs::hard_link(earlier.path().join(path), target.path().join(path)).unwrap();
+        }
+        let hashes = HashMap::from([
+            ("same.md".to_string(), sha(b"# Same")),
+            ("changed.md".to_string(), sha(b"# Old")),
+        ]);
+        let mut folders = HashSet::new();
+        for (path, known) in [("same.md", sha(b"# Same")), ("changed.md", sha(b"# New"))] {
+            let hash = copy_local_file(
+                site.path(),
+                path,
+                ToCopy::File(Some(known.clone())),
+                target.path(),
+                Some((earlier.path(), &hashes)),
+                &mut folders,
+            )
+            .unwrap();
+            assert_eq!(hash, known, "{path}");
+        }
+        let read = |folder: &Path, path: &str| std::fs::read_to_string(folder.join(path)).unwrap();
+        assert_eq!(read(target.path(), "same.md"), "# Same");
+        assert_eq!(read(target.path(), "changed.md"), "# New");
+        assert_eq!(
+            read(earlier.path(), "changed.md"),
+            "# Old",
+            "the version before is intact"
+        );
+        // And into an empty folder, as a new version's is, the unchanged file is a link.
+        let fresh = tempfile::tempdir().unwrap();
+        copy_local_file(
+            site.path(),
+            "same.md",
+            ToCopy::File(Some(sha(b"# Same"))),
+            fresh.path(),
+            Some((earlier.path(), &hashes)),
+            &mut folders,
+        )
+        .unwrap();
+        use std::os::unix::fs::MetadataExt;
+        let inode = |path: PathBuf| std::fs::metadata(path).unwrap().ino();
+        assert_eq!(
+            inode(fresh.path().join("same.md")),
+            inode(earlier.path().join("same.md"))
+        );
     }
 }

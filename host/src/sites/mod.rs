@@ -23,8 +23,8 @@ pub use quire_core::navigation::NavKind;
 pub use folder::{SiteLimits, load_site, load_site_hashed};
 pub use names::{validate_domain, validate_label};
 pub use upload::{
-    FILE_LIST, KnownFiles, Unpacked, extract_site_archive, is_sha256_hex, missing_contents,
-    safe_relative,
+    FILE_LIST, KnownFile, KnownFiles, Unpacked, extract_site_archive, is_sha256_hex,
+    missing_contents, safe_relative,
 };
 
 /// One entry of the navigation, flattened in pre-order, with its placement (version,

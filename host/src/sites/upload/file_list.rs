@@ -5,7 +5,7 @@
 //! one-page change uploads one page, not the site: inflating and hashing every file of a
 //! large site was most of a one-page release's publish.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -72,20 +72,21 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Vec<ListedFile>, SiteError> {
 /// Links into `dest` each listed file the archive did not carry, from `known`, adding its
 /// hash to `hashes` (by path from `dest`), and checks that each one it did carry has the
 /// listed contents. `files` and `bytes` are the archive's counts so far, which the linked files
-/// add to against `limits`. Refuses the upload, naming them, when `known` lacks some listed
-/// contents: the client sends those in the archive.
+/// add to against `limits`; `streamed` are the files it carried unhashed. Refuses the upload,
+/// naming them, when `known` lacks some listed contents: the client sends those in the
+/// archive. Nothing is linked before the whole list is found good.
 pub(super) fn link_listed(
     listed: Vec<ListedFile>,
     dest: &Path,
     known: &KnownFiles,
     limits: SiteLimits,
     (mut files, mut bytes): (usize, u64),
-    hashes: &mut HashMap<String, String>,
+    (streamed, hashes): (&HashSet<String>, &mut HashMap<String, String>),
 ) -> Result<(), SiteError> {
     let mut missing = Vec::new();
-    let mut folder = LastFolder::default();
+    let mut to_link = Vec::new();
     for file in listed {
-        if file.path == FILE_LIST {
+        if file.path == FILE_LIST || streamed.contains(&file.path) {
             continue;
         }
         if let Some(carried) = hashes.get(&file.path) {
@@ -97,38 +98,90 @@ pub(super) fn link_listed(
             }
             continue;
         }
-        let target = dest.join(&file.relative);
-        if target.exists() {
-            continue; // carried, too large to have been hashed on the way
-        }
         let Some(from) = known.get(&file.sha256) else {
             missing.push(file.path);
             continue;
         };
-        let size = std::fs::metadata(from)
-            .map_err(|e| io(&file.path, e))?
-            .len();
         files += 1;
-        bytes += size;
+        bytes += from.size;
         limits.check(files, bytes)?;
-        folder.make_parent(&target, &file.path)?;
-        std::fs::hard_link(from, &target).map_err(|e| io(&file.path, e))?;
-        hashes.insert(file.path, file.sha256);
+        to_link.push((file, from.path.as_path()));
     }
-    if missing.is_empty() {
-        return Ok(());
+    if !missing.is_empty() {
+        let named = missing[..missing.len().min(NAMED)].join(", ");
+        let more = match missing.len() {
+            n if n > NAMED => format!(" and {} more", n - NAMED),
+            _ => String::new(),
+        };
+        return Err(invalid(format!(
+            "{} listed file(s) are neither in the archive nor held by the server ({named}{more}): \
+             put them in the archive (POST /v1/sites/{{domain}}/files/missing says which contents \
+             the server holds)",
+            missing.len()
+        )));
     }
-    let named = missing[..missing.len().min(NAMED)].join(", ");
-    let more = match missing.len() {
-        n if n > NAMED => format!(" and {} more", n - NAMED),
-        _ => String::new(),
+    let linked = link_all(&to_link, dest)?;
+    for ((file, _), linked) in to_link.into_iter().zip(linked) {
+        if linked {
+            hashes.insert(file.path, file.sha256);
+        }
+    }
+    Ok(())
+}
+
+/// Lists shorter than this are linked on the calling thread.
+const LINKS_PER_THREAD: usize = 512;
+/// Threads that link at most: a one-page release of a large site links tens of thousands of
+/// files, one system call each, which on one thread took most of its upload.
+const LINKING_THREADS: usize = 4;
+
+/// Hard-links each `(file, from)` into `dest`, on several threads for a long list (each takes
+/// a run of the list, which is in path order, so its files share folders). Whether each was
+/// linked: one whose path the archive carried as something else (a folder) is left as it is.
+fn link_all(to_link: &[(ListedFile, &Path)], dest: &Path) -> Result<Vec<bool>, SiteError> {
+    let link_run = |run: &[(ListedFile, &Path)]| {
+        let mut folder = LastFolder::default();
+        run.iter()
+            .map(|(file, from)| {
+                let target = dest.join(&file.relative);
+                folder.make_parent(&target, &file.path)?;
+                match std::fs::hard_link(from, &target) {
+                    Ok(()) => Ok(true),
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+                    Err(e) => Err(io(&file.path, e)),
+                }
+            })
+            .collect::<Result<Vec<bool>, SiteError>>()
     };
-    Err(invalid(format!(
-        "{} listed file(s) are neither in the archive nor held by the server ({named}{more}): \
-         put them in the archive (POST /v1/sites/{{domain}}/files/missing says which contents \
-         the server holds)",
-        missing.len()
-    )))
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(LINKING_THREADS)
+        .min(to_link.len() / LINKS_PER_THREAD)
+        .max(1);
+    if threads == 1 {
+        return link_run(to_link);
+    }
+    let runs: Vec<&[(ListedFile, &Path)]> =
+        to_link.chunks(to_link.len().div_ceil(threads)).collect();
+    let linked = std::thread::scope(|scope| {
+        let handles: Vec<_> = runs
+            .into_iter()
+            .map(|run| scope.spawn(move || link_run(run)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect::<Vec<_>>()
+    });
+    let mut all = Vec::with_capacity(to_link.len());
+    for run in linked {
+        all.extend(run?);
+    }
+    Ok(all)
 }
 
 /// Which of `wanted` (SHA-256s) `known` does not hold, in their order, each once.
@@ -151,6 +204,7 @@ fn invalid(message: String) -> SiteError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sites::upload::KnownFile;
 
     fn sha(bytes: &[u8]) -> String {
         use sha2::{Digest, Sha256};
@@ -186,7 +240,13 @@ mod tests {
         let kept = tempfile::tempdir().unwrap();
         let stored = kept.path().join("a.md");
         std::fs::write(&stored, b"# A").unwrap();
-        let known = KnownFiles::from([(sha(b"# A"), stored.clone())]);
+        let known = KnownFiles::from([(
+            sha(b"# A"),
+            KnownFile {
+                path: stored.clone(),
+                size: 3,
+            },
+        )]);
         let limits = SiteLimits {
             max_files: 2,
             max_bytes: 1 << 20,
@@ -199,7 +259,15 @@ mod tests {
         let dest = tempfile::tempdir().unwrap();
         let mut hashes = HashMap::from([("docs.json".to_string(), sha(b"{}"))]);
         let listed = list(&[("docs.json", sha(b"{}")), ("deep/a.md", sha(b"# A"))]);
-        link_listed(listed, dest.path(), &known, limits, (1, 2), &mut hashes).unwrap();
+        link_listed(
+            listed,
+            dest.path(),
+            &known,
+            limits,
+            (1, 2),
+            (&HashSet::new(), &mut hashes),
+        )
+        .unwrap();
         assert_eq!(
             std::fs::read(dest.path().join("deep/a.md")).unwrap(),
             b"# A"
@@ -215,7 +283,7 @@ mod tests {
             &known,
             limits,
             (1, 2),
-            &mut HashMap::new(),
+            (&HashSet::new(), &mut HashMap::new()),
         )
         .err()
         .unwrap();
@@ -229,7 +297,7 @@ mod tests {
             &known,
             limits,
             (0, 0),
-            &mut HashMap::new(),
+            (&HashSet::new(), &mut HashMap::new()),
         )
         .err()
         .unwrap()
@@ -246,8 +314,69 @@ mod tests {
     }
 
     #[test]
+    fn a_long_list_is_linked_on_several_threads_and_what_was_carried_is_left_alone() {
+        let kept = tempfile::tempdir().unwrap();
+        let count = 3 * LINKS_PER_THREAD + 7;
+        let mut known = KnownFiles::new();
+        let mut files = BTreeMap::new();
+        for n in 0..count {
+            let contents = format!("# Page {n}");
+            let stored = kept.path().join(format!("{n}.md"));
+            std::fs::write(&stored, &contents).unwrap();
+            let size = contents.len() as u64;
+            known.insert(sha(contents.as_bytes()), KnownFile { path: stored, size });
+            files.insert(format!("f{}/p{n}.md", n % 7), sha(contents.as_bytes()));
+        }
+        // The archive streamed one listed file and carried a folder where another is listed.
+        let dest = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dest.path().join("f1/p1.md")).unwrap();
+        let streamed = HashSet::from(["f0/p0.md".to_string()]);
+        let listed =
+            parse(&serde_json::to_vec(&serde_json::json!({ "files": files })).unwrap()).unwrap();
+        let limits = SiteLimits {
+            max_files: count,
+            max_bytes: 1 << 30,
+        };
+        let mut hashes = HashMap::new();
+        link_listed(
+            listed,
+            dest.path(),
+            &known,
+            limits,
+            (0, 0),
+            (&streamed, &mut hashes),
+        )
+        .unwrap();
+        assert_eq!(
+            hashes.len(),
+            count - 2,
+            "all but the streamed file and the folder"
+        );
+        for n in 2..count {
+            let path = format!("f{}/p{n}.md", n % 7);
+            let read = std::fs::read_to_string(dest.path().join(&path)).unwrap();
+            assert_eq!(read, format!("# Page {n}"), "{path}");
+            assert_eq!(hashes[&path], files[&path], "{path}");
+        }
+        assert!(
+            !dest.path().join("f0/p0.md").exists(),
+            "streamed: not linked"
+        );
+        assert!(
+            dest.path().join("f1/p1.md").is_dir(),
+            "the carried folder stays"
+        );
+    }
+
+    #[test]
     fn missing_contents_come_in_the_order_asked_each_once() {
-        let known = KnownFiles::from([(sha(b"a"), PathBuf::from("a"))]);
+        let known = KnownFiles::from([(
+            sha(b"a"),
+            KnownFile {
+                path: PathBuf::from("a"),
+                size: 1,
+            },
+        )]);
         let wanted = [sha(b"b"), sha(b"a"), sha(b"c"), sha(b"b")];
         assert_eq!(
             missing_contents(&known, &wanted),

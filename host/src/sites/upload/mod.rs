@@ -9,7 +9,7 @@
 
 mod file_list;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -22,7 +22,16 @@ pub use file_list::{FILE_LIST, is_sha256_hex, missing_contents};
 
 /// Files on this disk an upload may link instead of writing, by the SHA-256 (hex) of their
 /// contents; they are never written through (versions are immutable).
-pub type KnownFiles = HashMap<String, PathBuf>;
+pub type KnownFiles = HashMap<String, KnownFile>;
+
+/// A file on this disk an upload may link.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KnownFile {
+    pub path: PathBuf,
+    /// Its size, as the manifest that lists it records it: a linked file is counted against
+    /// the limits without asking the disk.
+    pub size: u64,
+}
 
 /// Entries up to this size are read whole and hashed, to be linked when `KnownFiles` holds
 /// them; larger ones are streamed to disk.
@@ -94,7 +103,7 @@ pub fn extract_site_archive(
             known,
             limits,
             (read.files, read.bytes),
-            &mut hashes,
+            (&read.streamed, &mut hashes),
         )?;
     }
     let root = site_root(dest);
@@ -138,6 +147,9 @@ struct ArchiveRead {
     /// Files and bytes it carried, as counted against the limits.
     files: usize,
     bytes: u64,
+    /// The files it carried that were streamed to disk rather than hashed (by path from
+    /// `dest`, `/`-separated): the list's entries for them are carried, not linked.
+    streamed: HashSet<String>,
 }
 
 /// Reads the archive's entries, checked and counted against `limits`, and hands them to
@@ -216,6 +228,9 @@ fn read_entries(
             let mut file = std::fs::File::create(&target).map_err(|e| io(&name, e))?;
             std::io::copy(&mut contents, &mut file).map_err(|e| io(&name, e))?;
             set_mtime(&file, mtime, &name)?;
+            if let Some(relative) = relative.to_str() {
+                read.streamed.insert(relative.replace('\\', "/"));
+            }
             continue;
         }
         let mut bytes = Vec::with_capacity(entry_size as usize);
@@ -267,7 +282,7 @@ fn write_files(
         let hash = hex::encode(Sha256::digest(&bytes));
         let linked = known
             .get(&hash)
-            .is_some_and(|from| std::fs::hard_link(from, &target).is_ok());
+            .is_some_and(|from| std::fs::hard_link(&from.path, &target).is_ok());
         let file = if linked {
             std::fs::File::options()
                 .append(true)
@@ -417,7 +432,13 @@ mod tests {
         let kept = tempfile::tempdir().unwrap();
         let stored = kept.path().join("a.md");
         std::fs::write(&stored, b"# A").unwrap();
-        let known = KnownFiles::from([(hex::encode(Sha256::digest(b"# A")), stored.clone())]);
+        let known = KnownFiles::from([(
+            hex::encode(Sha256::digest(b"# A")),
+            KnownFile {
+                path: stored.clone(),
+                size: 3,
+            },
+        )]);
         let dest = tempfile::tempdir().unwrap();
         let bytes = archive(&[
             ("docs.json", tar::EntryType::Regular, b"{}"),
