@@ -43,9 +43,11 @@ pub fn is_sha256_hex(text: &str) -> bool {
     text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
-/// The files `bytes` lists, each path checked as an archive entry's would be.
+/// The files `bytes` lists, each path checked as an archive entry's would be. Two spellings of
+/// one path (`a.md`, `./a.md`) are refused: which contents the site gets would be a guess.
 pub(super) fn parse(bytes: &[u8]) -> Result<Vec<ListedFile>, SiteError> {
     let listed: Listed = serde_json::from_slice(bytes).map_err(|e| invalid(e.to_string()))?;
+    let mut spelled: HashMap<String, String> = HashMap::new();
     listed
         .files
         .into_iter()
@@ -60,8 +62,14 @@ pub(super) fn parse(bytes: &[u8]) -> Result<Vec<ListedFile>, SiteError> {
                     "files.{path}: {sha256:?} is not a SHA-256 (64 lowercase hex digits)"
                 )));
             }
+            let named = relative.to_string_lossy().replace('\\', "/");
+            if let Some(first) = spelled.insert(named.clone(), path.clone()) {
+                return Err(invalid(format!(
+                    "files.{first} and files.{path} name the same file; list it once"
+                )));
+            }
             Ok(ListedFile {
-                path: relative.to_string_lossy().replace('\\', "/"),
+                path: named,
                 relative,
                 sha256,
             })
@@ -231,6 +239,12 @@ mod tests {
             .err()
             .unwrap();
         assert!(error.to_string().contains("files.a.mdx"), "{error}");
+        let twice = format!(r#"{{"files": {{"./a.mdx": "{good}", "a.mdx": "{good}"}}}}"#);
+        let error = parse(twice.as_bytes()).err().unwrap().to_string();
+        assert!(
+            error.contains("files../a.mdx and files.a.mdx name the same file"),
+            "{error}"
+        );
         let error = parse(br#"{"files": [], "more": 1}"#).err().unwrap();
         assert!(error.to_string().starts_with(FILE_LIST), "{error}");
     }
