@@ -1,28 +1,20 @@
-//! Publishing, the use case: a site folder (read by `sites`) becomes an immutable content
-//! version in object storage, made searchable (by `search`) and recorded in the store. Files
-//! are copied first and the version is recorded last, so a crash part-way leaves no half
-//! version.
-
-use std::path::{Path, PathBuf};
+//! A version's files in storage: the site's files copied into the new version's folder, each
+//! one the version before holds with the same contents linked or copied within storage rather
+//! than written again; and the files an upload may link from this disk (`linkable_files`).
 
 use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use futures::{StreamExt, TryStreamExt};
 use opendal::Operator;
 use sha2::{Digest, Sha256};
-use time::OffsetDateTime;
-use time::macros::format_description;
 
-use crate::plugins::Plugins;
-use crate::rendering::RenderCache;
-use crate::search::{BuiltIndex, build_index, segments};
-use crate::sites::{
-    KnownFile, KnownFiles, SiteError, SiteLimits, load_site_hashed, validate_domain, validate_label,
-};
+use super::PublishError;
+use crate::sites::{KnownFile, KnownFiles, SiteError, SiteManifest};
 use crate::storage::{self, paths};
+use crate::store::SiteRecord;
 use crate::store::prelude::*;
-use crate::store::{ContentVersion, SiteRecord, StoreError};
 
 /// Files copied to storage at the same time.
 const UPLOAD_CONCURRENCY: usize = 16;
@@ -30,194 +22,15 @@ const UPLOAD_CONCURRENCY: usize = 16;
 const LOCAL_COPY_BATCH: usize = 512;
 const LOCAL_COPY_THREADS: usize = 2;
 
-/// What to publish.
-pub struct PublishRequest<'a> {
-    pub organization: &'a str,
-    pub domain: &'a str,
-    /// Version label; default: the time of publishing.
-    pub label: Option<&'a str>,
-    pub root: &'a Path,
-    /// The SHA-256 (hex) of files under `root` by path, where the caller knows them already
-    /// (an upload hashes what it unpacks): a file hashed here and unchanged since the site's
-    /// latest version is linked without being read again.
-    pub file_hashes: Option<&'a HashMap<String, String>>,
-    pub limits: SiteLimits,
-    /// The renderer extracts each page's sections and the retriever indexes them.
-    pub plugins: &'a Plugins,
-    /// Refuse a site with warnings (a navigation entry naming a missing page, ...) instead of
-    /// publishing it without what they name.
-    pub strict: bool,
-}
-
-/// Why publishing failed.
-#[derive(Debug, thiserror::Error)]
-pub enum PublishError {
-    #[error(transparent)]
-    Site(#[from] SiteError),
-    #[error("{0}")]
-    InvalidInput(String),
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    #[error("storage error while publishing: {0}")]
-    Storage(#[from] opendal::Error),
-}
-
-/// Publishes the folder `request.root` as a new content version of `request.domain`.
-pub async fn publish(
-    store: &dyn Store,
-    operator: &Operator,
-    request: PublishRequest<'_>,
-) -> Result<ContentVersion, PublishError> {
-    validate_domain(request.domain).map_err(PublishError::InvalidInput)?;
-    let label = match request.label {
-        Some(label) => {
-            validate_label(label).map_err(PublishError::InvalidInput)?;
-            label.to_string()
-        }
-        None => default_label(),
-    };
-    if store.organization(request.organization).await?.is_none() {
-        return Err(
-            StoreError::NotFound(format!("no organization {:?}", request.organization)).into(),
-        );
-    }
-    store
-        .check_domain_owner(request.organization, request.domain)
-        .await?;
-    if store.version(request.domain, &label).await?.is_some() {
-        return Err(StoreError::Conflict(format!(
-            "version {label:?} of {:?} is already published; versions are immutable, publish under a new label",
-            request.domain
-        ))
-        .into());
-    }
-
-    let root: PathBuf = request.root.to_path_buf();
-    let limits = request.limits;
-    // With the upload's hashes, pages read by an earlier publish are not read again.
-    let hashes = request.file_hashes.cloned();
-    let manifest =
-        tokio::task::spawn_blocking(move || load_site_hashed(&root, limits, hashes.as_ref()))
-            .await
-            .map_err(|e| PublishError::InvalidInput(format!("reading the site failed: {e}")))??;
-    if request.strict {
-        manifest
-            .refuse_warnings()
-            .map_err(PublishError::InvalidInput)?;
-    }
-
-    // What the upload hashed, the manifest records now: the pages' render keys take their
-    // sources' hashes from it rather than hashing every source again.
-    let mut manifest = manifest;
-    if let Some(hashes) = request.file_hashes {
-        for file in &mut manifest.files {
-            file.sha256 = hashes.get(&file.path).cloned();
-        }
-    }
-    let domain = request.domain;
-    for warning in &manifest.warnings {
-        tracing::warn!(domain, version = %label, "{warning}");
-    }
-    // Copying waits on storage and indexing on the CPU: done at once, a publish takes about as
-    // long as the longer of the two.
-    let started = std::time::Instant::now();
-    let previous = PreviousFiles::of(store, operator, domain).await;
-    let (copied, indexed) = tokio::join!(
-        async {
-            let copied = copy_files(
-                operator,
-                (request.root, request.file_hashes),
-                &manifest,
-                (domain, &label),
-                previous.as_ref(),
-            )
-            .await;
-            tracing::debug!(
-                domain,
-                seconds = started.elapsed().as_secs_f32(),
-                "files copied"
-            );
-            copied
-        },
-        async {
-            let indexed = index_version(&request, operator, &manifest, &label).await;
-            tracing::debug!(
-                domain,
-                seconds = started.elapsed().as_secs_f32(),
-                "pages indexed"
-            );
-            indexed
-        }
-    );
-    for (file, hash) in manifest.files.iter_mut().zip(copied?) {
-        file.sha256 = Some(hash);
-    }
-    let (indexed_sections, index_problems) = match indexed {
-        Ok(built) => {
-            operator
-                .write(
-                    &paths::search_index(domain, &label),
-                    segments::list(&built.keys),
-                )
-                .await?;
-            operator
-                .write(
-                    &paths::search_vocabulary(domain, &label),
-                    built.vocabulary.to_bytes(),
-                )
-                .await?;
-            let problems = built
-                .skipped
-                .into_iter()
-                .map(|(file, reason)| format!("{file}: {reason}"))
-                .collect();
-            (built.sections, problems)
-        }
-        Err(problem) => (0, vec![problem]),
-    };
-    tracing::debug!(
-        domain,
-        seconds = started.elapsed().as_secs_f32(),
-        "index stored"
-    );
-    for problem in &index_problems {
-        tracing::warn!(domain, version = %label, "search index: {problem}");
-    }
-
-    let manifest = std::sync::Arc::new(manifest)
-        .write(operator, domain, &label)
-        .await
-        .map_err(|e| match e {
-            crate::sites::ManifestError::Storage(e) => PublishError::from(e),
-            other => {
-                PublishError::InvalidInput(format!("cannot encode the site manifest: {other}"))
-            }
-        })?;
-
-    let version = ContentVersion {
-        domain: domain.to_string(),
-        label,
-        created_at: OffsetDateTime::now_utc(),
-        page_count: manifest.pages.len(),
-        file_count: manifest.files.len(),
-        size_bytes: manifest.files.iter().map(|f| f.size).sum(),
-        indexed_sections,
-        index_problems,
-        warnings: manifest.warnings.iter().map(|w| w.to_string()).collect(),
-    };
-    store.add_version(request.organization, &version).await?;
-    Ok(version)
-}
-
 /// Copies the site's files, and the pages its navigation generates (API operations), into the
 /// version's folder in storage, and returns each file's SHA-256 (in `manifest.files` order). A
 /// file that `previous` (the site's latest version: its label and each file's hash) holds with
 /// the same contents is linked or copied within storage rather than written again: a release
 /// that changes one page sends storage one file.
-async fn copy_files(
+pub(super) async fn copy_files(
     operator: &Operator,
     (root, hashes): (&Path, Option<&HashMap<String, String>>),
-    manifest: &crate::sites::SiteManifest,
+    manifest: &SiteManifest,
     (domain, label): (&str, &str),
     previous: Option<&PreviousFiles>,
 ) -> Result<Vec<String>, PublishError> {
@@ -265,7 +78,7 @@ async fn copy_files(
 /// the copying, for a large site whose files are nearly all linked from the version before).
 async fn copy_local_files(
     root: &Path,
-    manifest: &crate::sites::SiteManifest,
+    manifest: &SiteManifest,
     known: &(dyn Fn(&str) -> Option<String> + Sync),
     target: PathBuf,
     previous: Option<(PathBuf, Arc<HashMap<String, String>>)>,
@@ -439,12 +252,7 @@ pub async fn linkable_files(
     let Ok(Some(site)) = store.site_of(organization, domain).await else {
         return KnownFiles::new();
     };
-    let Some(label) = site.latest_version else {
-        return KnownFiles::new();
-    };
-    let Ok(manifest) =
-        crate::sites::SiteManifest::read_shared(operator, &site.domain, &label).await
-    else {
+    let Some((label, manifest)) = latest_manifest(operator, &site).await else {
         return KnownFiles::new();
     };
     // Each file's size comes from the manifest, so that an upload counts a linked file
@@ -465,7 +273,7 @@ pub async fn linkable_files(
 }
 
 /// The files of the version a publish follows, by path: what it may reuse.
-struct PreviousFiles {
+pub(super) struct PreviousFiles {
     label: String,
     domain: String,
     hashes: Arc<HashMap<String, String>>,
@@ -474,16 +282,9 @@ struct PreviousFiles {
 impl PreviousFiles {
     /// The files of `domain`'s latest version, when it has one whose manifest kept their
     /// hashes.
-    async fn of(store: &dyn Store, operator: &Operator, domain: &str) -> Option<Self> {
-        Self::of_site(operator, store.site(domain).await.ok()??).await
-    }
-
-    /// The files of `site`'s latest version, as [`PreviousFiles::of`].
-    async fn of_site(operator: &Operator, site: SiteRecord) -> Option<Self> {
-        let (domain, label) = (site.domain, site.latest_version?);
-        let manifest = crate::sites::SiteManifest::read_shared(operator, &domain, &label)
-            .await
-            .ok()?;
+    pub(super) async fn of(store: &dyn Store, operator: &Operator, domain: &str) -> Option<Self> {
+        let site = store.site(domain).await.ok()??;
+        let (label, manifest) = latest_manifest(operator, &site).await?;
         let hashes: HashMap<String, String> = manifest
             .files
             .iter()
@@ -491,7 +292,7 @@ impl PreviousFiles {
             .collect();
         (!hashes.is_empty()).then(|| Self {
             label,
-            domain,
+            domain: site.domain,
             hashes: Arc::new(hashes),
         })
     }
@@ -503,61 +304,21 @@ impl PreviousFiles {
     }
 }
 
-/// Builds the version's search index on a blocking thread, keeping the rendered pages in the
-/// render cache for the export that follows. A failure leaves the version published but
-/// unsearchable, and says why.
-async fn index_version(
-    request: &PublishRequest<'_>,
+/// The label and manifest of `site`'s latest version, if it has one that can be read.
+async fn latest_manifest(
     operator: &Operator,
-    manifest: &crate::sites::SiteManifest,
-    label: &str,
-) -> Result<BuiltIndex, String> {
-    let (plugins, manifest, label, root) = (
-        request.plugins.clone(),
-        manifest.clone(),
-        label.to_string(),
-        request.root.to_path_buf(),
-    );
-    let runtime = tokio::runtime::Handle::current();
-    let cache = plugins
-        .render_cache
-        .then(|| RenderCache::in_storage(operator.clone(), runtime.clone(), paths::RENDER_CACHE));
-    let kept = RenderCache::in_storage(operator.clone(), runtime, paths::SEARCH_SEGMENTS);
-    tokio::task::spawn_blocking(move || {
-        let built = build_index(
-            &plugins,
-            &manifest,
-            &label,
-            &root,
-            cache.as_ref(),
-            Some(&kept),
-            false,
-        );
-        // The version names its segments: they are all in storage before it is recorded.
-        kept.flush();
-        built
-    })
-    .await
-    .map_err(|e| format!("indexing crashed: {e}"))?
-    .map_err(|e| format!("the version is not searchable: {e}"))
-}
-
-fn default_label() -> String {
-    let format =
-        format_description!("[year][month][day]-[hour][minute][second]-[subsecond digits:3]");
-    OffsetDateTime::now_utc()
-        .format(&format)
-        .unwrap_or_else(|_| "latest".to_string())
+    site: &SiteRecord,
+) -> Option<(String, Arc<SiteManifest>)> {
+    let label = site.latest_version.clone()?;
+    let manifest = SiteManifest::read_shared(operator, &site.domain, &label)
+        .await
+        .ok()?;
+    Some((label, manifest))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_default_label_is_a_valid_label() {
-        assert!(validate_label(&default_label()).is_ok());
-    }
 
     /// A copy into a version folder where an attempt before left links to the version before:
     /// an unchanged file is linked again, a changed one written beside, never through, them.
