@@ -71,6 +71,15 @@ impl IndexThread {
         }
     }
 
+    /// Says the last page has been added: the thread writes the term shards and header from
+    /// here on, while the caller makes the site's other files, rather than once `finish` is
+    /// called. Sections added after this are left out.
+    pub fn close(&mut self) {
+        if let IndexThread::Thread { sections, .. } = self {
+            *sections = None;
+        }
+    }
+
     /// The index's files, as (path, contents): its term shards and header.
     /// An index whose thread failed is left out, with an error in the log: the bundle still
     /// ships, without offline search.

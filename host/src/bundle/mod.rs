@@ -352,8 +352,16 @@ impl SiteFiles {
         }
     }
 
+    /// Says every page has been added, so the search index's thread can write its term shards
+    /// while the export makes what is left (the renderer's site-wide output, the static
+    /// assets, the other site files); `finish` calls it too.
+    pub fn pages_done(&mut self) {
+        self.search.close();
+    }
+
     /// The site-wide files.
-    pub fn finish(self) -> Vec<OutputFile> {
+    pub fn finish(mut self) -> Vec<OutputFile> {
+        self.pages_done();
         let pages: Vec<(&str, &str, Option<&str>)> = self
             .listed
             .iter()

@@ -213,6 +213,7 @@ pub fn run<R: Send>(
                 Ok::<_, ExportError>(())
             })?;
             timings.render = render_started.elapsed();
+            site_files.pages_done();
             let (assets, assets_time) = assets.join().map_err(|_| {
                 ExportError::Plugin(crate::plugins::PluginError::Engine(
                     "making the shared assets stopped".into(),

@@ -11,8 +11,11 @@
 //! A published version's index is the list of its segments' keys (`list`, `read_list`), so a
 //! release stores one new segment, not the whole index again.
 
+use std::sync::LazyLock;
+
 use sha2::{Digest, Sha256};
 
+use crate::memo::TwoGenerations;
 use crate::plugins::{IndexBuilderSession, IndexSection, LoadedPlugin, PluginError, Plugins};
 use crate::rendering::RenderCache;
 use quire_answer::vocabulary::Vocabulary;
@@ -332,6 +335,18 @@ pub fn list(keys: &[SegmentKey]) -> Vec<u8> {
     bytes
 }
 
+/// The length of each segment's index that [`read_stored`] has read, by key: a key names what
+/// the segment was built from, so its length never changes.
+static SEGMENT_LENGTHS: LazyLock<TwoGenerations<SegmentKey, usize>> =
+    LazyLock::new(|| TwoGenerations::new(16 * 1024));
+
+fn over_limit(max_bytes: usize) -> String {
+    format!(
+        "the index is over {} MiB, more than a reader's browser should load",
+        max_bytes >> 20
+    )
+}
+
 /// The segments of a version's stored index (`stored`): those its list names, read from
 /// `kept`; or, for a version stored before indexes were built in segments, its one index. Reading stops, with an error, once the segments pass `max_bytes`. Call from a thread
 /// outside the async runtime.
@@ -351,6 +366,13 @@ pub fn read_stored(
                 Ok(key)
             })
             .collect::<Result<Vec<_>, String>>()?;
+        // An index over the limit is refused without reading it when this process has read
+        // its segments before: a release after a one-page change shares all segments but one
+        // with the version before, and an export refuses a large site's index at every release.
+        let known: usize = keys.iter().filter_map(|key| SEGMENT_LENGTHS.get(key)).sum();
+        if known > max_bytes {
+            return Err(over_limit(max_bytes));
+        }
         let mut segments = Vec::with_capacity(keys.len());
         let mut total = 0;
         for batch in keys.chunks(READ_BATCH) {
@@ -362,13 +384,11 @@ pub fn read_stored(
                     .map(|segment| segment.index)
                     .ok_or_else(|| format!("segment {name} of the index cannot be read"))?;
                 total += index.len();
+                SEGMENT_LENGTHS.put([(*key, index.len())]);
                 segments.push(index);
             }
             if total > max_bytes {
-                return Err(format!(
-                    "the index is over {} MiB, more than a reader's browser should load",
-                    max_bytes >> 20
-                ));
+                return Err(over_limit(max_bytes));
             }
         }
         return Ok(segments);
@@ -487,5 +507,26 @@ mod tests {
             read_stored(b"\x02old".to_vec(), &kept, usize::MAX).unwrap(),
             [b"\x02old".to_vec()]
         );
+    }
+
+    /// Keys of their own: the lengths read are kept for the whole process.
+    #[test]
+    fn an_index_found_over_the_limit_is_refused_again_without_being_read() {
+        let folder = tempfile::tempdir().expect("tempdir");
+        let kept = RenderCache::Folder(folder.path().to_path_buf());
+        let vocabulary = Vocabulary::new();
+        let (first, second, third) = ([0x51; 32], [0x52; 32], [0x53; 32]);
+        kept.put_bytes(&first, &entry(b"0123456789", &vocabulary));
+        kept.put_bytes(&second, &entry(b"0123456789", &vocabulary));
+        let over = read_stored(list(&[first, second]), &kept, 15).unwrap_err();
+        assert!(over.contains("over"), "{over}");
+        // With the segments gone from storage, an index naming them (and one never read) is
+        // still refused for its size, not for a missing segment: nothing was read.
+        std::fs::remove_dir_all(folder.path()).expect("remove");
+        let again = read_stored(list(&[first, second, third]), &kept, 15).unwrap_err();
+        assert!(again.contains("over"), "{again}");
+        // Under the limit, the segments are read as ever, and a missing one says so.
+        let missing = read_stored(list(&[first, third]), &kept, 25).unwrap_err();
+        assert!(missing.contains("missing"), "{missing}");
     }
 }
