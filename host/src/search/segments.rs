@@ -348,8 +348,10 @@ fn over_limit(max_bytes: usize) -> String {
 }
 
 /// The segments of a version's stored index (`stored`): those its list names, read from
-/// `kept`; or, for a version stored before indexes were built in segments, its one index. Reading stops, with an error, once the segments pass `max_bytes`. Call from a thread
-/// outside the async runtime.
+/// `kept`; or, for a version stored before indexes were built in segments, its one index.
+/// An index over `max_bytes` is an error: found before anything is read when the lengths of
+/// its segments this process has read already pass it, or else once the segments read do.
+/// Call from a thread outside the async runtime.
 pub fn read_stored(
     stored: Vec<u8>,
     kept: &RenderCache,
