@@ -84,6 +84,8 @@ impl FromRequestParts<SharedState> for DiscoveryCaller {
 /// takes, or no key for a site the operator made open (`mcp.open_sites`). Admitted by the same
 /// rate limits as the other discovery endpoints.
 pub struct McpCaller {
+    /// The site the request is for (the path's `{domain}`).
+    pub domain: String,
     /// The organization of the key, or of the open site.
     pub organization: String,
     pub rate: RateStatus,
@@ -118,7 +120,11 @@ impl FromRequestParts<SharedState> for McpCaller {
                 .organization
         };
         let rate = admit(parts, state, &organization).await?;
-        Ok(Self { organization, rate })
+        Ok(Self {
+            domain,
+            organization,
+            rate,
+        })
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, Request, State};
+use axum::extract::{Request, State};
 use axum::response::Response;
 
 use super::{ApiError, McpCaller, SharedState, with_rate_headers};
@@ -13,8 +13,11 @@ use crate::mcp::{LibraryError, PublishedSite};
 /// Answers one MCP request for the site `domain`.
 pub async fn serve(
     State(state): State<SharedState>,
-    McpCaller { organization, rate }: McpCaller,
-    Path(domain): Path<String>,
+    McpCaller {
+        domain,
+        organization,
+        rate,
+    }: McpCaller,
     request: Request,
 ) -> Result<Response, ApiError> {
     let site = PublishedSite::open(

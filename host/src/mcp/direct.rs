@@ -15,11 +15,12 @@ use axum::body::Body;
 use axum::http::header::{ACCEPT, CONTENT_TYPE, HOST, ORIGIN};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, Response};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::library::DocsLibrary;
-use super::server::{ResultsMarkdown, SearchArguments, SearchResults, search_docs};
+use super::search_answer::write_answer;
+use super::server::{SearchArguments, search_docs};
 
 /// Protocol versions whose `tools/call` the direct path answers: those that send the
 /// `MCP-Protocol-Version` header and need neither request `_meta` nor the standard headers of
@@ -41,45 +42,13 @@ struct Call<'a> {
     params: ToolCall<'a>,
 }
 
-/// `tools/call`'s parameters, without `_meta` or a task.
+/// `tools/call`'s parameters, without `_meta` or a task; arguments that are not `search`'s
+/// send the request to the SDK too.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ToolCall<'a> {
     name: &'a str,
-    #[serde(borrow)]
-    arguments: &'a RawValue,
-}
-
-/// The JSON-RPC response, in the shape of the SDK's for a successful tool call.
-#[derive(Serialize)]
-struct Answer<'a> {
-    jsonrpc: &'static str,
-    id: &'a RawValue,
-    result: ToolResult<'a>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ToolResult<'a> {
-    content: [TextContent<'a>; 1],
-    structured_content: &'a SearchResults,
-    is_error: bool,
-}
-
-#[derive(Serialize)]
-struct TextContent<'a> {
-    r#type: &'static str,
-    /// Escaped as it is written, never built as a string of its own.
-    #[serde(serialize_with = "written_out")]
-    text: ResultsMarkdown<'a>,
-}
-
-/// Serialises the Markdown as a string, escaped piece by piece as it is written.
-fn written_out<S: serde::Serializer>(
-    text: &ResultsMarkdown,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    serializer.collect_str(text)
+    arguments: SearchArguments,
 }
 
 /// Which requests the direct path may answer: from the hosts the SDK allows.
@@ -114,8 +83,9 @@ impl DirectPath {
         {
             return None;
         }
-        let arguments: SearchArguments = serde_json::from_str(call.params.arguments.get()).ok()?;
-        let results = search_docs(library.as_ref(), arguments).await.ok()?;
+        let results = search_docs(library.as_ref(), call.params.arguments)
+            .await
+            .ok()?;
         // The structured results and their Markdown each hold the sections' text, which
         // escaping lengthens a little.
         let capacity = 2 * results
@@ -123,20 +93,8 @@ impl DirectPath {
             .iter()
             .map(|hit| hit.text.len() + 192)
             .sum::<usize>();
-        let answer = Answer {
-            jsonrpc: "2.0",
-            id: call.id,
-            result: ToolResult {
-                content: [TextContent {
-                    r#type: "text",
-                    text: ResultsMarkdown(&results.results),
-                }],
-                structured_content: &results,
-                is_error: false,
-            },
-        };
         let mut bytes = Vec::with_capacity(capacity + 256);
-        serde_json::to_writer(&mut bytes, &answer).ok()?;
+        write_answer(&mut bytes, call.id, &results.results);
         let mut response = Response::new(Body::from(bytes));
         response
             .headers_mut()

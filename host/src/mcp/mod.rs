@@ -9,6 +9,7 @@ mod direct;
 mod http;
 mod library;
 mod published;
+mod search_answer;
 mod server;
 
 pub use bundle::BundleSite;

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 use super::library::{
     DocsLibrary, LibraryError, LibraryQuery, PageListing, SearchHit, close_matches, page_key_of,
 };
+use super::search_answer::ResultsMarkdown;
 
 /// Search results a call may ask for, and how many it gets by default (as the search endpoint).
 const MAX_SEARCH_RESULTS: u32 = 50;
@@ -230,39 +231,6 @@ fn named_docs(site: &str, noun: &str) -> String {
         site.to_string()
     } else {
         format!("{site} {noun}")
-    }
-}
-
-/// Search results as an agent reads them: each section's trail, URL and text. A `Display`,
-/// so that the direct path escapes it straight into its answer, with no copy in between.
-pub(super) struct ResultsMarkdown<'a>(pub(super) &'a [SearchHit]);
-
-impl std::fmt::Display for ResultsMarkdown<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.0.is_empty() {
-            return f.write_str("No section of the docs matches.");
-        }
-        for hit in self.0 {
-            f.write_str("## ")?;
-            for (n, heading) in hit.heading_trail.iter().enumerate() {
-                if n > 0 {
-                    f.write_str(" › ")?;
-                }
-                f.write_str(heading)?;
-            }
-            for piece in [
-                "\n",
-                &hit.url,
-                " (path: ",
-                &hit.path,
-                ")\n\n",
-                hit.text.trim(),
-                "\n\n",
-            ] {
-                f.write_str(piece)?;
-            }
-        }
-        Ok(())
     }
 }
 
