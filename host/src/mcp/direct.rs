@@ -19,7 +19,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 
 use super::library::DocsLibrary;
-use super::search_answer::write_answer;
+use super::search_answer;
 use super::server::{SearchArguments, search_docs};
 
 /// Protocol versions whose `tools/call` the direct path answers: those that send the
@@ -86,16 +86,8 @@ impl DirectPath {
         let results = search_docs(library.as_ref(), call.params.arguments)
             .await
             .ok()?;
-        // The structured results and their Markdown each hold the sections' text, which
-        // escaping lengthens a little.
-        let capacity = 2 * results
-            .results
-            .iter()
-            .map(|hit| hit.text.len() + 192)
-            .sum::<usize>();
-        let mut bytes = Vec::with_capacity(capacity + 256);
-        write_answer(&mut bytes, call.id, &results.results);
-        let mut response = Response::new(Body::from(bytes));
+        let mut response =
+            Response::new(Body::from(search_answer::answer(call.id, &results.results)));
         response
             .headers_mut()
             .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));

@@ -1,7 +1,7 @@
 //! What a `search` tool call answers: the Markdown an agent reads (its text content), beside
 //! the results as structured content. The SDK's tool takes the Markdown as a string
 //! ([`ResultsMarkdown`]); the direct path of the HTTP transport writes the whole JSON-RPC answer
-//! at once ([`write_answer`]), each section's text escaped once and copied into both places:
+//! at once ([`answer`]), each section's text escaped once and copied into both places:
 //! the answer carries every section's text twice, and escaping it was the largest part of what
 //! an MCP search cost beyond a search request (BENCHMARKS.md).
 
@@ -54,9 +54,19 @@ impl std::fmt::Display for ResultsMarkdown<'_> {
     }
 }
 
-/// Writes the JSON-RPC answer to the `tools/call` of `search` with request `id` that found
-/// `hits`, in the shape of the SDK's answer (a unit test holds the two equal).
-pub(super) fn write_answer(out: &mut Vec<u8>, id: &RawValue, hits: &[SearchHit]) {
+/// The JSON-RPC answer to the `tools/call` of `search` with request `id` that found `hits`, in
+/// the shape of the SDK's answer (a unit test holds the two equal).
+pub(super) fn answer(id: &RawValue, hits: &[SearchHit]) -> Vec<u8> {
+    // The structured results and their Markdown each hold the sections' text, which escaping
+    // lengthens a little.
+    let capacity = 2 * hits.iter().map(|hit| hit.text.len() + 192).sum::<usize>();
+    let mut out = Vec::with_capacity(capacity + 256);
+    write_answer(&mut out, id, hits);
+    out
+}
+
+/// Appends [`answer`] to `out`.
+fn write_answer(out: &mut Vec<u8>, id: &RawValue, hits: &[SearchHit]) {
     // Each section's trimmed text, escaped once: where it starts and ends in `escaped`.
     let mut escaped = Vec::with_capacity(hits.iter().map(|h| h.text.len() + 16).sum());
     // With whether the text was trimmed already, so that the structured copy is the same.
@@ -163,9 +173,7 @@ mod tests {
 
     fn written(id: &str, hits: &[SearchHit]) -> Vec<u8> {
         let id = serde_json::from_str::<Box<RawValue>>(id).expect("id");
-        let mut out = Vec::new();
-        write_answer(&mut out, &id, hits);
-        out
+        answer(&id, hits)
     }
 
     fn hit(text: &str, version: Option<&str>) -> SearchHit {
