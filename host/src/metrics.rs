@@ -76,6 +76,10 @@ pub struct Metrics {
     /// Pages an export took from their summary kept in the render cache and the earlier
     /// archive's entries, without reading the page.
     pub export_pages_kept: Counter,
+    /// Groups of pages whose offline search index postings an export collected, and those it
+    /// took from the ones this process kept.
+    pub offline_index_groups_built: Counter,
+    pub offline_index_groups_reused: Counter,
     /// Exports that ended, by outcome (completed, failed, requeued).
     pub exports_finished: Family<OutcomeLabels, Counter>,
     /// Bundle fetches by the docs server, by outcome (installed, pinned, expired, refused,
@@ -116,6 +120,8 @@ impl Metrics {
         let segments_reused = Counter::default();
         let archive_entries_reused = Counter::default();
         let export_pages_kept = Counter::default();
+        let offline_index_groups_built = Counter::default();
+        let offline_index_groups_reused = Counter::default();
         let exports_finished = Family::<OutcomeLabels, Counter>::default();
         let bundle_fetches = Family::<OutcomeLabels, Counter>::default();
         let rate_limit_refusals = Family::<ScopeLabels, Counter>::default();
@@ -162,6 +168,16 @@ impl Metrics {
             "export_pages_kept",
             "Pages exported from their kept summary and the earlier archive's entries, unread",
             export_pages_kept.clone(),
+        );
+        registry.register(
+            "export_offline_index_groups_built",
+            "Groups of pages (about 64 each) whose offline search index postings exports collected",
+            offline_index_groups_built.clone(),
+        );
+        registry.register(
+            "export_offline_index_groups_reused",
+            "Groups of pages whose offline search index postings exports took from earlier ones",
+            offline_index_groups_reused.clone(),
         );
         registry.register(
             "search_segments_built",
@@ -222,6 +238,8 @@ impl Metrics {
             segments_reused,
             archive_entries_reused,
             export_pages_kept,
+            offline_index_groups_built,
+            offline_index_groups_reused,
             exports_finished,
             bundle_fetches,
             rate_limit_refusals,

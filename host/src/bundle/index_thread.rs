@@ -1,43 +1,44 @@
 //! The offline search index's postings collected on a thread of its own while an export goes
 //! on: adding every section's postings is the largest part of what an export's one ordered
 //! pass over the site does (BENCHMARKS.md), and nothing of it is needed before the end.
-//! Sections go to the thread in the pages' order, so the index is the same as one built in
-//! line; its term shards and header come back once, at the end. The documents are written into
+//! Sections go to the thread in the pages' order, with their paths, and are added a group of
+//! pages at a time (`index_groups`), so the index is the same as one built in line; its term
+//! shards and header come back once, at the end. The documents are written into
 //! chunks by the caller, beside the pages (`SiteFiles`).
 
 use std::sync::mpsc::{SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
 use super::PageSections;
-use super::search_index::SearchIndexBuilder;
+use super::index_groups::GroupedIndex;
 
-/// Pages' sections in flight to the thread.
+/// Pages' sections in flight to the thread, with their paths.
 const QUEUED_PAGES: usize = 256;
 
 /// The index's files, as (path, contents).
 type IndexFiles = Vec<(String, Vec<u8>)>;
 
-/// A [`SearchIndexBuilder`] on a thread of its own, or in line where no thread can be had.
+/// A [`GroupedIndex`] on a thread of its own, or in line where no thread can be had.
 pub enum IndexThread {
     Thread {
         /// `None` once the thread is gone (it panicked).
-        sections: Option<SyncSender<PageSections>>,
+        sections: Option<SyncSender<(String, PageSections)>>,
         builder: JoinHandle<IndexFiles>,
     },
-    InLine(Box<SearchIndexBuilder>),
+    InLine(Box<GroupedIndex>),
 }
 
 impl Default for IndexThread {
     fn default() -> Self {
-        let (sections, queued) = sync_channel::<PageSections>(QUEUED_PAGES);
+        let (sections, queued) = sync_channel::<(String, PageSections)>(QUEUED_PAGES);
         let spawned = std::thread::Builder::new()
             .name("offline-index".into())
             .spawn(move || {
-                let mut builder = SearchIndexBuilder::default();
-                for page in queued {
-                    add(&mut builder, page);
+                let mut builder = GroupedIndex::default();
+                for (path, page) in queued {
+                    builder.add(&path, page);
                 }
-                builder.finish()
+                finish(builder)
             });
         match spawned {
             Ok(builder) => IndexThread::Thread {
@@ -53,8 +54,8 @@ impl Default for IndexThread {
 }
 
 impl IndexThread {
-    /// Adds one page's sections, in the site's order.
-    pub fn add(&mut self, page: PageSections) {
+    /// Adds the sections of the page at `path`, in the site's order.
+    pub fn add(&mut self, path: &str, page: PageSections) {
         if page.is_empty() {
             return;
         }
@@ -62,12 +63,12 @@ impl IndexThread {
             IndexThread::Thread { sections, .. } => {
                 // A thread that is gone held the index; `finish` reports it.
                 if let Some(sender) = sections
-                    && sender.send(page).is_err()
+                    && sender.send((path.to_string(), page)).is_err()
                 {
                     *sections = None;
                 }
             }
-            IndexThread::InLine(builder) => add(builder, page),
+            IndexThread::InLine(builder) => builder.add(path, page),
         }
     }
 
@@ -94,12 +95,14 @@ impl IndexThread {
                     Vec::new()
                 })
             }
-            IndexThread::InLine(builder) => builder.finish(),
+            IndexThread::InLine(builder) => finish(*builder),
         }
     }
 }
 
-/// Adds one page's sections' postings to `builder` (their documents are written by the caller).
-fn add(builder: &mut SearchIndexBuilder, page: PageSections) {
-    page.each(|section| builder.add_postings(section));
+/// The index's files, with how many of its groups of pages were collected again in the log.
+fn finish(builder: GroupedIndex) -> IndexFiles {
+    let (files, groups, reused) = builder.finish();
+    tracing::info!(groups, reused, "offline search index made");
+    files
 }

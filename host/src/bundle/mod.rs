@@ -10,12 +10,15 @@ pub mod assistant;
 mod counted_section;
 mod fallback;
 pub mod file_patch;
+mod group_postings;
+mod index_groups;
 mod index_thread;
 pub mod llms;
 mod manifest;
 pub mod offline_search;
 mod page_list;
 pub mod redirects;
+mod search_chunks;
 mod search_index;
 mod sitemap;
 
@@ -124,6 +127,18 @@ impl PageSections {
             documents.ends.push(documents.json.len());
         });
         documents
+    }
+
+    /// The SHA-256 of the sections' stored form (postcard), which is what they are whether
+    /// counted now or read back from a summary; `None` where they cannot be stored.
+    fn digest(&self) -> Option<[u8; 32]> {
+        use sha2::Digest;
+        match &self.sections {
+            Sections::Stored(bytes) => Some(sha2::Sha256::digest(bytes).into()),
+            Sections::Counted(sections) => postcard::to_allocvec(sections)
+                .ok()
+                .map(|bytes| sha2::Sha256::digest(&bytes).into()),
+        }
     }
 
     fn is_empty(&self) -> bool {
@@ -337,7 +352,7 @@ impl SiteFiles {
                 }
                 None => sections.each(|section| self.chunks.push(section.document)),
             }
-            self.search.add(sections);
+            self.search.add(path, sections);
         }
         let chunks = self.chunks.take_ready().into_iter();
         PageFiles {

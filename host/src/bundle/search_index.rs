@@ -15,7 +15,11 @@ use std::fmt::Write as _;
 use serde_json::json;
 
 pub use super::counted_section::{CountedSection, SearchDocument, StoredSection};
-use super::counted_section::{DocumentRef, FxHashMap, SectionParts};
+use super::counted_section::{FxHashMap, SectionParts};
+use super::group_postings::GroupPostings;
+pub use super::search_chunks::ChunkWriter;
+pub(super) use super::search_chunks::document_json;
+use super::search_chunks::{DOCS_PER_CHUNK, data_file};
 
 /// BM25 parameters (the common defaults).
 const K1: f64 = 1.2;
@@ -23,8 +27,6 @@ const B: f64 = 0.75;
 /// Postings a term shard aims to hold; the shard count grows with the index.
 const POSTINGS_PER_SHARD: usize = 4_000;
 const MAX_SHARDS: usize = 4_096;
-/// Documents per document chunk.
-const DOCS_PER_CHUNK: usize = 32;
 /// Postings kept per term, the highest-weighted ones.
 const MAX_POSTINGS: usize = 1_000;
 /// A term's list is cut back to twice `MAX_POSTINGS` when it reaches this many while documents
@@ -51,81 +53,6 @@ pub struct SearchIndexBuilder {
     total_length: u64,
 }
 
-/// Writes the documents of the index, in the order they are added, into chunk files of
-/// `DOCS_PER_CHUNK` as they fill: each document's JSON is written as it comes, never held as
-/// strings of its own. Its chunks are those of a [`SearchIndexBuilder`] given the same sections.
-#[derive(Default)]
-pub struct ChunkWriter {
-    /// Documents written so far.
-    count: usize,
-    /// The documents of the chunk being filled, as JSON array items, each followed by a comma.
-    pending: Vec<u8>,
-    /// How many documents `pending` holds.
-    pending_count: usize,
-    /// Chunk files written and not yet taken.
-    ready: Vec<(String, Vec<u8>)>,
-}
-
-impl ChunkWriter {
-    /// Writes `document` into the chunk being filled, and the chunk out when it is full.
-    pub(super) fn push(&mut self, document: DocumentRef<'_>) {
-        let mut json = Vec::new();
-        document_json(&mut json, document);
-        self.push_json(&json);
-    }
-
-    /// [`ChunkWriter::push`] of a document whose JSON [`document_json`] wrote already.
-    pub(super) fn push_json(&mut self, json: &[u8]) {
-        self.pending.extend_from_slice(json);
-        self.pending.push(b',');
-        self.pending_count += 1;
-        self.count += 1;
-        if self.pending_count == DOCS_PER_CHUNK {
-            self.write_chunk();
-        }
-    }
-
-    /// The chunk files written since the last call, as (path, contents).
-    pub fn take_ready(&mut self) -> Vec<(String, Vec<u8>)> {
-        std::mem::take(&mut self.ready)
-    }
-
-    /// The chunk files not yet taken, the last one included.
-    pub fn finish(mut self) -> Vec<(String, Vec<u8>)> {
-        self.write_chunk();
-        self.ready
-    }
-
-    /// Writes the pending documents as the next chunk file: the documents as a JSON array (the
-    /// text a `serde_json::Value` of them gives) in a [`script`], put together as bytes.
-    fn write_chunk(&mut self) {
-        if self.pending_count == 0 {
-            return;
-        }
-        let index = (self.count - 1) / DOCS_PER_CHUNK;
-        self.pending.pop();
-        let name = format!("d{index}");
-        let contents = data_file(&name, &[b"[", &self.pending, b"]"]);
-        self.pending.clear();
-        self.pending_count = 0;
-        self.ready.push((format!("search/{name}.js"), contents));
-    }
-}
-
-/// Appends `document`'s JSON as a chunk file holds it to `out`: a JSON array of its fields,
-/// with `<` written as `\u003c`, as [`script`] writes it. Runs on whichever thread has the
-/// page, so the one that puts chunks together only copies bytes.
-pub(super) fn document_json(out: &mut Vec<u8>, document: DocumentRef<'_>) {
-    let start = out.len();
-    // Writing into a vector fails only where serialising strings does: never.
-    let _ = serde_json::to_writer(&mut *out, &document);
-    if out[start..].contains(&b'<') {
-        let escaped = String::from_utf8_lossy(&out[start..]).replace('<', "\\u003c");
-        out.truncate(start);
-        out.extend_from_slice(escaped.as_bytes());
-    }
-}
-
 /// A term's postings while documents are added.
 #[derive(Default)]
 struct Postings {
@@ -150,16 +77,20 @@ impl SearchIndexBuilder {
     /// Adds a section's postings, its document written elsewhere (by a [`ChunkWriter`] given
     /// the same sections in the same order).
     pub(super) fn add_postings(&mut self, section: &SectionParts<'_>) {
-        let id = self.count as u32;
-        self.count += 1;
-        let length = section.length.max(1);
-        self.lengths.push(length);
-        self.total_length += u64::from(length);
-        let average = self.total_length as f64 / self.count as f64;
-        let mut start = 0;
-        for &(end, tf) in section.counts {
-            let token = &section.terms[start..end as usize];
-            start = end as usize;
+        self.add_group(&GroupPostings::of_section(section));
+    }
+
+    /// Adds the postings of a group of sections, the next in the site's order, their documents
+    /// written elsewhere (by a [`ChunkWriter`] given the same sections in the same order): one
+    /// look up per distinct term of the group.
+    pub(super) fn add_group(&mut self, group: &GroupPostings) {
+        let first = self.count as u32;
+        let lengths = group.lengths();
+        self.count += lengths.len();
+        self.lengths.extend_from_slice(lengths);
+        self.total_length += lengths.iter().map(|&l| u64::from(l)).sum::<u64>();
+        let average = self.total_length as f64 / self.count.max(1) as f64;
+        for (token, list) in group.terms() {
             let term = match self.terms.get(token) {
                 Some(&term) => term,
                 None => {
@@ -170,8 +101,10 @@ impl SearchIndexBuilder {
                 }
             };
             let postings = &mut self.postings[term as usize];
-            postings.df += 1;
-            postings.list.push((id, tf));
+            postings.df += list.len() as u32;
+            postings
+                .list
+                .extend(list.iter().map(|&(section, tf)| (first + section, tf)));
             // A very common term would hold a posting for most documents until the end, which
             // for a large site is most of the export's memory: its list is cut back to its best
             // postings by the weights known so far, with room to spare above what is kept.
@@ -289,22 +222,9 @@ fn prune(list: &mut Vec<(u32, u32)>, lengths: &[u32], average: f64, keep: usize)
 }
 
 /// A data file: a call the search script has set up, so it loads as a `<script>`.
-fn script(name: &str, json: &str) -> Vec<u8> {
+pub(super) fn script(name: &str, json: &str) -> Vec<u8> {
     let safe = json.replace('<', "\\u003c");
     data_file(name, &[safe.as_bytes()])
-}
-
-/// The data file `name` around JSON whose `<` are escaped already, given in `parts`.
-fn data_file(name: &str, parts: &[&[u8]]) -> Vec<u8> {
-    let open = format!("QUIRE_SEARCH_DATA({name:?},");
-    let length = open.len() + parts.iter().map(|part| part.len()).sum::<usize>() + 3;
-    let mut contents = Vec::with_capacity(length);
-    contents.extend_from_slice(open.as_bytes());
-    parts
-        .iter()
-        .for_each(|part| contents.extend_from_slice(part));
-    contents.extend_from_slice(b");\n");
-    contents
 }
 
 /// The shard of a term: FNV-1a over its UTF-16 code units (what JavaScript strings are made
@@ -321,31 +241,6 @@ pub fn shard_of(term: &str, shards: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    proptest::proptest! {
-        /// A chunk of documents is the text a `serde_json::Value` of them gave before.
-        #[test]
-        fn a_chunk_is_written_as_a_json_value_of_it(
-            documents in proptest::collection::vec(
-                ("\\PC{0,8}", "[\"\\\\\u{0}-\u{1f}<>&é✓]{0,6}", "\\PC{0,4}", "\\PC{0,4}", "/[a-z]{0,3}"),
-                1..5,
-            )
-        ) {
-            let expected = json!(
-                documents
-                    .iter()
-                    .map(|(a, b, c, d, e)| json!([a, b, c, d, e]))
-                    .collect::<Vec<_>>()
-            )
-            .to_string();
-            let mut chunks = ChunkWriter::default();
-            for (a, b, c, d, e) in &documents {
-                chunks.push((a, b, c, d, e));
-            }
-            let (_, contents) = chunks.finish().pop().expect("a chunk");
-            proptest::prop_assert_eq!(contents, script("d0", &expected));
-        }
-    }
 
     #[test]
     fn the_stemmer_folds_plurals() {

@@ -1,0 +1,236 @@
+//! The offline search index's postings collected per group of pages and kept in the process, so
+//! that an export after a small change collects again only the group the change falls in.
+//! Adding every section's postings to the index, one term at a time, was the largest part of a
+//! one-page export of a large site (BENCHMARKS.md); a group's postings are added with one look
+//! up per distinct term of the group instead.
+//!
+//! Pages are cut into groups at content-defined boundaries, as the server's search index is
+//! (`search::segments`): a page whose path hashes to a multiple of `PAGES_PER_GROUP` closes its
+//! group, so an edited, added or removed page changes the group it falls in and no other. A
+//! group's postings are kept under the hash of its pages' stored sections. The index is the same
+//! whether a group's postings were collected now or kept: both are made from the same sections
+//! by `GroupPostings::of_pages`, and the index adds groups in the site's order either way.
+
+use std::sync::{Arc, LazyLock};
+
+use sha2::{Digest, Sha256};
+
+use super::PageSections;
+use super::group_postings::GroupPostings;
+use super::search_index::SearchIndexBuilder;
+use crate::memo::TwoGenerations;
+
+/// Pages per group, on average: a one-page change collects about this many pages' postings
+/// again, and the index looks each of a group's distinct terms up once.
+const PAGES_PER_GROUP: u64 = 64;
+/// A group closes at this many pages even where no page closes it.
+const MAX_GROUP_PAGES: usize = 1_024;
+/// Changes whenever what a group's key covers, or what its postings hold, changes.
+const KEY_FORMAT: &[u8] = b"quire-offline-index-group/1";
+/// Groups kept per generation of the process's memo: about 130,000 pages' worth of sites each.
+const GROUPS_PER_GENERATION: usize = 2_048;
+
+/// The groups' postings this process collected, by key.
+static KEPT: LazyLock<Memo> = LazyLock::new(|| TwoGenerations::new(GROUPS_PER_GENERATION));
+
+/// Where groups' postings are kept between exports.
+pub type Memo = TwoGenerations<[u8; 32], Arc<GroupPostings>>;
+
+/// The index's builder, given pages in the site's order and adding their postings a group at a
+/// time, each group's kept in `memo` or collected and kept there.
+pub struct GroupedIndex {
+    builder: SearchIndexBuilder,
+    memo: &'static Memo,
+    /// The pages of the group being filled, and the hash of their sections so far.
+    pages: Vec<PageSections>,
+    key: Sha256,
+    /// Whether every page of the group so far could be hashed, so the group can be kept.
+    keyable: bool,
+    /// Groups added, and those of them found kept.
+    groups: usize,
+    reused: usize,
+}
+
+impl Default for GroupedIndex {
+    fn default() -> Self {
+        Self::with_memo(&KEPT)
+    }
+}
+
+impl GroupedIndex {
+    /// A builder keeping groups' postings in `memo`.
+    pub fn with_memo(memo: &'static Memo) -> Self {
+        Self {
+            builder: SearchIndexBuilder::default(),
+            memo,
+            pages: Vec::new(),
+            key: group_key(),
+            keyable: true,
+            groups: 0,
+            reused: 0,
+        }
+    }
+
+    /// Adds the sections of the page at `path`, the next in the site's order.
+    pub fn add(&mut self, path: &str, page: PageSections) {
+        match page.digest() {
+            Some(digest) => self.key.update(digest),
+            // Sections that cannot be hashed make a group that is collected and not kept.
+            None => self.keyable = false,
+        }
+        self.pages.push(page);
+        if closes_group(path) || self.pages.len() >= MAX_GROUP_PAGES {
+            self.close_group();
+        }
+    }
+
+    /// Adds the postings of the group being filled.
+    fn close_group(&mut self) {
+        if self.pages.is_empty() {
+            return;
+        }
+        let key: [u8; 32] = std::mem::replace(&mut self.key, group_key())
+            .finalize()
+            .into();
+        let pages = std::mem::take(&mut self.pages);
+        let keyable = std::mem::replace(&mut self.keyable, true);
+        let kept = keyable.then(|| self.memo.get(&key)).flatten();
+        let group = match kept {
+            Some(group) => {
+                self.reused += 1;
+                group
+            }
+            None => {
+                let group = Arc::new(GroupPostings::of_pages(&pages));
+                if keyable {
+                    self.memo.put([(key, Arc::clone(&group))]);
+                }
+                group
+            }
+        };
+        self.groups += 1;
+        self.builder.add_group(&group);
+    }
+
+    /// The index's files (its term shards and header; its documents are written by the
+    /// caller), and how many groups it had and how many of them were kept.
+    pub fn finish(mut self) -> (Vec<(String, Vec<u8>)>, usize, usize) {
+        self.close_group();
+        let metrics = crate::metrics::get();
+        metrics
+            .offline_index_groups_built
+            .inc_by((self.groups - self.reused) as u64);
+        metrics
+            .offline_index_groups_reused
+            .inc_by(self.reused as u64);
+        (self.builder.finish(), self.groups, self.reused)
+    }
+}
+
+/// A group's key before its pages: what the key covers, and the host that counted the terms.
+fn group_key() -> Sha256 {
+    let mut key = Sha256::new();
+    key.update(KEY_FORMAT);
+    key.update(env!("CARGO_PKG_VERSION").as_bytes());
+    key
+}
+
+/// Whether the page at `path` closes its group: its path's hash is a multiple of
+/// `PAGES_PER_GROUP`, so where groups end depends on the pages alone, not on their place.
+fn closes_group(path: &str) -> bool {
+    let digest = Sha256::digest(path.as_bytes());
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    u64::from_le_bytes(first).is_multiple_of(PAGES_PER_GROUP)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bundle::{CountedSection, SearchDocument, Sections};
+
+    /// A memo of the test's own, empty.
+    fn fresh_memo() -> &'static Memo {
+        Box::leak(Box::new(TwoGenerations::new(GROUPS_PER_GENERATION)))
+    }
+
+    /// The sections of the page at `path`; `edit` changes its text. Every section says "common", so a
+    /// site of a few hundred pages prunes that term's postings while it is built.
+    fn page(path: &str, edit: &str) -> PageSections {
+        let sections = (0..30)
+            .map(|s| {
+                CountedSection::of(SearchDocument {
+                    path: path.to_string(),
+                    anchor: format!("part-{s}"),
+                    trail: vec![format!("Page {path}"), format!("Part {s}")],
+                    text: format!(
+                        "common words {} and {path} number{s} {edit}",
+                        "common ".repeat(s % 7)
+                    ),
+                    scope: "/".into(),
+                })
+            })
+            .collect();
+        PageSections::of(Sections::Counted(sections))
+    }
+
+    /// The index of `pages` (path, edit), built with `memo`, and (groups, reused).
+    fn index(
+        pages: &[(String, String)],
+        memo: &'static Memo,
+    ) -> (Vec<(String, Vec<u8>)>, usize, usize) {
+        let mut index = GroupedIndex::with_memo(memo);
+        for (i, (path, edit)) in pages.iter().enumerate() {
+            let mut sections = page(path, edit);
+            // Every other page as a kept summary gives it back.
+            if i % 2 == 1 {
+                let stored = postcard::to_allocvec(&sections).expect("stores");
+                sections = postcard::from_bytes(&stored).expect("reads back");
+            }
+            index.add(path, sections);
+        }
+        index.finish()
+    }
+
+    #[test]
+    fn an_index_with_kept_groups_is_the_one_built_from_nothing() {
+        let mut pages: Vec<(String, String)> = (0..400)
+            .map(|i| (format!("guides/page-{i}"), String::new()))
+            .collect();
+        let memo = fresh_memo();
+        let (before, groups, reused) = index(&pages, memo);
+        assert_eq!(reused, 0);
+        assert!(groups > 2, "{groups} groups");
+
+        // One page's text changed: one group is collected again.
+        pages[200].1 = "an appended sentence".into();
+        let (after, groups_after, reused) = index(&pages, memo);
+        assert_eq!((groups_after, reused), (groups, groups - 1));
+        let (from_nothing, _, _) = index(&pages, fresh_memo());
+        assert!(after == from_nothing, "the same files, byte for byte");
+        assert!(after != before);
+
+        // A page added changes its own group and no other.
+        pages.insert(100, ("guides/added".into(), "new".into()));
+        let (added, groups_added, reused) = index(&pages, memo);
+        assert!(
+            reused + 2 >= groups_added && groups_added <= groups + 1,
+            "{reused} of {groups_added}"
+        );
+        let (from_nothing, _, _) = index(&pages, fresh_memo());
+        assert!(added == from_nothing, "the same files, byte for byte");
+    }
+
+    #[test]
+    fn groups_close_where_their_pages_say_whatever_comes_before() {
+        let closing: Vec<bool> = (0..2_000)
+            .map(|i| closes_group(&format!("guides/page-{i}")))
+            .collect();
+        let count = closing.iter().filter(|&&c| c).count();
+        // About one page in `PAGES_PER_GROUP`.
+        assert!(
+            (10..=60).contains(&count),
+            "{count} of 2,000 pages close a group"
+        );
+    }
+}
