@@ -19,6 +19,7 @@ use super::PageSections;
 use super::group_postings::GroupPostings;
 use super::search_index::SearchIndexBuilder;
 use crate::memo::TwoGenerations;
+use crate::search::segments::closes_group;
 
 /// Pages per group, on average: a one-page change collects about this many pages' postings
 /// again, and the index looks each of a group's distinct terms up once.
@@ -79,7 +80,7 @@ impl GroupedIndex {
             None => self.keyable = false,
         }
         self.pages.push(page);
-        if closes_group(path) || self.pages.len() >= MAX_GROUP_PAGES {
+        if closes_group(path, PAGES_PER_GROUP) || self.pages.len() >= MAX_GROUP_PAGES {
             self.close_group();
         }
     }
@@ -133,15 +134,6 @@ fn group_key() -> Sha256 {
     key.update(KEY_FORMAT);
     key.update(env!("CARGO_PKG_VERSION").as_bytes());
     key
-}
-
-/// Whether the page at `path` closes its group: its path's hash is a multiple of
-/// `PAGES_PER_GROUP`, so where groups end depends on the pages alone, not on their place.
-fn closes_group(path: &str) -> bool {
-    let digest = Sha256::digest(path.as_bytes());
-    let mut first = [0u8; 8];
-    first.copy_from_slice(&digest[..8]);
-    u64::from_le_bytes(first).is_multiple_of(PAGES_PER_GROUP)
 }
 
 #[cfg(test)]
@@ -224,7 +216,7 @@ mod tests {
     #[test]
     fn groups_close_where_their_pages_say_whatever_comes_before() {
         let closing: Vec<bool> = (0..2_000)
-            .map(|i| closes_group(&format!("guides/page-{i}")))
+            .map(|i| closes_group(&format!("guides/page-{i}"), PAGES_PER_GROUP))
             .collect();
         let count = closing.iter().filter(|&&c| c).count();
         // About one page in `PAGES_PER_GROUP`.

@@ -198,7 +198,7 @@ impl Group {
         self.key.update(page.digest);
         self.sections += page.count as usize;
         self.pages.push(page);
-        self.pages.len() >= MAX_SEGMENT_PAGES || closes_group(path)
+        self.pages.len() >= MAX_SEGMENT_PAGES || closes_group(path, PAGES_PER_SEGMENT)
     }
 
     /// Whether no page was added.
@@ -256,13 +256,14 @@ impl Group {
     }
 }
 
-/// Whether the page at `path` closes its group: about one page in `PAGES_PER_SEGMENT`, always
-/// the same ones, wherever they move in the site.
-fn closes_group(path: &str) -> bool {
+/// Whether the page at `path` closes its group of about `pages_per_group` pages: always the
+/// same pages, wherever they move in the site, so where groups end depends on the pages alone.
+/// The offline index's groups (`bundle`) are cut the same way.
+pub fn closes_group(path: &str, pages_per_group: u64) -> bool {
     let hash = Sha256::digest(path.as_bytes());
     let mut first = [0; 8];
     first.copy_from_slice(&hash[..8]);
-    u64::from_le_bytes(first).is_multiple_of(PAGES_PER_SEGMENT)
+    u64::from_le_bytes(first).is_multiple_of(pages_per_group)
 }
 
 /// Feeds `section` to `key`, every field told apart from the next by its length.
@@ -405,13 +406,20 @@ mod tests {
     #[test]
     fn about_one_page_in_the_average_closes_a_group_and_always_the_same() {
         let paths: Vec<String> = (0..20_000).map(|n| format!("guides/page-{n}")).collect();
-        let closing = paths.iter().filter(|p| closes_group(p)).count();
+        let closing = paths
+            .iter()
+            .filter(|p| closes_group(p, PAGES_PER_SEGMENT))
+            .count();
         let expected = 20_000 / PAGES_PER_SEGMENT as usize;
         assert!(
             closing > expected / 2 && closing < expected * 2,
             "{closing} of 20000"
         );
-        assert!(paths.iter().all(|p| closes_group(p) == closes_group(p)));
+        assert!(
+            paths
+                .iter()
+                .all(|p| closes_group(p, PAGES_PER_SEGMENT) == closes_group(p, PAGES_PER_SEGMENT))
+        );
     }
 
     #[test]
