@@ -17,6 +17,7 @@ mod limits;
 pub mod mcp;
 mod memo;
 mod metrics;
+mod page_groups;
 pub mod plugins;
 pub mod publishing;
 pub mod rendering;

@@ -5,11 +5,12 @@
 //! up per distinct term of the group instead.
 //!
 //! Pages are cut into groups at content-defined boundaries, as the server's search index is
-//! (`search::segments`): a page whose path hashes to a multiple of `PAGES_PER_GROUP` closes its
-//! group, so an edited, added or removed page changes the group it falls in and no other. A
-//! group's postings are kept under the hash of its pages' stored sections. The index is the same
-//! whether a group's postings were collected now or kept: both are made from the same sections
-//! by `GroupPostings::of_pages`, and the index adds groups in the site's order either way.
+//! (`search::segments`), by `page_groups::closes_group`: a page whose path hashes to a
+//! multiple of `PAGES_PER_GROUP` closes its group, so an edited, added or removed page changes
+//! the group it falls in and no other. A group's postings are kept under the hash of its pages'
+//! stored sections. The index is the same whether a group's postings were collected now or
+//! kept: both are made from the same sections by `GroupPostings::of_pages`, and the index adds
+//! groups in the site's order either way.
 
 use std::sync::{Arc, LazyLock};
 
@@ -19,7 +20,7 @@ use super::PageSections;
 use super::group_postings::GroupPostings;
 use super::search_index::SearchIndexBuilder;
 use crate::memo::TwoGenerations;
-use crate::search::segments::closes_group;
+use crate::page_groups::closes_group;
 
 /// Pages per group, on average: a one-page change collects about this many pages' postings
 /// again, and the index looks each of a group's distinct terms up once.

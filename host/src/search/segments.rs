@@ -16,6 +16,7 @@ use std::sync::LazyLock;
 use sha2::{Digest, Sha256};
 
 use crate::memo::TwoGenerations;
+use crate::page_groups::closes_group;
 use crate::plugins::{IndexBuilderSession, IndexSection, LoadedPlugin, PluginError, Plugins};
 use crate::rendering::RenderCache;
 use quire_answer::vocabulary::Vocabulary;
@@ -254,16 +255,6 @@ impl Group {
             reused: false,
         })
     }
-}
-
-/// Whether the page at `path` closes its group of about `pages_per_group` pages: always the
-/// same pages, wherever they move in the site, so where groups end depends on the pages alone.
-/// The offline index's groups (`bundle`) are cut the same way.
-pub fn closes_group(path: &str, pages_per_group: u64) -> bool {
-    let hash = Sha256::digest(path.as_bytes());
-    let mut first = [0; 8];
-    first.copy_from_slice(&hash[..8]);
-    u64::from_le_bytes(first).is_multiple_of(pages_per_group)
 }
 
 /// Feeds `section` to `key`, every field told apart from the next by its length.
