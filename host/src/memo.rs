@@ -8,6 +8,9 @@ use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::{Mutex, MutexGuard};
 
+use quire_core::variables::Variables;
+use sha2::{Digest, Sha256};
+
 /// The memo: shared between threads, each call holding its lock briefly.
 pub struct TwoGenerations<K, V> {
     generation_entries: usize,
@@ -63,6 +66,21 @@ impl<K: Hash + Eq + Copy, V: Clone> TwoGenerations<K, V> {
         }
         kept.current.insert(key, value);
     }
+}
+
+/// The part of a memo's keys that covers `format` (what is kept, and how it is made) and the
+/// site's `variables`, hashed once per run: what reads of a page's source depend on besides
+/// the source, since its variables are replaced as it is read.
+pub fn variables_context(format: &[u8], variables: &Variables) -> [u8; 32] {
+    let mut hash = Sha256::new();
+    hash.update(format);
+    for (name, value) in variables.in_order() {
+        for part in [name, value] {
+            hash.update((part.len() as u64).to_le_bytes());
+            hash.update(part.as_bytes());
+        }
+    }
+    hash.finalize().into()
 }
 
 #[cfg(test)]

@@ -76,6 +76,9 @@ pub struct Metrics {
     /// Pages an export took from their summary kept in the render cache and the earlier
     /// archive's entries, without reading the page.
     pub export_pages_kept: Counter,
+    /// Pages an export wrote without reading their source (their Markdown copied from the
+    /// earlier archive, their render key from what this process kept of the source).
+    pub export_sources_unread: Counter,
     /// Groups of pages whose offline search index postings an export collected, and those it
     /// took from the ones this process kept.
     pub offline_index_groups_built: Counter,
@@ -120,6 +123,7 @@ impl Metrics {
         let segments_reused = Counter::default();
         let archive_entries_reused = Counter::default();
         let export_pages_kept = Counter::default();
+        let export_sources_unread = Counter::default();
         let offline_index_groups_built = Counter::default();
         let offline_index_groups_reused = Counter::default();
         let exports_finished = Family::<OutcomeLabels, Counter>::default();
@@ -168,6 +172,11 @@ impl Metrics {
             "export_pages_kept",
             "Pages exported from their kept summary and the earlier archive's entries, unread",
             export_pages_kept.clone(),
+        );
+        registry.register(
+            "export_sources_unread",
+            "Pages exported without reading their source: their Markdown copied from the earlier archive",
+            export_sources_unread.clone(),
         );
         registry.register(
             "export_offline_index_groups_built",
@@ -238,6 +247,7 @@ impl Metrics {
             segments_reused,
             archive_entries_reused,
             export_pages_kept,
+            export_sources_unread,
             offline_index_groups_built,
             offline_index_groups_reused,
             exports_finished,

@@ -47,15 +47,25 @@ pub struct FullText {
 }
 
 impl FullText {
-    /// Adds a page's source without its frontmatter, under its title.
-    pub fn add(&mut self, path: &str, title: &str, source: &str) {
-        let body = strip_frontmatter(source).trim();
-        if self.text.len() + body.len() > FULL_TEXT_LIMIT {
-            self.left_out += 1;
+    /// Adds a page's `body` (`full_text_body` of its source) under its title, or leaves the
+    /// page out when there is no room for it.
+    pub fn add(&mut self, path: &str, title: &str, body: &str) {
+        if !self.takes(body.len()) {
+            self.leave_out();
             return;
         }
         self.text
             .push_str(&format!("# {title}\nSource: {path}.md\n\n{body}\n\n"));
+    }
+
+    /// Whether a page whose body is `body_len` bytes long has room here.
+    pub fn takes(&self, body_len: usize) -> bool {
+        self.text.len() + body_len <= FULL_TEXT_LIMIT
+    }
+
+    /// Leaves a page out, as `add` does one there is no room for.
+    pub fn leave_out(&mut self) {
+        self.left_out += 1;
     }
 
     pub fn finish(mut self) -> String {
@@ -67,6 +77,12 @@ impl FullText {
         }
         self.text
     }
+}
+
+/// What `llms-full.txt` takes of a page's Markdown `source`: its body, without frontmatter
+/// and trimmed.
+pub fn full_text_body(source: &str) -> &str {
+    strip_frontmatter(source).trim()
 }
 
 /// `source` without a leading `---` frontmatter block, nor the blank lines after it.
@@ -93,7 +109,11 @@ mod tests {
         let summarised = index("Acme", Some("Widgets, documented."), &[]);
         assert!(summarised.starts_with("# Acme\n\n> Widgets, documented.\n\n## Docs\n"));
         let mut full = FullText::default();
-        full.add("quickstart", "Quickstart", "---\ntitle: Q\n---\nHello\n");
+        full.add(
+            "quickstart",
+            "Quickstart",
+            full_text_body("---\ntitle: Q\n---\nHello\n"),
+        );
         let text = full.finish();
         assert!(text.starts_with("# Quickstart\nSource: quickstart.md\n\nHello"));
         assert!(!text.contains("title: Q"));

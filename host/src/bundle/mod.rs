@@ -13,6 +13,7 @@ pub mod file_patch;
 mod group_postings;
 mod index_groups;
 mod index_thread;
+mod kept_markdown;
 pub mod llms;
 mod manifest;
 pub mod offline_search;
@@ -36,6 +37,8 @@ pub use quire_core::tokens::browser::tokens;
 pub use search_index::{
     CountedSection, SearchDocument, SearchIndexBuilder, StoredSection, shard_of,
 };
+
+use sha2::{Digest, Sha256};
 
 use crate::plugins::{OutputFile, RenderedPage};
 
@@ -132,9 +135,8 @@ impl PageSections {
     /// The SHA-256 of the sections' stored form (postcard), which is what they are whether
     /// counted now or read back from a summary; `None` where they cannot be stored.
     fn digest(&self) -> Option<[u8; 32]> {
-        use sha2::Digest;
         match &self.sections {
-            Sections::Stored(bytes) => Some(sha2::Sha256::digest(bytes).into()),
+            Sections::Stored(bytes) => Some(Sha256::digest(bytes).into()),
             Sections::Counted(sections) => postcard::to_allocvec(sections)
                 .ok()
                 .map(|bytes| sha2::Sha256::digest(&bytes).into()),
@@ -272,6 +274,8 @@ pub struct SiteFiles {
     redirects: quire_core::redirects::Redirects,
     /// docs.json `variables`, replaced in the page sources the bundle carries as Markdown.
     variables: quire_core::variables::Variables,
+    /// Where the pages' Markdown is kept by its sources' hashes, with these variables.
+    markdown: kept_markdown::MarkdownContext,
     /// docs.json `description`: the summary under `llms.txt`'s title.
     description: Option<String>,
 }
@@ -288,6 +292,7 @@ impl SiteFiles {
             full_text: llms::FullText::default(),
             redirects: quire_core::redirects::Redirects::default(),
             variables: quire_core::variables::Variables::default(),
+            markdown: kept_markdown::MarkdownContext::of(&Default::default()),
             description: None,
         }
     }
@@ -304,6 +309,7 @@ impl SiteFiles {
     /// Adds the site's variables, replaced in each page's Markdown as the renderer replaces
     /// them in its HTML.
     pub fn with_variables(mut self, variables: quire_core::variables::Variables) -> Self {
+        self.markdown = kept_markdown::MarkdownContext::of(&variables);
         self.variables = variables;
         self
     }
@@ -327,12 +333,71 @@ impl SiteFiles {
         (source, source_sha256): (String, Option<&[u8; 32]>),
         facts: PageFacts<'_>,
         sections: PageSections,
-        (version, language): (Option<&str>, Option<&str>),
+        scope: (Option<&str>, Option<&str>),
     ) -> PageFiles {
         let (source, markdown_sha256) = match self.variables.substitute(&source) {
             std::borrow::Cow::Owned(replaced) => (replaced, None),
-            std::borrow::Cow::Borrowed(_) => (source, source_sha256.map(hex::encode)),
+            std::borrow::Cow::Borrowed(_) => (source, source_sha256.copied()),
         };
+        let full_text_body = llms::full_text_body(&source);
+        if let Some(source_sha256) = source_sha256 {
+            let facts = kept_markdown::MarkdownFacts {
+                sha256: markdown_sha256.unwrap_or_else(|| Sha256::digest(source.as_bytes()).into()),
+                size: source.len() as u64,
+                full_text_len: full_text_body.len(),
+            };
+            self.markdown.put(source_sha256, facts);
+        }
+        let chunks = self.take_note(path, facts, sections, scope, |full_text| {
+            full_text.add(path, facts.title, full_text_body)
+        });
+        PageFiles {
+            markdown: OutputFile {
+                path: format!("{path}.md"),
+                contents: source.into_bytes(),
+            },
+            markdown_sha256: markdown_sha256.map(hex::encode),
+            chunks,
+        }
+    }
+
+    /// The Markdown a page whose source has the SHA-256 `source_sha256` has beside it, when
+    /// this process kept it and `llms-full.txt` does not take the page (an `indexable` one it
+    /// has room for): the page can then be added unread ([`SiteFiles::add_unread_page`]), its
+    /// Markdown copied by this hash from an earlier archive.
+    pub fn unread_markdown(
+        &self,
+        source_sha256: &[u8; 32],
+        indexable: bool,
+    ) -> Option<kept_markdown::MarkdownFacts> {
+        let facts = self.markdown.get(source_sha256)?;
+        let taken = indexable && self.full_text.takes(facts.full_text_len);
+        (!taken).then_some(facts)
+    }
+
+    /// [`SiteFiles::add_page`] for a page whose source was not read, after
+    /// [`SiteFiles::unread_markdown`] gave its Markdown: the search index's document chunks
+    /// its sections filled, its Markdown being the caller's to add.
+    pub fn add_unread_page(
+        &mut self,
+        path: &str,
+        facts: PageFacts<'_>,
+        sections: PageSections,
+        scope: (Option<&str>, Option<&str>),
+    ) -> Vec<OutputFile> {
+        self.take_note(path, facts, sections, scope, llms::FullText::leave_out)
+    }
+
+    /// Takes note of a page in the site-wide files (its `llms-full.txt` part by `full_text`)
+    /// and returns the search index's document chunks it filled.
+    fn take_note(
+        &mut self,
+        path: &str,
+        facts: PageFacts<'_>,
+        sections: PageSections,
+        (version, language): (Option<&str>, Option<&str>),
+        full_text: impl FnOnce(&mut llms::FullText),
+    ) -> Vec<OutputFile> {
         if facts.indexable {
             self.listed.push(Listing {
                 path: path.to_string(),
@@ -341,7 +406,7 @@ impl SiteFiles {
                 version: version.map(str::to_string),
                 language: language.map(str::to_string),
             });
-            self.full_text.add(path, facts.title, &source);
+            full_text(&mut self.full_text);
             match &sections.documents {
                 Some(documents) => {
                     let mut start = 0;
@@ -354,17 +419,11 @@ impl SiteFiles {
             }
             self.search.add(path, sections);
         }
-        let chunks = self.chunks.take_ready().into_iter();
-        PageFiles {
-            markdown: OutputFile {
-                path: format!("{path}.md"),
-                contents: source.into_bytes(),
-            },
-            markdown_sha256,
-            chunks: chunks
-                .map(|(path, contents)| OutputFile { path, contents })
-                .collect(),
-        }
+        self.chunks
+            .take_ready()
+            .into_iter()
+            .map(|(path, contents)| OutputFile { path, contents })
+            .collect()
     }
 
     /// Says every page has been added, so the search index's thread can write its term shards

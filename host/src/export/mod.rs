@@ -148,13 +148,40 @@ pub fn run<R: Send>(
                             description: summary.description.as_deref(),
                             indexable: summary.indexable,
                         };
-                        let beside = site_files.add_page(
-                            &page.path,
-                            (rendered.source, rendered.source_sha256.as_ref()),
-                            facts,
-                            summary.sections,
-                            scope,
-                        );
+                        let unread = match (&rendered.source, &rendered.source_sha256) {
+                            (None, Some(sha256)) => {
+                                unread_markdown(&site_files, earlier, &page.path, sha256, facts)
+                            }
+                            _ => None,
+                        };
+                        let beside: Vec<BundleFile> = match unread {
+                            Some(markdown) => {
+                                crate::metrics::get().export_sources_unread.inc();
+                                let chunks = site_files.add_unread_page(
+                                    &page.path,
+                                    facts,
+                                    summary.sections,
+                                    scope,
+                                );
+                                std::iter::once(markdown)
+                                    .chain(chunks.into_iter().map(BundleFile::from))
+                                    .collect()
+                            }
+                            None => {
+                                let source = match rendered.source {
+                                    Some(source) => source,
+                                    None => source_now(render, page)?,
+                                };
+                                let beside = site_files.add_page(
+                                    &page.path,
+                                    (source, rendered.source_sha256.as_ref()),
+                                    facts,
+                                    summary.sections,
+                                    scope,
+                                );
+                                beside_page(beside).collect()
+                            }
+                        };
                         let kept = summary.files.into_iter().zip(entries).map(|(file, entry)| {
                             BundleFile::Kept {
                                 path: file.path,
@@ -163,7 +190,7 @@ pub fn run<R: Send>(
                                 entry,
                             }
                         });
-                        kept.chain(beside_page(beside)).collect()
+                        kept.chain(beside).collect()
                     }
                     (Some(mut output), prepared) => {
                         needs.extend(std::mem::take(&mut output.needs));
@@ -176,9 +203,14 @@ pub fn run<R: Send>(
                             Some(PagePrepared::Read { sections, hashes }) => (sections, hashes),
                             _ => (page_summary::count(page, &mut output), Vec::new()),
                         };
+                        // A page given back whole comes with its source.
+                        let source = match rendered.source {
+                            Some(source) => source,
+                            None => source_now(render, page)?,
+                        };
                         let beside = site_files.add_page(
                             &page.path,
-                            (rendered.source, rendered.source_sha256.as_ref()),
+                            (source, rendered.source_sha256.as_ref()),
                             PageFacts::of(&output),
                             sections,
                             scope,
@@ -272,6 +304,35 @@ pub fn run<R: Send>(
             (Err(e), _) => Err(e),
         }
     })
+}
+
+/// The Markdown beside a page whose source was not read (its SHA-256 `source_sha256`), as the
+/// earlier archive's checked entry: when this process kept what the Markdown is, the earlier
+/// archive holds it, and `llms-full.txt` does not take the page (which needs its text).
+fn unread_markdown(
+    site_files: &SiteFiles,
+    earlier: Option<&EarlierArchive>,
+    path: &str,
+    source_sha256: &[u8; 32],
+    facts: PageFacts<'_>,
+) -> Option<BundleFile> {
+    let markdown = site_files.unread_markdown(source_sha256, facts.indexable)?;
+    let path = format!("{path}.md");
+    let sha256 = hex::encode(markdown.sha256);
+    let entry = earlier?.entry(&path, &sha256)?;
+    Some(BundleFile::Kept {
+        path,
+        size: markdown.size,
+        sha256,
+        entry,
+    })
+}
+
+/// The source of `page`, which the render side did not read, read now.
+fn source_now(render: &SiteRender<'_>, page: &PageEntry) -> Result<String, ExportError> {
+    let bytes = render.sources.read(&page.file)?;
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// The files beside a page, as bundle files: hashed already where the hash is known.

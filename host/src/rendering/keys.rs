@@ -14,6 +14,7 @@ use quire_core::imports::{import_statements, snippet_file};
 use quire_core::variables::Variables;
 use sha2::{Digest, Sha256};
 
+use super::source_facts::{FactsContext, SourceFacts, frontmatter_timestamp};
 use crate::plugins::{PageInput, SiteInfo};
 
 /// Changes whenever what a key covers changes, so older entries are simply not found.
@@ -141,20 +142,38 @@ impl SiteKey {
     /// The key of `page` in this site. `source_sha256` is the SHA-256 of its source where it
     /// is known already (the version's manifest records each file's); else it is hashed here.
     pub fn page(&self, page: &PageInput, source_sha256: Option<&Hash>) -> Option<PageKey> {
+        let digest: Hash = match source_sha256 {
+            Some(known) => *known,
+            None => Sha256::digest(page.source.as_bytes()).into(),
+        };
+        let references = references(&page.source, &page.file, &self.variables);
+        self.page_of(
+            (&page.path, &page.file, page.modified),
+            &digest,
+            references.as_deref(),
+        )
+    }
+
+    /// The key of the page `path` in `file`, shown with the date `modified`, whose source has
+    /// the SHA-256 `source_sha256` and references `references` (`None`: some reference
+    /// cannot be read), without its source: what [`SiteKey::page`] makes of it.
+    pub fn page_of(
+        &self,
+        (path, file, modified): (&str, &str, Option<u64>),
+        source_sha256: &Hash,
+        references: Option<&[String]>,
+    ) -> Option<PageKey> {
         let mut hash = Sha256::new();
         hash.update(self.hash);
         let input = KeyedInput {
-            path: &page.path,
-            file: &page.file,
-            modified: page.modified,
+            path,
+            file,
+            modified,
         };
         hash.update(postcard::to_allocvec(&input).ok()?);
-        match source_sha256 {
-            Some(known) => hash.update(known),
-            None => hash.update(Sha256::digest(page.source.as_bytes())),
-        }
-        match self.reached(page) {
-            Some(reached) => {
+        hash.update(source_sha256);
+        match references.map(|references| self.reached(references.to_vec())) {
+            Some(Some(reached)) => {
                 for (path, contents) in reached {
                     hash.update((path.len() as u64).to_le_bytes());
                     hash.update(path.as_bytes());
@@ -162,16 +181,29 @@ impl SiteKey {
                     hash.update(contents.map_or([0; HASH_LEN], |h| *h));
                 }
             }
-            None => hash.update(self.all_snippets),
+            _ => hash.update(self.all_snippets),
         }
         Some(PageKey(hash.finalize().into()))
     }
 
-    /// Every snippet `page` reaches, in path order, with its contents' hash (`None` for one
-    /// the site does not have); `None` when some reference cannot be read.
-    fn reached(&self, page: &PageInput) -> Option<BTreeMap<String, Option<&Hash>>> {
+    /// What the key of a page in `file` with `source` reads of the source.
+    pub fn facts(&self, source: &str, file: &str) -> SourceFacts {
+        SourceFacts {
+            references: references(source, file, &self.variables),
+            timestamp: frontmatter_timestamp(source),
+        }
+    }
+
+    /// What the facts of this site's pages are kept under besides their sources and files.
+    pub fn facts_context(&self) -> FactsContext {
+        FactsContext::of(&self.variables)
+    }
+
+    /// Every snippet a page referencing `references` reaches, in path order, with its
+    /// contents' hash (`None` for one the site does not have); `None` when some reference
+    /// cannot be read.
+    fn reached(&self, mut pending: Vec<String>) -> Option<BTreeMap<String, Option<&Hash>>> {
         let mut reached = BTreeMap::new();
-        let mut pending = references(&page.source, &page.file, &self.variables)?;
         while let Some(path) = pending.pop() {
             if reached.contains_key(&path) {
                 continue;

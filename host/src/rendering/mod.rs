@@ -9,6 +9,7 @@
 mod cache;
 mod keys;
 mod pool;
+mod source_facts;
 mod sources;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -76,8 +77,9 @@ pub fn every_page(_: &PageEntry) -> bool {
 /// One page, rendered, with what the run's `prepare` made of it (`pages_prepared`).
 pub struct PageRendered<'a, P = ()> {
     pub page: &'a PageEntry,
-    /// The page's source, as read.
-    pub source: String,
+    /// The page's source, as read; `None` for a page `kept` stood in for whose source was
+    /// not needed to key it (`source_facts`): the caller reads it if it needs it.
+    pub source: Option<String>,
     /// The SHA-256 of `source`'s bytes, where the version's manifest gives it: the page's
     /// file read whole as UTF-8 (a page the navigation generates, or a file read with
     /// replacement characters, has none).
@@ -237,7 +239,10 @@ impl Prepared<'_> {
         self.run(&prepare, &|_: &&PageEntry, _: &PageKey| None, on_page)
     }
 
-    /// The run behind [`Prepared::pages_prepared`] and [`Prepared::pages_kept`].
+    /// The run behind [`Prepared::pages_prepared`] and [`Prepared::pages_kept`]. A page whose
+    /// source this process has seen under the same SHA-256 (`source_facts`) is keyed without
+    /// reading its source; the source is read only when `kept` has nothing for it, on the
+    /// thread that takes it, and otherwise the page comes to `on_page` with no source at all.
     fn run<P, E>(
         &self,
         prepare: &(impl Fn(&PageEntry, Option<&PageKey>, &mut RenderedPage) -> P + Sync),
@@ -249,13 +254,6 @@ impl Prepared<'_> {
         E: From<RenderError>,
     {
         let render = self.render;
-        let stored: Vec<String> = render
-            .pages
-            .iter()
-            .filter(|page| page.generated.is_none())
-            .map(|page| page.file.clone())
-            .collect();
-        let mut reads = render.sources.read_in_order(stored);
         // The manifest's digests of the pages' sources, for their keys and their Markdown's
         // (a page the navigation generates has none: its source is hashed).
         let digests: HashMap<&str, [u8; 32]> = render
@@ -267,12 +265,58 @@ impl Prepared<'_> {
                 Some((file.path.as_str(), digest))
             })
             .collect();
+        // Pages keyed without their sources: only where what stands in for a page is read
+        // from a local cache (`kept`), as the pool's `kept` is.
+        let local_cache = render.cache.is_some_and(RenderCache::reads_are_local);
+        let facts_context = self.site_key.as_ref().map(keys::SiteKey::facts_context);
+        let known_facts: Vec<Option<Arc<source_facts::SourceFacts>>> = render
+            .pages
+            .iter()
+            .map(|page| {
+                let context = facts_context.filter(|_| local_cache)?;
+                if page.generated.is_some() {
+                    return None;
+                }
+                source_facts::get(&context.key(digests.get(page.file.as_str())?, &page.file))
+            })
+            .collect();
+        let stored: Vec<String> = render
+            .pages
+            .iter()
+            .zip(&known_facts)
+            .filter(|(page, known)| page.generated.is_none() && known.is_none())
+            .map(|(page, _)| page.file.clone())
+            .collect();
+        let mut reads = render.sources.read_in_order(stored);
         // Files that were not UTF-8, so that their sources are not their bytes (rare).
         let replaced: Mutex<HashSet<String>> = Mutex::default();
         let shows_dates = self.render.manifest.settings().metadata.timestamp;
-        let inputs = render.pages.iter().map(|page| {
+        let inputs = render.pages.iter().zip(known_facts).map(|(page, known)| {
             if render.cancel.is_some_and(CancellationToken::is_cancelled) {
                 return Err(RenderError::Cancelled.into());
+            }
+            let given_back = (render.given_back)(page);
+            // A page whose facts are known, keyed now, its source read only if it is needed.
+            let unread = known.and_then(|facts| {
+                let site = self.site_key.as_ref()?;
+                let modified = page
+                    .modified
+                    .filter(|_| facts.shows_date(shows_dates.unwrap_or(false)));
+                let key = site.page_of(
+                    (&page.path, &page.file, modified),
+                    digests.get(page.file.as_str())?,
+                    facts.references.as_deref(),
+                )?;
+                let input = PageInput {
+                    path: page.path.clone(),
+                    file: page.file.clone(),
+                    source: String::new(),
+                    modified,
+                };
+                Some((input, pool::Keying::Unread { key, given_back }))
+            });
+            if let Some((input, keying)) = unread {
+                return Ok::<_, E>((*page, input, Some(keying)));
             }
             // Pages the navigation generates (API operations) carry their source.
             let bytes = match &page.generated {
@@ -290,16 +334,15 @@ impl Prepared<'_> {
             // The date goes only to a page that shows it, so a page's output (and its cache
             // key) does not change with its file's time alone: a fresh checkout renders
             // nothing again.
-            let modified = page
-                .modified
-                .filter(|_| shows_date(&source, shows_dates.unwrap_or(false)));
+            let modified = page.modified.filter(|_| {
+                source_facts::frontmatter_timestamp(&source).unwrap_or(shows_dates.unwrap_or(false))
+            });
             let input = PageInput {
                 path: page.path.clone(),
                 file: page.file.clone(),
                 source,
                 modified,
             };
-            let given_back = (render.given_back)(page);
             let keying = match (render.cache, &self.site_key) {
                 (Some(cache), Some(_)) if cache.reads_are_local() => {
                     Some(pool::Keying::OnThread { given_back })
@@ -312,6 +355,35 @@ impl Prepared<'_> {
             };
             Ok::<_, E>((*page, input, keying))
         });
+        // Keys a read page on the thread that has it, keeping what the key read of its source
+        // for the next run (a file read whole as UTF-8 only: its digest is its source's).
+        let key_of = |input: &PageInput| {
+            let site = self.site_key.as_ref()?;
+            let known = digests.get(input.file.as_str());
+            let (Some(context), Some(digest)) = (facts_context, known) else {
+                return site.page(input, known);
+            };
+            let facts = site.facts(&input.source, &input.file);
+            let key = site.page_of(
+                (&input.path, &input.file, input.modified),
+                digest,
+                facts.references.as_deref(),
+            );
+            let whole = !replaced
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .contains(&input.file);
+            if whole {
+                source_facts::put(context.key(digest, &input.file), Arc::new(facts));
+            }
+            key
+        };
+        let read_source = |file: &str| -> Result<String, RenderError> {
+            let bytes = render.sources.read(file)?;
+            // Its digest matched a UTF-8 source's, so it is one; lossy only against damage.
+            Ok(String::from_utf8(bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+        };
         let rendered = pool::render_in_order(
             &self.plugins.runtime,
             &self.renderer,
@@ -320,10 +392,7 @@ impl Prepared<'_> {
             render.work,
             self.plugins.render_threads,
             inputs,
-            &|input: &PageInput| {
-                let known = digests.get(input.file.as_str());
-                self.site_key.as_ref()?.page(input, known)
-            },
+            (&key_of, &read_source),
             (
                 &|page: &&PageEntry, key: Option<&PageKey>, output: &mut RenderedPage| {
                     prepare(page, key, output)
@@ -360,7 +429,7 @@ impl Prepared<'_> {
                         .get(page.file.as_str())
                         .copied()
                         .filter(|_| source_is_file),
-                    source: input.source,
+                    source: (!outcome.source_unread).then_some(input.source),
                     output,
                     failure,
                     reused: outcome.reused,
@@ -376,21 +445,6 @@ impl Prepared<'_> {
     }
 }
 
-/// Whether the page `source` shows its "last modified" date: its frontmatter's `timestamp`,
-/// else the site's `metadata.timestamp` (`site_default`). Runs for every page on the reading
-/// thread, so the YAML is parsed only when it names the field.
-fn shows_date(source: &str, site_default: bool) -> bool {
-    match quire_core::frontmatter::block(source) {
-        Some(block) if block.yaml.contains("timestamp") => {
-            quire_core::frontmatter::read(block.yaml)
-                .0
-                .timestamp
-                .unwrap_or(site_default)
-        }
-        _ => site_default,
-    }
-}
-
 /// The plain page that stands in for one the renderer failed on, with a warning saying so.
 fn fallback(page: &PageEntry, source: &str, failure: &PluginError) -> RenderedPage {
     let mut fallback = fallback_page(&page.path, &page.title, source, &failure.to_string());
@@ -400,21 +454,4 @@ fn fallback(page: &PageEntry, source: &str, failure: &PluginError) -> RenderedPa
         message: format!("the page could not be rendered and is exported as plain text: {failure}"),
     });
     fallback
-}
-
-#[cfg(test)]
-mod tests {
-    use super::shows_date;
-
-    #[test]
-    fn a_page_shows_its_date_as_its_frontmatter_or_else_the_site_says() {
-        assert!(!shows_date("# A\n", false));
-        assert!(shows_date("# A\n", true));
-        assert!(shows_date("---\ntitle: A\n---\n# A\n", true));
-        assert!(shows_date("---\ntimestamp: true\n---\n# A\n", false));
-        assert!(!shows_date(
-            "---\ntitle: A\ntimestamp: false\n---\n# A\n",
-            true
-        ));
-    }
 }

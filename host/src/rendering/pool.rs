@@ -25,7 +25,7 @@ const AHEAD_PER_THREAD: usize = 16;
 /// One page handed to a rendering thread, with the caller's tag and how it is looked up.
 type Task<T> = (usize, T, PageInput, Option<Keying>);
 /// A page back from a rendering thread, or the error that stopped the thread.
-type Done<T, P> = Result<(usize, T, PageInput, Outcome<P>), PluginError>;
+type Done<T, P> = Result<(usize, T, PageInput, Outcome<P>), RenderError>;
 
 /// How a page is looked up in the render cache.
 pub(super) enum Keying {
@@ -35,6 +35,9 @@ pub(super) enum Keying {
     /// and the key (a hash of the page's whole source) is then worked out on every core
     /// rather than on the one thread that reads the pages in order.
     OnThread { given_back: bool },
+    /// Keyed by the reading thread without its source, which was not read: the thread that
+    /// takes it reads the source only when the page must be rendered or given back whole.
+    Unread { key: PageKey, given_back: bool },
 }
 
 /// What became of one page.
@@ -48,7 +51,17 @@ pub(super) struct Outcome<P> {
     /// What the caller's `prepare` made of the page on the rendering thread, when it was
     /// rendered or found.
     pub prepared: Option<P>,
+    /// The page's source was never read (`Keying::Unread`): its input's is empty.
+    pub source_unread: bool,
 }
+
+/// Reads the source of a page that came unread, by its file.
+pub(super) trait ReadSource: Fn(&str) -> Result<String, RenderError> + Sync {}
+impl<F: Fn(&str) -> Result<String, RenderError> + Sync> ReadSource for F {}
+
+/// How a thread keys a page read with its source, and reads the source of one that came
+/// unread.
+type SourceCalls<'a, K, R> = (&'a K, &'a R);
 
 /// How many renderer sessions render at once: `configured`, or one per CPU core when it is 0.
 pub fn render_threads(configured: usize) -> usize {
@@ -64,7 +77,8 @@ pub fn render_threads(configured: usize) -> usize {
 /// with a key is looked up in `cache` first, and kept there once rendered. `prepare` runs on
 /// the rendering thread on each page rendered or found, so that work the caller does on every
 /// page is shared out too; where `kept` has what `prepare` would make of a page the cache
-/// holds, that stands in for the page.
+/// holds, that stands in for the page. `key_of` keys a page read with its source;
+/// `read_source` reads the source of one that came unread, when it is needed.
 ///
 /// `pages` is pulled on the calling thread as the threads need work; its first error stops
 /// the run and is returned, as is `on_page`'s first error. A session that cannot be opened
@@ -78,7 +92,7 @@ pub(super) fn render_in_order<T, P, E>(
     work: &str,
     threads: usize,
     pages: impl IntoIterator<Item = Result<(T, PageInput, Option<Keying>), E>>,
-    key_of: &(impl Fn(&PageInput) -> Option<PageKey> + Sync),
+    sources: SourceCalls<'_, impl Fn(&PageInput) -> Option<PageKey> + Sync, impl ReadSource>,
     (prepare, kept): (
         &(impl Fn(&T, Option<&PageKey>, &mut RenderedPage) -> P + Sync),
         &(impl Fn(&T, &PageKey) -> Option<P> + Sync),
@@ -107,7 +121,7 @@ where
                     cache,
                     work,
                     task_receiver,
-                    key_of,
+                    sources,
                     (prepare, kept),
                     done_sender,
                 )
@@ -154,7 +168,7 @@ where
             return Ok(());
         }
         let (index, tag, input, outcome) = match done.recv() {
-            Ok(finished) => finished.map_err(RenderError::Plugin)?,
+            Ok(finished) => finished?,
             Err(_) => {
                 return Err(RenderError::Plugin(PluginError::Engine(
                     "every rendering thread stopped".into(),
@@ -180,7 +194,7 @@ fn render_thread<T, P>(
     cache: Option<&RenderCache>,
     work: &str,
     tasks: &Mutex<Receiver<Task<T>>>,
-    key_of: &impl Fn(&PageInput) -> Option<PageKey>,
+    (key_of, read_source): SourceCalls<'_, impl Fn(&PageInput) -> Option<PageKey>, impl ReadSource>,
     (prepare, kept): (
         &impl Fn(&T, Option<&PageKey>, &mut RenderedPage) -> P,
         &impl Fn(&T, &PageKey) -> Option<P>,
@@ -196,14 +210,18 @@ fn render_thread<T, P>(
             Ok(receiver) => receiver.recv(),
             Err(_) => return,
         };
-        let Ok((index, tag, input, keying)) = task else {
+        let Ok((index, tag, mut input, keying)) = task else {
             return; // the queue is closed: the run is over
         };
+        let mut source_unread = matches!(keying, Some(Keying::Unread { .. }));
         let lookup = match keying {
             Some(Keying::Started(lookup)) => Some(lookup),
             Some(Keying::OnThread { given_back }) => cache
                 .zip(key_of(&input))
                 .map(|(cache, key)| cache.start(key, given_back)),
+            Some(Keying::Unread { key, given_back }) => {
+                cache.map(|cache| cache.start(key, given_back))
+            }
             None => None,
         };
         let key = lookup.as_ref().map(|l| l.key);
@@ -219,11 +237,17 @@ fn render_thread<T, P>(
                 output: None,
                 reused: true,
                 prepared: Some(made),
+                source_unread,
             };
             if done.send(Ok((index, tag, input, outcome))).is_err() {
                 return;
             }
             continue;
+        }
+        // A page given back whole comes with its source; one rendered needs it.
+        if given_back && let Err(e) = read_unread(&mut source_unread, &mut input, read_source) {
+            let _ = done.send(Err(e));
+            return;
         }
         let cached = match cache.zip(lookup) {
             Some((cache, lookup)) if given_back => cache.finish(lookup).map(Some),
@@ -235,14 +259,19 @@ fn render_thread<T, P>(
                 output: output.map(Ok),
                 reused: true,
                 prepared: None,
+                source_unread,
             },
             None => {
+                if let Err(e) = read_unread(&mut source_unread, &mut input, read_source) {
+                    let _ = done.send(Err(e));
+                    return;
+                }
                 let live = match session.as_mut() {
                     Some(live) => live,
                     None => match open() {
                         Ok(fresh) => session.insert(fresh),
                         Err(e) => {
-                            let _ = done.send(Err(e));
+                            let _ = done.send(Err(RenderError::Plugin(e)));
                             return;
                         }
                     },
@@ -264,6 +293,7 @@ fn render_thread<T, P>(
                     output: given_back.then_some(rendered),
                     reused: false,
                     prepared: None,
+                    source_unread: false,
                 }
             }
         };
@@ -274,4 +304,16 @@ fn render_thread<T, P>(
             return;
         }
     }
+}
+
+/// Reads the source of `input` with `read_source` if it came unread (`unread`), once.
+fn read_unread(
+    unread: &mut bool,
+    input: &mut PageInput,
+    read_source: &impl ReadSource,
+) -> Result<(), RenderError> {
+    if std::mem::take(unread) {
+        input.source = read_source(&input.file)?;
+    }
+    Ok(())
 }

@@ -58,6 +58,19 @@ async fn a_release_renders_each_page_once_and_the_next_only_what_changed() {
         "---\ntitle: Unlisted\n---\n\nReached by its address alone.\n",
     )
     .unwrap();
+    // A variable, replaced in the Markdown beside the page that uses it.
+    let config = site.join("docs.json");
+    let mut settings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    settings["variables"] = json!({"release": "2.4"});
+    std::fs::write(&config, settings.to_string()).unwrap();
+    // A page search engines are told to leave alone: `llms-full.txt` does not take it either,
+    // so an export that keeps it whole needs nothing of its source.
+    std::fs::write(
+        site.join("internal.mdx"),
+        "---\ntitle: Internal\nnoindex: true\n---\n\nFor the team: {{release}} notes.\n",
+    )
+    .unwrap();
 
     let (v1, pages) = release(&api, &site, "v1").await;
     let (rendered, reused) = counts(&server.base).await;
@@ -66,6 +79,12 @@ async fn a_release_renders_each_page_once_and_the_next_only_what_changed() {
     assert!(
         v1.contains_key("unlisted.html"),
         "the unlisted page is exported"
+    );
+    assert_eq!(
+        v1.get("internal.md")
+            .map(|md| String::from_utf8_lossy(md).contains("2.4 notes")),
+        Some(true),
+        "its Markdown has the variable replaced"
     );
     let segments = |text: &str| {
         let value = |series| sample(text, series).unwrap_or(0.0);
@@ -107,6 +126,14 @@ async fn a_release_renders_each_page_once_and_the_next_only_what_changed() {
         unread,
         Some(pages - 1.0),
         "v2's export read none of its unchanged pages: it copied their entries"
+    );
+    let sources_unread = sample(
+        &metrics(&server.base).await,
+        "quire_export_sources_unread_total",
+    );
+    assert!(
+        sources_unread.is_some_and(|n| n >= 1.0),
+        "v2's export did not read the source of its unchanged page outside llms-full.txt: {sources_unread:?}"
     );
     let changed: Vec<&String> = v2
         .keys()

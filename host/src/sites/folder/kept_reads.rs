@@ -16,7 +16,7 @@ use quire_core::variables::Variables;
 use sha2::{Digest, Sha256};
 
 use super::PageRead;
-use crate::memo::TwoGenerations;
+use crate::memo::{self, TwoGenerations};
 
 /// Entries one generation holds before it is retired: two generations hold more than the
 /// pages of the largest sites we know of (25,000), at a few hundred bytes each.
@@ -34,15 +34,7 @@ pub(super) struct ReadContext(Key);
 
 impl ReadContext {
     pub(super) fn of(variables: &Variables) -> Self {
-        let mut hash = Sha256::new();
-        hash.update(FORMAT);
-        for (name, value) in variables.in_order() {
-            for part in [name, value] {
-                hash.update((part.len() as u64).to_le_bytes());
-                hash.update(part.as_bytes());
-            }
-        }
-        Self(hash.finalize().into())
+        Self(memo::variables_context(FORMAT, variables))
     }
 
     /// The key of the page `path` in `file`, whose contents have the SHA-256 `sha256` (hex).
