@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
-use crate::bundle::{FEATURES_FILE, PageFacts, PageFiles, SiteFiles};
+use crate::bundle::{FEATURES_FILE, PageFacts, PageFiles, PageSections, SiteFiles};
 use crate::plugins::{OutputFile, Plugins, RenderedPage, Warning};
 use crate::rendering::{PageKey, RenderCounts, RenderError, SiteRender};
 use crate::sites::{PageEntry, SiteManifest, is_static_asset};
@@ -168,17 +168,15 @@ pub fn run<R: Send>(
                                     .collect()
                             }
                             None => {
-                                let source = match rendered.source {
-                                    Some(source) => source,
-                                    None => source_now(render, page)?,
-                                };
-                                let beside = site_files.add_page(
-                                    &page.path,
-                                    (source, rendered.source_sha256.as_ref()),
+                                let source = (rendered.source, rendered.source_sha256.as_ref());
+                                let beside = add_with_source(
+                                    &mut site_files,
+                                    render,
+                                    page,
+                                    source,
                                     facts,
                                     summary.sections,
-                                    scope,
-                                );
+                                )?;
                                 beside_page(beside).collect()
                             }
                         };
@@ -204,17 +202,14 @@ pub fn run<R: Send>(
                             _ => (page_summary::count(page, &mut output), Vec::new()),
                         };
                         // A page given back whole comes with its source.
-                        let source = match rendered.source {
-                            Some(source) => source,
-                            None => source_now(render, page)?,
-                        };
-                        let beside = site_files.add_page(
-                            &page.path,
-                            (source, rendered.source_sha256.as_ref()),
+                        let beside = add_with_source(
+                            &mut site_files,
+                            render,
+                            page,
+                            (rendered.source, rendered.source_sha256.as_ref()),
                             PageFacts::of(&output),
                             sections,
-                            scope,
-                        );
+                        )?;
                         warnings.extend(std::mem::take(&mut output.warnings));
                         let mut hashes = hashes.into_iter();
                         output
@@ -328,11 +323,26 @@ fn unread_markdown(
     })
 }
 
-/// The source of `page`, which the render side did not read, read now.
-fn source_now(render: &SiteRender<'_>, page: &PageEntry) -> Result<String, ExportError> {
-    let bytes = render.sources.read(&page.file)?;
-    Ok(String::from_utf8(bytes)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+/// Adds `page` to `site_files` with its source (and the source's SHA-256, where known): as
+/// the render side read it, or read now where it did not.
+fn add_with_source(
+    site_files: &mut SiteFiles,
+    render: &SiteRender<'_>,
+    page: &PageEntry,
+    (source, source_sha256): (Option<String>, Option<&[u8; 32]>),
+    facts: PageFacts<'_>,
+    sections: PageSections,
+) -> Result<PageFiles, ExportError> {
+    let source = match source {
+        Some(source) => source,
+        None => {
+            let bytes = render.sources.read(&page.file)?;
+            String::from_utf8(bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        }
+    };
+    let scope = (page.version.as_deref(), page.language.as_deref());
+    Ok(site_files.add_page(&page.path, (source, source_sha256), facts, sections, scope))
 }
 
 /// The files beside a page, as bundle files: hashed already where the hash is known.
