@@ -140,7 +140,8 @@ fn group_key() -> Sha256 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bundle::{CountedSection, SearchDocument, Sections};
+    use crate::bundle::page_sections::Sections;
+    use crate::bundle::{CountedSection, SearchDocument};
 
     /// A memo of the test's own, empty.
     fn fresh_memo() -> &'static Memo {

@@ -18,6 +18,7 @@ pub mod llms;
 mod manifest;
 pub mod offline_search;
 mod page_list;
+mod page_sections;
 pub mod redirects;
 mod search_chunks;
 mod search_index;
@@ -30,6 +31,7 @@ pub use manifest::{
     PatchError, PatchedFile,
 };
 pub use page_list::{ListedPage, PAGE_LIST_FILE, PageList};
+pub use page_sections::PageSections;
 
 /// The feature file every bundle carries, which a docs server replaces.
 pub use quire_core::features::{FILE as FEATURES_FILE, script as features_script};
@@ -49,177 +51,6 @@ struct Listing {
     description: Option<String>,
     version: Option<String>,
     language: Option<String>,
-}
-
-/// A page's sections made ready for the offline search index, on whichever thread has the
-/// page: counting the terms of every section is most of what an export of pages taken from
-/// the render cache does, and [`SiteFiles`] runs on one thread. Serialised as their stored
-/// form (postcard bytes), which is what a page's summary keeps and gives back: read back, they
-/// stay bytes until the index's thread reads them in place.
-pub struct PageSections {
-    sections: Sections,
-    /// The documents' JSON as the index's chunks hold it, where written on the page's thread
-    /// ([`PageSections::write_documents`]); not part of what is stored.
-    documents: Option<PageDocuments>,
-}
-
-/// A page's search documents as [`search_index::document_json`] writes them, one after another,
-/// and where each ends.
-struct PageDocuments {
-    json: Vec<u8>,
-    ends: Vec<usize>,
-}
-
-enum Sections {
-    Counted(Vec<CountedSection>),
-    Stored(Vec<u8>),
-}
-
-impl PageSections {
-    /// The sections of `page` at `path` (taken out of it), scoped to the page's `version` and
-    /// `language`; none for a page kept out of search.
-    pub fn count(
-        path: &str,
-        page: &mut RenderedPage,
-        version: Option<&str>,
-        language: Option<&str>,
-    ) -> Self {
-        if !page.indexable {
-            return Self::of(Sections::Counted(Vec::new()));
-        }
-        let scope = format!("{}/{}", version.unwrap_or(""), language.unwrap_or(""));
-        let sections = std::mem::take(&mut page.sections).into_iter();
-        Self::of(Sections::Counted(
-            sections
-                .map(|section| {
-                    CountedSection::of(SearchDocument {
-                        path: path.to_string(),
-                        anchor: section.anchor,
-                        trail: section.heading_trail,
-                        text: section.text,
-                        scope: scope.clone(),
-                    })
-                })
-                .collect(),
-        ))
-    }
-
-    fn of(sections: Sections) -> Self {
-        Self {
-            sections,
-            documents: None,
-        }
-    }
-
-    /// Writes the sections' documents as the index's chunks hold them: work for the thread
-    /// that has the page, so that the one that puts the chunks together, in the site's order,
-    /// only copies bytes. Sections read back from their stored form have them written already.
-    pub fn write_documents(&mut self) {
-        if self.documents.is_none() {
-            self.documents = Some(self.documents_written());
-        }
-    }
-
-    fn documents_written(&self) -> PageDocuments {
-        let mut documents = PageDocuments {
-            json: Vec::new(),
-            ends: Vec::new(),
-        };
-        self.each(|section| {
-            search_index::document_json(&mut documents.json, section.document);
-            documents.ends.push(documents.json.len());
-        });
-        documents
-    }
-
-    /// The SHA-256 of the sections' stored form (postcard), which is what they are whether
-    /// counted now or read back from a summary; `None` where they cannot be stored.
-    fn digest(&self) -> Option<[u8; 32]> {
-        match &self.sections {
-            Sections::Stored(bytes) => Some(Sha256::digest(bytes).into()),
-            Sections::Counted(sections) => postcard::to_allocvec(sections)
-                .ok()
-                .map(|bytes| sha2::Sha256::digest(&bytes).into()),
-        }
-    }
-
-    fn is_empty(&self) -> bool {
-        match &self.sections {
-            Sections::Counted(sections) => sections.is_empty(),
-            // An empty list is stored as its length alone.
-            Sections::Stored(bytes) => bytes.as_slice() == [0],
-        }
-    }
-
-    /// Gives each section to `each`, in order; stored ones read in place. Stored sections that
-    /// do not read back (the summary they came from passed its cache's check, so never in
-    /// practice) give none, with an error in the log.
-    fn each(&self, mut each: impl FnMut(&counted_section::SectionParts<'_>)) {
-        match &self.sections {
-            Sections::Counted(sections) => sections.iter().for_each(|s| each(&s.parts())),
-            Sections::Stored(bytes) => {
-                match postcard::from_bytes::<Vec<StoredSection<'_>>>(bytes) {
-                    Ok(sections) => sections.iter().for_each(|s| each(&s.parts())),
-                    Err(e) => {
-                        tracing::error!("a page's stored search sections do not read back: {e}")
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The stored form: the sections (postcard bytes, read in place by the index's thread) and
-/// their documents as the chunks hold them, written once when the page is counted. Kept with
-/// the sections, the documents are not written again from them at every export that reads the
-/// page's summary, which decoded every section twice (BENCHMARKS.md).
-impl serde::Serialize for PageSections {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let counted;
-        let sections = match &self.sections {
-            Sections::Stored(bytes) => bytes,
-            Sections::Counted(sections) => {
-                counted = postcard::to_allocvec(sections).map_err(serde::ser::Error::custom)?;
-                &counted
-            }
-        };
-        let written;
-        let documents = match &self.documents {
-            Some(documents) => documents,
-            None => {
-                written = self.documents_written();
-                &written
-            }
-        };
-        (
-            serde_bytes::Bytes::new(sections),
-            serde_bytes::Bytes::new(&documents.json),
-            &documents.ends,
-        )
-            .serialize(serializer)
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for PageSections {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let (sections, json, ends): (serde_bytes::ByteBuf, serde_bytes::ByteBuf, Vec<usize>) =
-            serde::Deserialize::deserialize(deserializer)?;
-        // The chunks are cut at these ends: ones out of order or past the documents are damage,
-        // refused here rather than cut at.
-        let in_order = ends.windows(2).all(|pair| pair[0] <= pair[1]);
-        if !in_order || ends.last().is_some_and(|&end| end > json.len()) {
-            return Err(serde::de::Error::custom(
-                "a page's stored search documents end out of order or past their bytes",
-            ));
-        }
-        Ok(PageSections {
-            sections: Sections::Stored(sections.into_vec()),
-            documents: Some(PageDocuments {
-                json: json.into_vec(),
-                ends,
-            }),
-        })
-    }
 }
 
 /// What the site-wide files take of a rendered page besides its sections.
@@ -490,6 +321,7 @@ fn file(path: &str, contents: String) -> OutputFile {
 
 #[cfg(test)]
 mod tests {
+    use super::page_sections::Sections;
     use super::*;
 
     fn document(i: usize) -> SearchDocument {
