@@ -8,12 +8,16 @@ use std::collections::HashSet;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
 
 use super::ExportError;
 use super::assembly::{Assembled, Assembler, Entry, Reuse};
 use super::files::BundleFile;
 use crate::bundle::{MANIFEST_PATCH_FILE, ManifestBuilder};
 use crate::plugins::{ArchiveSession, Plugins};
+
+/// A file that takes longer than this to pack is named in the debug log.
+const SLOW_FILE: Duration = Duration::from_millis(5);
 
 /// Where an archive's bytes go as the packager gives them.
 pub trait ArchiveOutput {
@@ -69,9 +73,13 @@ pub fn pack<O: ArchiveOutput>(
     // Each path goes in once: a later file at a path already written (a plugin naming two
     // files alike, a site file where a page is) is left out, so the archive stays unambiguous.
     let mut written = HashSet::new();
+    let mut timings = WriterTimings::default();
     let result = (|| -> Result<(), ExportError> {
+        let mut waited = Instant::now();
         for batch in receiver {
+            timings.waiting += waited.elapsed();
             for file in batch {
+                let started = Instant::now();
                 if !written.insert(file.path().to_string()) {
                     tracing::warn!(work, path = %file.path(), "a second file at this path is left out");
                     continue;
@@ -98,7 +106,8 @@ pub fn pack<O: ArchiveOutput>(
                             .record(&path, (&[], &sha256), &entry)
                             .map_err(ExportError::Delta)?;
                         size += entry.bytes.len() as u64;
-                        output.write(entry.bytes)?;
+                        timings.writing(|| output.write(entry.bytes))?;
+                        timings.copying += started.elapsed();
                         continue;
                     }
                     BundleFile::Hashed { file, sha256 } => {
@@ -111,6 +120,8 @@ pub fn pack<O: ArchiveOutput>(
                     }
                 };
                 let sha256 = sha256.as_str();
+                timings.hashing += started.elapsed();
+                let started = Instant::now();
                 let chunk = match assembler.as_mut() {
                     Some(assembler) => {
                         let entry = match assembler.kept(&file.path, sha256) {
@@ -134,13 +145,20 @@ pub fn pack<O: ArchiveOutput>(
                 };
                 if !chunk.is_empty() {
                     size += chunk.len() as u64;
-                    output.write(chunk)?;
+                    timings.writing(|| output.write(chunk))?;
+                }
+                let took = started.elapsed();
+                timings.packing += took;
+                if took >= SLOW_FILE {
+                    tracing::debug!(work, path = %file.path, bytes = file.contents.len(), ms = took.as_millis() as u64, "a slow file to pack");
                 }
             }
+            waited = Instant::now();
         }
         if aborted.load(Ordering::SeqCst) {
             return Err(ExportError::PipelineClosed);
         }
+        let started = Instant::now();
         let listing = manifest.finish(domain, version, time::OffsetDateTime::now_utc());
         let chunk = Entry::new(archive.add_file(&listing.file.path, &listing.file.contents)?);
         // A reusable packager's entries stand alone: the patch's entry is packed for the
@@ -164,13 +182,18 @@ pub fn pack<O: ArchiveOutput>(
         output.write(chunk.bytes)?;
         size += last.len() as u64;
         output.write(last)?;
-        output.close()
+        timings.manifest = started.elapsed();
+        let started = Instant::now();
+        output.close()?;
+        timings.closing = started.elapsed();
+        Ok(())
     })();
     if let Err(e) = &result {
         tracing::debug!(work, "archive abandoned: {e}");
         output.abort();
     }
     result?;
+    timings.log(work, written.len());
     let assembled = assembler
         .map(Assembler::finish)
         .transpose()
@@ -182,6 +205,54 @@ pub fn pack<O: ArchiveOutput>(
         media_type,
         assembled,
     })
+}
+
+/// Where the archive writer's time went, logged when it ends: what of an export's tail is
+/// waiting on the render side, and what is the writer's own (copying kept entries, packing and
+/// patching changed files, the manifest and the archive's end).
+#[derive(Default)]
+struct WriterTimings {
+    /// Waiting for the render side's next batch.
+    waiting: Duration,
+    /// Kept entries checked against the index and written out.
+    copying: Duration,
+    /// Changed files hashed into the manifest.
+    hashing: Duration,
+    /// Changed files packed (or copied when unchanged after all), patched for the delta and
+    /// written out.
+    packing: Duration,
+    /// Of copying and packing, handing the bytes to the output.
+    written: Duration,
+    /// The manifest made, packed and patched, and the archive's end written.
+    manifest: Duration,
+    /// The output closed (on local storage, the file synced to disk).
+    closing: Duration,
+}
+
+impl WriterTimings {
+    /// Runs `write`, counting its time as `written`.
+    fn writing<T>(&mut self, write: impl FnOnce() -> T) -> T {
+        let started = Instant::now();
+        let result = write();
+        self.written += started.elapsed();
+        result
+    }
+
+    fn log(&self, work: &str, files: usize) {
+        let ms = |d: Duration| d.as_millis() as u64;
+        tracing::info!(
+            work,
+            files,
+            waiting_ms = ms(self.waiting),
+            copying_ms = ms(self.copying),
+            hashing_ms = ms(self.hashing),
+            packing_ms = ms(self.packing),
+            written_ms = ms(self.written),
+            manifest_ms = ms(self.manifest),
+            closing_ms = ms(self.closing),
+            "archive written"
+        );
+    }
 }
 
 /// The folder side: files in, written under `folder` with the bundle's manifest, as unpacking
