@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use crate::config::Config;
 use crate::deployment_type::{DeploymentType, FeatureRequests, Features};
 use crate::export::assembly::Reuse;
-use crate::export::{ArchiveOutput, Export, ExportError, ExportProgress};
+use crate::export::{ArchiveFile, ArchiveOutput, Export, ExportError, ExportProgress};
 use crate::plugins::{PluginError, Plugins, Warning};
 use crate::rendering::{RenderCache, RenderCounts, SiteRender, Sources};
 use crate::sites::{SiteError, SiteLimits, SiteManifest, load_site, validate_domain};
@@ -287,9 +287,7 @@ impl Builder {
                 };
                 let reuse = Reuse {
                     earlier: earlier.as_ref(),
-                    delta: delta_file
-                        .as_mut()
-                        .map(|f| &mut f.file as &mut (dyn std::io::Write + Send)),
+                    delta: delta_file.as_mut().map(ArchiveFile::writer),
                 };
                 let packed = crate::export::run(
                     &export,
@@ -379,54 +377,6 @@ impl ExportProgress for Progress<'_> {
 
     fn rendered(&mut self, counts: RenderCounts) {
         self.rendered = counts;
-    }
-}
-
-/// An archive written to a file on disk: beside it until complete, then renamed into place,
-/// so a failed build leaves the earlier file whole and nothing half-written (and a kept link
-/// to the earlier file is never overwritten in place).
-struct ArchiveFile {
-    path: PathBuf,
-    partial: PathBuf,
-    file: std::io::BufWriter<std::fs::File>,
-}
-
-impl ArchiveFile {
-    fn create(path: &Path) -> Result<Self, ExportError> {
-        let mut partial = path.as_os_str().to_owned();
-        partial.push(".partial");
-        let partial = PathBuf::from(partial);
-        let file = std::fs::File::create(&partial).map_err(|source| ExportError::Write {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Ok(Self {
-            path: path.to_path_buf(),
-            partial,
-            file: std::io::BufWriter::new(file),
-        })
-    }
-
-    fn error(&self, source: std::io::Error) -> ExportError {
-        ExportError::Write {
-            path: self.path.clone(),
-            source,
-        }
-    }
-}
-
-impl ArchiveOutput for ArchiveFile {
-    fn write(&mut self, chunk: Vec<u8>) -> Result<(), ExportError> {
-        std::io::Write::write_all(&mut self.file, &chunk).map_err(|e| self.error(e))
-    }
-
-    fn close(&mut self) -> Result<(), ExportError> {
-        std::io::Write::flush(&mut self.file).map_err(|e| self.error(e))?;
-        std::fs::rename(&self.partial, &self.path).map_err(|e| self.error(e))
-    }
-
-    fn abort(&mut self) {
-        let _ = std::fs::remove_file(&self.partial);
     }
 }
 

@@ -5,6 +5,7 @@
 //! (`jobs`) runs it on a content version in storage and keeps its progress in the store;
 //! `quire build` and `quire dev` run it on a site folder. Nothing here knows of jobs or stores.
 
+mod archive_file;
 pub mod assembly;
 mod destination;
 mod error;
@@ -24,6 +25,7 @@ use crate::store::JobWarning;
 use quire_core::redirects::Redirects;
 use quire_core::variables::Variables;
 
+pub use archive_file::ArchiveFile;
 use assembly::EarlierArchive;
 pub use destination::{ArchiveOutput, Packed, pack, write_folder};
 pub use error::ExportError;

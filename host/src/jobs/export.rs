@@ -13,7 +13,7 @@ use std::io::{Read, Seek, Write};
 
 use super::kept_archives;
 use crate::export::assembly::{Assembled, Reuse};
-use crate::export::{ArchiveOutput, Export, ExportError, ExportProgress, Packed};
+use crate::export::{ArchiveFile, ArchiveOutput, Export, ExportError, ExportProgress, Packed};
 use crate::plugins::Warning;
 use crate::rendering::{RenderCache, SiteRender, Sources};
 use crate::sites::{ManifestError, SiteManifest};
@@ -223,13 +223,23 @@ fn trim_now_and_then(cache: &RenderCache, max_bytes: u64) {
 /// export, BENCHMARKS.md).
 const ARCHIVE_WRITE_BYTES: usize = 8 << 20;
 
-/// An archive streamed into object storage.
+/// A job's archive in object storage: on local filesystem storage, a file written in place
+/// (`ArchiveFile`, synced before it counts as written); elsewhere, streamed through the
+/// storage layer.
 struct StorageArchive<'a> {
     runtime: &'a Handle,
-    writer: opendal::Writer,
     path: String,
-    /// What is not yet written, up to [`ARCHIVE_WRITE_BYTES`].
-    gathered: Vec<u8>,
+    sink: Sink,
+}
+
+/// Where a job archive's bytes go.
+enum Sink {
+    File(ArchiveFile),
+    Storage {
+        writer: opendal::Writer,
+        /// What is not yet written, up to [`ARCHIVE_WRITE_BYTES`].
+        gathered: Vec<u8>,
+    },
 }
 
 impl<'a> StorageArchive<'a> {
@@ -238,50 +248,74 @@ impl<'a> StorageArchive<'a> {
         runtime: &'a Handle,
         path: String,
     ) -> Result<Self, ExportError> {
-        let writer = runtime.block_on(context.operator.writer(&path))?;
+        let sink = match crate::storage::local_path(&context.operator, &path) {
+            Some(local) => Sink::File(ArchiveFile::create(&local)?.synced()),
+            None => Sink::Storage {
+                writer: runtime.block_on(context.operator.writer(&path))?,
+                gathered: Vec::new(),
+            },
+        };
         Ok(Self {
             runtime,
-            writer,
             path,
-            gathered: Vec::new(),
+            sink,
         })
-    }
-
-    fn write_gathered(&mut self) -> Result<(), ExportError> {
-        if !self.gathered.is_empty() {
-            let gathered = std::mem::take(&mut self.gathered);
-            self.runtime.block_on(self.writer.write(gathered))?;
-        }
-        Ok(())
     }
 }
 
 impl ArchiveOutput for StorageArchive<'_> {
     fn write(&mut self, chunk: Vec<u8>) -> Result<(), ExportError> {
+        let (writer, gathered) = match &mut self.sink {
+            Sink::File(file) => return file.write(chunk),
+            Sink::Storage { writer, gathered } => (writer, gathered),
+        };
         if chunk.len() >= ARCHIVE_WRITE_BYTES {
-            self.write_gathered()?;
-            self.runtime.block_on(self.writer.write(chunk))?;
+            write_gathered(self.runtime, writer, gathered)?;
+            self.runtime.block_on(writer.write(chunk))?;
         } else {
-            if self.gathered.len() + chunk.len() > ARCHIVE_WRITE_BYTES {
-                self.write_gathered()?;
+            if gathered.len() + chunk.len() > ARCHIVE_WRITE_BYTES {
+                write_gathered(self.runtime, writer, gathered)?;
             }
-            if self.gathered.capacity() == 0 {
-                self.gathered.reserve(ARCHIVE_WRITE_BYTES);
+            if gathered.capacity() == 0 {
+                gathered.reserve(ARCHIVE_WRITE_BYTES);
             }
-            self.gathered.extend_from_slice(&chunk);
+            gathered.extend_from_slice(&chunk);
         }
         Ok(())
     }
 
     fn close(&mut self) -> Result<(), ExportError> {
-        self.write_gathered()?;
-        self.runtime.block_on(self.writer.close())?;
-        Ok(())
+        match &mut self.sink {
+            Sink::File(file) => file.close(),
+            Sink::Storage { writer, gathered } => {
+                write_gathered(self.runtime, writer, gathered)?;
+                self.runtime.block_on(writer.close())?;
+                Ok(())
+            }
+        }
     }
 
     fn abort(&mut self) {
-        let _ = self.runtime.block_on(self.writer.abort());
+        match &mut self.sink {
+            Sink::File(file) => file.abort(),
+            Sink::Storage { writer, .. } => {
+                let _ = self.runtime.block_on(writer.abort());
+            }
+        }
     }
+}
+
+/// Hands what `gathered` holds to `writer`.
+fn write_gathered(
+    runtime: &Handle,
+    writer: &mut opendal::Writer,
+    gathered: &mut Vec<u8>,
+) -> Result<(), ExportError> {
+    if !gathered.is_empty() {
+        let chunk = std::mem::take(gathered);
+        runtime.block_on(writer.write(chunk))?;
+    }
+    Ok(())
 }
 
 /// The job's progress in the store: at most one transaction per interval, and every warning
