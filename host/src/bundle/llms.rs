@@ -5,6 +5,9 @@
 /// The path of `llms.txt` in a bundle.
 pub const INDEX_FILE: &str = "llms.txt";
 
+/// The path of `llms-full.txt` in a bundle.
+pub const FULL_TEXT_FILE: &str = "llms-full.txt";
+
 /// `llms-full.txt` stops growing here and says so; the per-page `.md` files hold the rest.
 const FULL_TEXT_LIMIT: usize = 16 << 20;
 
@@ -39,16 +42,22 @@ pub fn mcp_section(endpoint: &str) -> String {
     )
 }
 
-/// The growing `llms-full.txt`.
+/// The growing `llms-full.txt`: the site's pages in navigation order, up to the first that
+/// does not fit in [`FULL_TEXT_LIMIT`]. It holds a prefix of the site rather than every page
+/// that fits, so it is complete as soon as one page does not fit: the export hands it to the
+/// archive then, while the rest of the pages come, instead of packing 16 MiB at the end.
 #[derive(Default)]
 pub struct FullText {
     text: String,
-    left_out: usize,
+    /// A page did not fit: no later page is taken.
+    closed: bool,
+    /// The file has been handed out (`take_complete`).
+    taken: bool,
 }
 
 impl FullText {
-    /// Adds a page's `body` (`full_text_body` of its source) under its title, or leaves the
-    /// page out when there is no room for it.
+    /// Adds a page's `body` (`full_text_body` of its source) under its title, or, when there
+    /// is no room for it, closes the file.
     pub fn add(&mut self, path: &str, title: &str, body: &str) {
         if !self.takes(body.len()) {
             self.leave_out();
@@ -58,26 +67,35 @@ impl FullText {
             .push_str(&format!("# {title}\nSource: {path}.md\n\n{body}\n\n"));
     }
 
-    /// Whether a page whose body is `body_len` bytes long has room here.
+    /// Whether a page whose body is `body_len` bytes long would be added.
     pub fn takes(&self, body_len: usize) -> bool {
-        self.text.len() + body_len <= FULL_TEXT_LIMIT
+        !self.closed && self.text.len() + body_len <= FULL_TEXT_LIMIT
     }
 
-    /// Leaves a page out, as `add` does one there is no room for.
+    /// Leaves out a page that `takes` refused, as `add` does: the file is closed.
     pub fn leave_out(&mut self) {
-        self.left_out += 1;
+        if !self.closed {
+            self.closed = true;
+            self.text.push_str(LEFT_OUT_NOTE);
+        }
     }
 
-    pub fn finish(mut self) -> String {
-        if self.left_out > 0 {
-            self.text.push_str(&format!(
-                "({} more pages are not included here to keep this file small; each page's Markdown is beside it as PAGE.md, listed in llms.txt)\n",
-                self.left_out
-            ));
-        }
-        self.text
+    /// The whole file, once, when no later page can change it (a page did not fit).
+    pub fn take_complete(&mut self) -> Option<String> {
+        (self.closed && !self.taken).then(|| {
+            self.taken = true;
+            std::mem::take(&mut self.text)
+        })
+    }
+
+    /// The file at the end of the pages, unless `take_complete` gave it already.
+    pub fn finish(self) -> Option<String> {
+        (!self.taken).then_some(self.text)
     }
 }
+
+/// The end of an `llms-full.txt` that does not hold every page.
+const LEFT_OUT_NOTE: &str = "(The pages after this one are not included here to keep this file small; each page's Markdown is beside it as PAGE.md, listed in llms.txt)\n";
 
 /// What `llms-full.txt` takes of a page's Markdown `source`: its body, without frontmatter
 /// and trimmed.
@@ -114,12 +132,29 @@ mod tests {
             "Quickstart",
             full_text_body("---\ntitle: Q\n---\nHello\n"),
         );
-        let text = full.finish();
+        assert_eq!(full.take_complete(), None, "every page fits so far");
+        let text = full.finish().expect("not taken before");
         assert!(text.starts_with("# Quickstart\nSource: quickstart.md\n\nHello"));
         assert!(!text.contains("title: Q"));
         let advertised = list + &mcp_section("/mcp");
         assert!(advertised.ends_with(
             "\n\n## MCP server\n\n- [MCP server](/mcp): these docs over the Model Context Protocol (Streamable HTTP), with the tools `search` (sections matching a query, with their page URLs), `get_page` (a page's Markdown by path or URL) and `list_pages` (every page in navigation order)\n"
         ));
+    }
+
+    #[test]
+    fn llms_full_text_holds_the_pages_before_the_first_that_does_not_fit() {
+        let mut full = FullText::default();
+        let big = "x".repeat(FULL_TEXT_LIMIT / 2);
+        full.add("a", "A", &big);
+        assert!(full.takes(10));
+        full.add("b", "B", &big);
+        assert!(!full.takes(10), "closed by the page that did not fit");
+        let text = full.take_complete().expect("complete once closed");
+        assert!(text.contains("Source: a.md") && !text.contains("Source: b.md"));
+        assert!(text.ends_with(LEFT_OUT_NOTE));
+        full.add("c", "C", "small enough to have fitted");
+        assert_eq!(full.take_complete(), None, "handed out once");
+        assert_eq!(full.finish(), None);
     }
 }

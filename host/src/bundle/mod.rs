@@ -25,6 +25,7 @@ mod search_index;
 mod sitemap;
 
 pub use fallback::fallback_page;
+use llms::FULL_TEXT_FILE;
 pub use llms::INDEX_FILE as LLMS_INDEX_FILE;
 pub use manifest::{
     MANIFEST_FILE, MANIFEST_PATCH_FILE, Manifest, ManifestBuilder, ManifestPatch, PATCH_ENTRIES,
@@ -220,7 +221,8 @@ impl SiteFiles {
     }
 
     /// Takes note of a page in the site-wide files (its `llms-full.txt` part by `full_text`)
-    /// and returns the search index's document chunks it filled.
+    /// and returns the search index's document chunks it filled, and `llms-full.txt` when
+    /// this page completed it.
     fn take_note(
         &mut self,
         path: &str,
@@ -250,11 +252,16 @@ impl SiteFiles {
             }
             self.search.add(path, sections);
         }
-        self.chunks
+        let mut ready: Vec<OutputFile> = self
+            .chunks
             .take_ready()
             .into_iter()
             .map(|(path, contents)| OutputFile { path, contents })
-            .collect()
+            .collect();
+        if let Some(text) = self.full_text.take_complete() {
+            ready.push(file(FULL_TEXT_FILE, text));
+        }
+        ready
     }
 
     /// Says every page has been added, so the search index's thread can write its term shards
@@ -279,8 +286,10 @@ impl SiteFiles {
                 LLMS_INDEX_FILE,
                 llms::index(&self.name, self.description.as_deref(), &pages),
             ),
-            file("llms-full.txt", self.full_text.finish()),
         ];
+        if let Some(text) = self.full_text.finish() {
+            files.push(file(FULL_TEXT_FILE, text));
+        }
         let page_list = PageList {
             name: self.name.clone(),
             domain: self.domain.clone(),
