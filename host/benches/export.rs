@@ -6,8 +6,11 @@
 //! (VmHWM), the archive size and the unpacked bundle, and what the bundle's offline search loads
 //! for a first query (the same files `assets/search.js` would fetch). Then it measures the
 //! plugin runtime in-process: compiling the renderer cold, loading it from the compiled cache,
-//! and one instantiation plus call. The render cache is off, so every export renders every
-//! page (`scripts/bench-incremental` measures what the cache saves).
+//! and one instantiation plus call, and opening a 25,000-page site in a fresh instance (what a
+//! render session pays before its first page). The render cache is off, so every export renders
+//! every page (`scripts/bench-incremental` measures what the cache saves). `-- --plugins` runs
+//! only the plugin runtime's part; `QUIRE_BENCH_RENDERER=FILE` measures another build of the
+//! renderer component there.
 
 #[path = "../tests/integration/common/mod.rs"]
 #[allow(dead_code, unused_imports)]
@@ -30,6 +33,10 @@ thread_local! {
 }
 
 fn main() {
+    if std::env::args().any(|arg| arg == "--plugins") {
+        plugin_costs();
+        return;
+    }
     let sizes: Vec<usize> = std::env::args()
         .skip(1)
         .filter_map(|a| a.parse().ok())
@@ -225,7 +232,9 @@ fn peak_rss_kib(pid: u32) -> u64 {
 }
 
 fn plugin_costs() {
-    let renderer = common::wasm("quire_renderer");
+    let renderer = std::env::var_os("QUIRE_BENCH_RENDERER")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| common::wasm("quire_renderer"));
     let cache = tempfile::tempdir().expect("cache dir");
     let runtime =
         PluginRuntime::new(Default::default(), Some(cache.path().to_path_buf())).expect("runtime");
@@ -278,6 +287,15 @@ fn plugin_costs() {
         session.render_page(&page).expect("render");
     }
     let per_call = started.elapsed() / rounds;
+    let large = large_site(25_000);
+    let mut opens: Vec<Duration> = (0..11)
+        .map(|_| {
+            let started = Instant::now();
+            RendererSession::open(&runtime, &plugin, &large, "bench").expect("open large site");
+            started.elapsed()
+        })
+        .collect();
+    opens.sort();
     println!("| plugin runtime (renderer component) | time |");
     println!("|---|---:|");
     println!(
@@ -296,4 +314,61 @@ fn plugin_costs() {
         "| render one page on an open instance | {:.0} µs |",
         per_call.as_secs_f64() * 1e6
     );
+    println!(
+        "| fresh store + instantiate + open a 25,000-page site (median of 11) | {:.1} ms |",
+        opens[opens.len() / 2].as_secs_f64() * 1e3
+    );
+}
+
+/// A site of `pages` pages as the renderer is given it, shaped as `scripts/bench-vs-hugo`'s
+/// generated one: two versions, two languages, groups of 50 pages.
+fn large_site(pages: usize) -> SiteInfo {
+    let entry = |kind, depth, label: &str, target: Option<&str>| NavEntry {
+        kind,
+        depth,
+        label: label.into(),
+        target: target.map(str::to_string),
+        icon: None,
+        tag: None,
+        expanded: false,
+        directory: None,
+    };
+    let per_context = (pages / 4).max(1);
+    let (mut navigation, mut paths, mut versions) = (Vec::new(), Vec::new(), Vec::new());
+    for version in ["v2", "v1"] {
+        navigation.push(entry(NavKind::Version, 0, version, None));
+        let mut languages = Vec::new();
+        for language in ["en", "fr"] {
+            navigation.push(entry(NavKind::Language, 1, language, None));
+            let mut groups = Vec::new();
+            for start in (0..per_context).step_by(50) {
+                let label = format!("Section {}", start / 50);
+                navigation.push(entry(NavKind::Group, 2, &label, None));
+                let mut names = Vec::new();
+                for i in start..(start + 50).min(per_context) {
+                    let path = format!("{version}/{language}/section-{}/page-{i}", start / 50);
+                    navigation.push(entry(NavKind::Page, 3, &path, Some(&path)));
+                    names.push(path.clone());
+                    paths.push(path);
+                }
+                groups.push(json!({ "group": label, "pages": names }));
+            }
+            languages.push(json!({ "language": language, "groups": groups }));
+        }
+        versions.push(json!({ "version": version, "languages": languages }));
+    }
+    SiteInfo {
+        name: "Generated".into(),
+        version: "v3".into(),
+        navigation,
+        pages: paths,
+        config_json:
+            json!({ "name": "Generated", "theme": "mint", "navigation": { "versions": versions } })
+                .to_string(),
+        snippets: Vec::new(),
+        api_documents: Vec::new(),
+        stylesheets: Vec::new(),
+        files: Vec::new(),
+        scripts: Vec::new(),
+    }
 }

@@ -141,24 +141,25 @@ pub enum Destination<'a> {
 /// Splits the navigation into contexts: entries under a `version` or `language` entry go to
 /// that context (depths counted from it); entries under neither are shared by every context.
 pub(crate) fn split_contexts(items: &[NavEntry]) -> Vec<NavContext> {
-    type Key = (Option<String>, Option<String>);
+    // Borrowed from the entries: a large site's navigation is tens of thousands of entries, and
+    // copying each one's scope (and the entry once more) was most of this (BENCHMARKS.md).
+    type Key<'a> = (Option<&'a str>, Option<&'a str>);
+    const SHARED: Key<'static> = (None, None);
     // First pass: each entry's context and depth within it.
-    let mut placed: Vec<(Key, NavEntry)> = Vec::new();
+    let mut placed: Vec<(Key<'_>, NavEntry)> = Vec::new();
     let mut stack: Vec<&NavEntry> = Vec::new();
     for item in items {
         while stack.last().is_some_and(|s| s.depth >= item.depth) {
             stack.pop();
         }
-        let version = stack
-            .iter()
-            .rev()
-            .find(|s| s.kind == NavKind::Version)
-            .map(|s| s.label.clone());
-        let language = stack
-            .iter()
-            .rev()
-            .find(|s| s.kind == NavKind::Language)
-            .map(|s| s.label.clone());
+        let scope = |kind| {
+            stack
+                .iter()
+                .rev()
+                .find(|s| s.kind == kind)
+                .map(|s| s.label.as_str())
+        };
+        let key = (scope(NavKind::Version), scope(NavKind::Language));
         let scopes = stack
             .iter()
             .filter(|s| matches!(s.kind, NavKind::Version | NavKind::Language))
@@ -169,22 +170,22 @@ pub(crate) fn split_contexts(items: &[NavEntry]) -> Vec<NavContext> {
         }
         let mut entry = item.clone();
         entry.depth = item.depth.saturating_sub(scopes);
-        placed.push(((version, language), entry));
+        placed.push((key, entry));
     }
-    let mut keys: Vec<Key> = Vec::new();
+    let mut keys: Vec<Key<'_>> = Vec::new();
     for (key, _) in &placed {
-        if key != &(None, None) && !keys.contains(key) {
-            keys.push(key.clone());
+        if *key != SHARED && !keys.contains(key) {
+            keys.push(*key);
         }
     }
     if keys.is_empty() {
-        keys.push((None, None));
+        keys.push(SHARED);
     }
     let mut contexts: Vec<NavContext> = keys
-        .into_iter()
+        .iter()
         .map(|(version, language)| NavContext {
-            version,
-            language,
+            version: version.map(str::to_string),
+            language: language.map(str::to_string),
             items: Vec::new(),
             order: Vec::new(),
             parents: Vec::new(),
@@ -194,14 +195,12 @@ pub(crate) fn split_contexts(items: &[NavEntry]) -> Vec<NavContext> {
         })
         .collect();
     for (key, item) in placed {
-        for context in contexts.iter_mut() {
-            let shared = key == (None, None);
-            if shared
-                || (context.version.as_ref(), context.language.as_ref())
-                    == (key.0.as_ref(), key.1.as_ref())
-            {
+        if key == SHARED {
+            for context in contexts.iter_mut() {
                 context.items.push(item.clone());
             }
+        } else if let Some(at) = keys.iter().position(|k| *k == key) {
+            contexts[at].items.push(item);
         }
     }
     for context in &mut contexts {

@@ -72,8 +72,10 @@ impl Site {
         let config = quire_sdk::config::SiteConfig::of(config);
         let settings = crate::settings::Settings::of(&config);
         let contexts = split_contexts(&items);
-        let mut context_of = HashMap::new();
-        let mut trails = HashMap::new();
+        // Sized once for every entry: grown as they came, the maps were rehashed a dozen times
+        // on a large site.
+        let mut context_of = HashMap::with_capacity(items.len());
+        let mut trails = HashMap::with_capacity(items.len());
         for (c, context) in contexts.iter().enumerate() {
             let mut stack: Vec<(u32, String)> = Vec::new();
             for item in &context.items {
@@ -94,7 +96,7 @@ impl Site {
                 }
             }
         }
-        let mut position = HashMap::new();
+        let mut position = HashMap::with_capacity(context_of.len());
         for (c, context) in contexts.iter().enumerate() {
             for (i, (path, _)) in context.order.iter().enumerate() {
                 if context_of.get(path) == Some(&c) {
@@ -102,7 +104,8 @@ impl Site {
                 }
             }
         }
-        let mut all: HashSet<String> = pages.into_iter().collect();
+        let mut all: HashSet<String> = HashSet::with_capacity(pages.len() + context_of.len());
+        all.extend(pages);
         all.extend(context_of.keys().cloned());
         let theme = crate::theme::ThemeFiles::build(&settings, &contexts);
         // Warnings about the rules are the host's to give, once per export, not per page.
