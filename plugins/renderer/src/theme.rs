@@ -126,3 +126,30 @@ struct NavigationScript<'a> {
 }
 
 pub use quire_sdk::features::script as features_script;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::navigation::NavKind;
+
+    /// The navigation script is written from the entries as the tree of JSON values it replaced
+    /// wrote it, byte for byte: its content hash names it, and every page links it by that name.
+    #[test]
+    fn the_navigation_json_is_the_one_a_tree_of_values_gives() {
+        let mut group = NavEntry::new(NavKind::Group, 0, "Guides <b>", None);
+        group.icon = Some("book".into());
+        group.tag = Some("NEW".into());
+        group.expanded = true;
+        group.directory = Some("card".into());
+        let page = NavEntry::new(NavKind::Page, 1, "Start \u{2028}", Some("guides/start"));
+        let items = vec![group, page];
+        let icons: BTreeMap<&str, String> = [("book", "<svg></svg>".to_string())].into();
+        let tree = serde_json::json!({ "items": items, "icons": icons }).to_string();
+        let written = serde_json::to_string(&NavigationScript {
+            items: &items,
+            icons,
+        })
+        .expect("serializes");
+        assert_eq!(written, tree);
+    }
+}
