@@ -417,6 +417,9 @@ mod tests {
         let stored = postcard::to_allocvec(&sections).expect("stores");
         sections.write_documents();
         let read: PageSections = postcard::from_bytes(&stored).expect("reads back");
+        // Kept with the stored form, the digest is the one the counted sections hash to.
+        assert!(read.digest().is_some());
+        assert_eq!(read.digest(), sections.digest());
         let (ours, theirs) = (
             read.documents.expect("documents"),
             sections.documents.expect("written"),
@@ -428,6 +431,7 @@ mod tests {
                 serde_bytes::Bytes::new(&[0]),
                 serde_bytes::Bytes::new(b"{}{}"),
                 ends,
+                [0u8; 32],
             );
             postcard::from_bytes::<PageSections>(&postcard::to_allocvec(&form).expect("stores"))
         };

@@ -18,6 +18,9 @@ pub struct PageSections {
     /// The documents' JSON as the index's chunks hold it, where written on the page's thread
     /// ([`PageSections::write_documents`]); not part of what is stored.
     pub(super) documents: Option<PageDocuments>,
+    /// [`PageSections::digest`] as the stored form carries it: read back, a page's sections
+    /// are not hashed again at every export (the offline index keys its groups by it).
+    stored_digest: Option<[u8; 32]>,
 }
 
 /// A page's search documents as [`search_index::document_json`] writes them, one after another,
@@ -66,6 +69,7 @@ impl PageSections {
         Self {
             sections,
             documents: None,
+            stored_digest: None,
         }
     }
 
@@ -93,6 +97,9 @@ impl PageSections {
     /// The SHA-256 of the sections' stored form (postcard), which is what they are whether
     /// counted now or read back from a summary; `None` where they cannot be stored.
     pub(super) fn digest(&self) -> Option<[u8; 32]> {
+        if let Some(digest) = self.stored_digest {
+            return Some(digest);
+        }
         match &self.sections {
             Sections::Stored(bytes) => Some(Sha256::digest(bytes).into()),
             Sections::Counted(sections) => postcard::to_allocvec(sections)
@@ -149,10 +156,15 @@ impl serde::Serialize for PageSections {
                 &written
             }
         };
+        let digest: [u8; 32] = match self.stored_digest {
+            Some(digest) => digest,
+            None => Sha256::digest(sections).into(),
+        };
         (
             serde_bytes::Bytes::new(sections),
             serde_bytes::Bytes::new(&documents.json),
             &documents.ends,
+            digest,
         )
             .serialize(serializer)
     }
@@ -160,8 +172,13 @@ impl serde::Serialize for PageSections {
 
 impl<'de> serde::Deserialize<'de> for PageSections {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let (sections, json, ends): (serde_bytes::ByteBuf, serde_bytes::ByteBuf, Vec<usize>) =
-            serde::Deserialize::deserialize(deserializer)?;
+        type Stored = (
+            serde_bytes::ByteBuf,
+            serde_bytes::ByteBuf,
+            Vec<usize>,
+            [u8; 32],
+        );
+        let (sections, json, ends, digest): Stored = serde::Deserialize::deserialize(deserializer)?;
         // The chunks are cut at these ends: ones out of order or past the documents are damage,
         // refused here rather than cut at.
         let in_order = ends.windows(2).all(|pair| pair[0] <= pair[1]);
@@ -176,6 +193,7 @@ impl<'de> serde::Deserialize<'de> for PageSections {
                 json: json.into_vec(),
                 ends,
             }),
+            stored_digest: Some(digest),
         })
     }
 }
