@@ -11,7 +11,7 @@
 //! A published version's index is the list of its segments' keys (`list`, `read_list`), so a
 //! release stores one new segment, not the whole index again.
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use sha2::{Digest, Sha256};
 
@@ -221,6 +221,23 @@ impl Group {
     ) -> Result<Segment, SegmentError> {
         let key: SegmentKey = self.key.finalize().into();
         let sections = self.sections;
+        // A publish needs only a kept segment's word counts: when this process knows them and
+        // the entry is still on the local disk, the entry is not read (whatever reads its
+        // index checks it then).
+        if !with_index
+            && let Some(cache) = cache
+            && let Some(words) = KNOWN_VOCABULARIES.get(&key)
+            && cache.marks_held_bytes(&key)
+            && let Ok(vocabulary) = Vocabulary::from_bytes(&words)
+        {
+            return Ok(Segment {
+                key,
+                index: Vec::new(),
+                vocabulary,
+                sections,
+                reused: true,
+            });
+        }
         if let Some(segment) = cache
             .and_then(|cache| cache.get_bytes(&key))
             .and_then(|payload| read_entry(key, &payload, sections, with_index))
@@ -245,7 +262,9 @@ impl Group {
         }
         let index = builder.finish()?;
         if let Some(cache) = cache {
-            cache.put_bytes(&key, &entry(&index, &vocabulary));
+            let words = vocabulary.to_bytes();
+            cache.put_bytes(&key, &entry(&index, &words));
+            KNOWN_VOCABULARIES.put([(key, Arc::from(words))]);
         }
         Ok(Segment {
             key,
@@ -283,12 +302,12 @@ fn field(key: &mut Sha256, value: &str) {
     key.update(value.as_bytes());
 }
 
-/// A cache entry's payload: the vocabulary's length and stored form, then the segment.
-fn entry(index: &[u8], vocabulary: &Vocabulary) -> Vec<u8> {
-    let words = vocabulary.to_bytes();
+/// A cache entry's payload: the vocabulary's length and stored form (`words`), then the
+/// segment.
+fn entry(index: &[u8], words: &[u8]) -> Vec<u8> {
     let mut payload = Vec::with_capacity(8 + words.len() + index.len());
     payload.extend_from_slice(&(words.len() as u64).to_le_bytes());
-    payload.extend_from_slice(&words);
+    payload.extend_from_slice(words);
     payload.extend_from_slice(index);
     payload
 }
@@ -305,6 +324,7 @@ fn read_entry(
     let length = usize::try_from(u64::from_le_bytes(*length)).ok()?;
     let words = rest.get(..length)?;
     let vocabulary = Vocabulary::from_bytes(words).ok()?;
+    KNOWN_VOCABULARIES.put([(key, Arc::from(words))]);
     Some(Segment {
         key,
         index: match with_index {
@@ -326,6 +346,14 @@ pub fn list(keys: &[SegmentKey]) -> Vec<u8> {
     }
     bytes
 }
+
+/// The word counts (stored form) of each segment this process has built or read, by key: a
+/// few hundred bytes beside an index of hundreds of kilobytes, which a publish that keeps the
+/// segment does not need (reading every kept segment whole was a fifth of a one-page publish
+/// of a large site, BENCHMARKS.md). A key names what the segment was built from, so they never
+/// change.
+static KNOWN_VOCABULARIES: LazyLock<TwoGenerations<SegmentKey, Arc<[u8]>>> =
+    LazyLock::new(|| TwoGenerations::new(16 * 1024));
 
 /// The length of each segment's index that [`read_stored`] has read, by key: a key names what
 /// the segment was built from, so its length never changes.
@@ -472,7 +500,7 @@ mod tests {
     fn an_entry_reads_back_and_a_cut_one_is_built_again() {
         let mut vocabulary = Vocabulary::new();
         vocabulary.add_section("Webhooks are retried.");
-        let payload = entry(b"segment bytes", &vocabulary);
+        let payload = entry(b"segment bytes", &vocabulary.to_bytes());
         let segment = read_entry([3; 32], &payload, 1, true).expect("reads back");
         assert!(
             read_entry([3; 32], &payload, 1, false)
@@ -492,8 +520,8 @@ mod tests {
         let folder = tempfile::tempdir().expect("tempdir");
         let kept = RenderCache::Folder(folder.path().to_path_buf());
         let vocabulary = Vocabulary::new();
-        kept.put_bytes(&[1; 32], &entry(b"first", &vocabulary));
-        kept.put_bytes(&[2; 32], &entry(b"second", &vocabulary));
+        kept.put_bytes(&[1; 32], &entry(b"first", &vocabulary.to_bytes()));
+        kept.put_bytes(&[2; 32], &entry(b"second", &vocabulary.to_bytes()));
         let stored = list(&[[1; 32], [2; 32]]);
         assert_eq!(
             read_stored(stored, &kept, usize::MAX).expect("reads"),
@@ -517,8 +545,8 @@ mod tests {
         let kept = RenderCache::Folder(folder.path().to_path_buf());
         let vocabulary = Vocabulary::new();
         let (first, second, third) = ([0x51; 32], [0x52; 32], [0x53; 32]);
-        kept.put_bytes(&first, &entry(b"0123456789", &vocabulary));
-        kept.put_bytes(&second, &entry(b"0123456789", &vocabulary));
+        kept.put_bytes(&first, &entry(b"0123456789", &vocabulary.to_bytes()));
+        kept.put_bytes(&second, &entry(b"0123456789", &vocabulary.to_bytes()));
         let over = read_stored(list(&[first, second]), &kept, 15).unwrap_err();
         assert!(over.contains("over"), "{over}");
         // With the segments gone from storage, an index naming them (and one never read) is

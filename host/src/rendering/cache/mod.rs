@@ -139,9 +139,14 @@ impl RenderCache {
     /// the page again if they fail). Always false in object storage, where asking costs a
     /// round trip.
     pub fn marks_held(&self, key: &PageKey) -> bool {
+        self.marks_held_bytes(&key.0)
+    }
+
+    /// [`RenderCache::marks_held`] for an entry kept by [`RenderCache::put_bytes`].
+    pub fn marks_held_bytes(&self, key: &[u8; KEY_LEN]) -> bool {
         match self {
             RenderCache::Folder(root) => {
-                marks::mark_used(root, &key.0, &root.join(self.entry_name(&key.0)))
+                marks::mark_used(root, key, &root.join(self.entry_name(key)))
             }
             RenderCache::Storage { .. } => false,
         }
