@@ -39,9 +39,11 @@ pub fn script_json(json: &str) -> String {
     // script is megabytes of JSON with none of them.
     let mut out = String::with_capacity(json.len());
     let mut rest = json;
-    while let Some(at) = rest.find(['<', '\u{2028}', '\u{2029}']) {
+    while let Some((at, special)) = rest
+        .char_indices()
+        .find(|&(_, c)| matches!(c, '<' | '\u{2028}' | '\u{2029}'))
+    {
         out.push_str(&rest[..at]);
-        let special = rest[at..].chars().next().unwrap_or('<');
         out.push_str(match special {
             '<' => "\\u003c",
             '\u{2028}' => "\\u2028",

@@ -312,8 +312,9 @@ fn entry(index: &[u8], words: &[u8]) -> Vec<u8> {
     payload
 }
 
-/// The segment of a cache entry's payload (already checked whole by the cache); `None` for one
-/// that cannot be read, which is then built again.
+/// The segment of a cache entry's payload (already checked whole by the cache), its word counts
+/// kept in [`KNOWN_VOCABULARIES`]; `None` for one that cannot be read, which is then built
+/// again.
 fn read_entry(
     key: SegmentKey,
     payload: &[u8],
@@ -349,9 +350,9 @@ pub fn list(keys: &[SegmentKey]) -> Vec<u8> {
 
 /// The word counts (stored form) of each segment this process has built or read, by key: a
 /// few hundred bytes beside an index of hundreds of kilobytes, which a publish that keeps the
-/// segment does not need (reading every kept segment whole was a fifth of a one-page publish
-/// of a large site, BENCHMARKS.md). A key names what the segment was built from, so they never
-/// change.
+/// segment does not need (reading every kept segment whole took 4% of a one-page release's CPU
+/// on a large site, BENCHMARKS.md). A key names what the segment was built from, so they never
+/// change. [`read_entry`] keeps those of every entry it reads.
 static KNOWN_VOCABULARIES: LazyLock<TwoGenerations<SegmentKey, Arc<[u8]>>> =
     LazyLock::new(|| TwoGenerations::new(16 * 1024));
 
