@@ -7,14 +7,24 @@
 //! of an export's bytes (a 25,000-page site's is 180 MB, nearly all copied from the earlier
 //! archive on a one-page release), and the storage layer's local writes copy every chunk once
 //! more and hand it to another thread (BENCHMARKS.md).
+//!
+//! A synced archive is flushed to disk while it is written, on a thread of its own, so that
+//! closing it waits only for its last megabytes: syncing a large archive whole at the end
+//! was a serial part of a one-page release's tail (BENCHMARKS.md).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread::JoinHandle;
 
 use super::{ArchiveOutput, ExportError};
 
 /// What is gathered before a write to the file: most entries are a few kilobytes.
 const WRITE_BUFFER_BYTES: usize = 1 << 20;
+
+/// A synced archive asks for what it holds to be flushed to disk each time this much more
+/// has been written.
+const FLUSH_EVERY_BYTES: u64 = 16 << 20;
 
 /// An archive being written to a file.
 pub struct ArchiveFile {
@@ -23,6 +33,49 @@ pub struct ArchiveFile {
     file: std::io::BufWriter<std::fs::File>,
     /// Whether closing waits for the file to be on disk before it is renamed into place.
     synced: bool,
+    /// For a synced file, the thread that flushes it while it is written, when a second
+    /// handle on the file could be had.
+    flusher: Option<Flusher>,
+    /// Bytes written since the last flush was asked for.
+    unflushed: u64,
+}
+
+/// Flushes a file to disk on a thread of its own whenever asked, while it is being written.
+struct Flusher {
+    /// Asks for a flush; a full channel means one is asked for already.
+    ask: SyncSender<()>,
+    thread: JoinHandle<std::io::Result<()>>,
+}
+
+impl Flusher {
+    fn start(file: std::fs::File) -> Self {
+        let (ask, asked) = sync_channel(1);
+        let thread = std::thread::spawn(move || flush_when_asked(&file, asked));
+        Self { ask, thread }
+    }
+
+    /// Asks for the bytes written so far to be flushed, unless a flush is asked for already
+    /// (or the thread stopped on a failure, which `finish` reports).
+    fn ask(&self) {
+        let _ = self.ask.try_send(());
+    }
+
+    /// Waits for the flushes asked for; the first that failed is the error.
+    fn finish(self) -> std::io::Result<()> {
+        drop(self.ask);
+        self.thread
+            .join()
+            .unwrap_or_else(|_| Err(std::io::Error::other("flushing the archive stopped")))
+    }
+}
+
+/// Flushes `file` each time `asked` says so, until it closes. The first failure ends it and
+/// is kept for closing to report: a failed flush is not always reported again by the next.
+fn flush_when_asked(file: &std::fs::File, asked: Receiver<()>) -> std::io::Result<()> {
+    for () in asked {
+        file.sync_data()?;
+    }
+    Ok(())
 }
 
 impl ArchiveFile {
@@ -44,6 +97,8 @@ impl ArchiveFile {
             partial,
             file: std::io::BufWriter::with_capacity(WRITE_BUFFER_BYTES, file),
             synced: false,
+            flusher: None,
+            unflushed: 0,
         })
     }
 
@@ -51,6 +106,8 @@ impl ArchiveFile {
     /// when it says the write is complete: a job records its bundle as ready only then.
     pub fn synced(mut self) -> Self {
         self.synced = true;
+        // Without a second handle, closing flushes the whole file.
+        self.flusher = self.file.get_ref().try_clone().ok().map(Flusher::start);
         self
     }
 
@@ -70,11 +127,23 @@ impl ArchiveFile {
 
 impl ArchiveOutput for ArchiveFile {
     fn write(&mut self, chunk: Vec<u8>) -> Result<(), ExportError> {
-        self.file.write_all(&chunk).map_err(|e| self.error(e))
+        self.file.write_all(&chunk).map_err(|e| self.error(e))?;
+        if let Some(flusher) = &self.flusher {
+            self.unflushed += chunk.len() as u64;
+            // What the buffer holds is not the file's yet: flushed with the next.
+            if self.unflushed >= FLUSH_EVERY_BYTES {
+                self.unflushed = 0;
+                flusher.ask();
+            }
+        }
+        Ok(())
     }
 
     fn close(&mut self) -> Result<(), ExportError> {
         self.file.flush().map_err(|e| self.error(e))?;
+        if let Some(flusher) = self.flusher.take() {
+            flusher.finish().map_err(|e| self.error(e))?;
+        }
         if self.synced {
             self.file.get_ref().sync_all().map_err(|e| self.error(e))?;
         }
@@ -82,6 +151,9 @@ impl ArchiveOutput for ArchiveFile {
     }
 
     fn abort(&mut self) {
+        if let Some(flusher) = self.flusher.take() {
+            let _ = flusher.finish();
+        }
         let _ = std::fs::remove_file(&self.partial);
     }
 }
@@ -112,5 +184,21 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(left, vec![std::ffi::OsString::from("a.tar.gz")]);
+    }
+
+    #[test]
+    fn a_synced_archive_flushed_while_written_is_whole() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("c.tar.gz");
+        let mut archive = ArchiveFile::create(&path).unwrap().synced();
+        let mut expected = Vec::new();
+        // Chunks of several sizes, past three flushes.
+        for n in 0..(3 * FLUSH_EVERY_BYTES as usize / 700_000 + 2) {
+            let chunk = vec![(n % 251) as u8; 700_000 + n];
+            expected.extend_from_slice(&chunk);
+            archive.write(chunk).unwrap();
+        }
+        archive.close().unwrap();
+        assert!(std::fs::read(&path).unwrap() == expected);
     }
 }
