@@ -35,6 +35,11 @@ use page_summary::{PagePrepared, Summaries};
 /// Batches of files in flight between the renderer and the destination.
 const PIPELINE_DEPTH: usize = 64;
 
+/// The pages' files are sent on in batches of at least this many: a kept page's files are
+/// passed on in microseconds, and a batch per page cost about as much again in threads
+/// parked and woken (BENCHMARKS.md).
+const FILES_PER_BATCH: usize = 64;
+
 /// One export: which pages of which site, and what the bundle says of where it is served.
 pub struct Export<'a> {
     pub render: SiteRender<'a>,
@@ -137,10 +142,12 @@ pub fn run<R: Send>(
                 summaries.read(page, key, output)
             };
             let kept = |page: &PageEntry, key: &PageKey| summaries.kept(page, key);
+            // The pages' files not yet sent on.
+            let mut pending = Vec::with_capacity(FILES_PER_BATCH * 2);
             prepared.pages_kept(read, kept, |rendered| {
                 let page = rendered.page;
                 let scope = (page.version.as_deref(), page.language.as_deref());
-                let files = match (rendered.output, rendered.prepared) {
+                let files: Vec<BundleFile> = match (rendered.output, rendered.prepared) {
                     (None, Some(PagePrepared::Kept { summary, entries })) => {
                         crate::metrics::get().export_pages_kept.inc();
                         needs.extend(summary.needs);
@@ -231,9 +238,12 @@ pub fn run<R: Send>(
                         )));
                     }
                 };
-                let started = Instant::now();
-                send_files(&sender, files)?;
-                timings.waiting_for_writer += started.elapsed();
+                pending.extend(files);
+                if pending.len() >= FILES_PER_BATCH {
+                    let started = Instant::now();
+                    send_files(&sender, std::mem::take(&mut pending))?;
+                    timings.waiting_for_writer += started.elapsed();
+                }
                 let started = Instant::now();
                 crate::metrics::get().export_pages.inc();
                 done += 1;
@@ -241,6 +251,7 @@ pub fn run<R: Send>(
                 timings.progress += started.elapsed();
                 Ok::<_, ExportError>(())
             })?;
+            send_files(&sender, pending)?;
             timings.render = render_started.elapsed();
             site_files.pages_done();
             let (assets, assets_time) = assets.join().map_err(|_| {

@@ -20,7 +20,13 @@ use crate::plugins::{
 /// Pages handed out ahead of the first one not yet taken back, per thread: enough to keep every
 /// thread busy while one renders a slow page, few enough that the results waiting for it stay
 /// small.
-const AHEAD_PER_THREAD: usize = 16;
+const AHEAD_PER_THREAD: usize = 32;
+
+/// Pages handed to a thread at once, and given back at once. A page the cache holds takes a
+/// few tens of microseconds, about what handing it over and back one by one cost in threads
+/// parked and woken (a one-page release of a large site spent 8% of its CPU there,
+/// BENCHMARKS.md); a handful at once keeps the threads as evenly busy.
+const PAGES_PER_HANDOFF: usize = 8;
 
 /// One page handed to a rendering thread, with the caller's tag and how it is looked up.
 type Task<T> = (usize, T, PageInput, Option<Keying>);
@@ -106,9 +112,9 @@ where
 {
     let threads = threads.max(1);
     let ahead = threads * AHEAD_PER_THREAD;
-    let (task_sender, task_receiver) = sync_channel::<Task<T>>(ahead);
+    let (task_sender, task_receiver) = sync_channel::<Vec<Task<T>>>(ahead / PAGES_PER_HANDOFF + 1);
     let task_receiver = Mutex::new(task_receiver);
-    let (done_sender, done_receiver) = channel::<Done<T, P>>();
+    let (done_sender, done_receiver) = channel::<Vec<Done<T, P>>>();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let done_sender = done_sender.clone();
@@ -135,13 +141,13 @@ where
     })
 }
 
-/// The calling thread's side: hands out pages up to `ahead` past the next one due, and takes
-/// results back in order.
+/// The calling thread's side: hands out pages, a few at a time, up to `ahead` past the next one
+/// due, and takes results back in order.
 fn collect<T, P, E>(
     pages: impl IntoIterator<Item = Result<(T, PageInput, Option<Keying>), E>>,
     ahead: usize,
-    tasks: &std::sync::mpsc::SyncSender<Task<T>>,
-    done: &Receiver<Done<T, P>>,
+    tasks: &std::sync::mpsc::SyncSender<Vec<Task<T>>>,
+    done: &Receiver<Vec<Done<T, P>>>,
     on_page: &mut impl FnMut(T, PageInput, Outcome<P>) -> Result<(), E>,
 ) -> Result<(), E>
 where
@@ -153,30 +159,37 @@ where
     let mut waiting = BTreeMap::new();
     loop {
         while !exhausted && handed_out < next_due + ahead {
-            match pages.next() {
-                Some(page) => {
-                    let (tag, input, lookup) = page?;
-                    if tasks.send((handed_out, tag, input, lookup)).is_err() {
-                        break; // every thread stopped; the error is on its way back
+            let mut batch = Vec::with_capacity(PAGES_PER_HANDOFF);
+            while batch.len() < PAGES_PER_HANDOFF && handed_out < next_due + ahead {
+                match pages.next() {
+                    Some(page) => {
+                        let (tag, input, lookup) = page?;
+                        batch.push((handed_out, tag, input, lookup));
+                        handed_out += 1;
                     }
-                    handed_out += 1;
+                    None => {
+                        exhausted = true;
+                        break;
+                    }
                 }
-                None => exhausted = true,
+            }
+            if !batch.is_empty() && tasks.send(batch).is_err() {
+                break; // every thread stopped; the error is on its way back
             }
         }
         if exhausted && next_due == handed_out {
             return Ok(());
         }
-        let (index, tag, input, outcome) = match done.recv() {
-            Ok(finished) => finished?,
-            Err(_) => {
-                return Err(RenderError::Plugin(PluginError::Engine(
-                    "every rendering thread stopped".into(),
-                ))
-                .into());
-            }
+        let Ok(finished) = done.recv() else {
+            return Err(RenderError::Plugin(PluginError::Engine(
+                "every rendering thread stopped".into(),
+            ))
+            .into());
         };
-        waiting.insert(index, (tag, input, outcome));
+        for page in finished {
+            let (index, tag, input, outcome) = page?;
+            waiting.insert(index, (tag, input, outcome));
+        }
         while let Some((tag, input, outcome)) = waiting.remove(&next_due) {
             next_due += 1;
             on_page(tag, input, outcome)?;
@@ -193,117 +206,136 @@ fn render_thread<T, P>(
     site: &SiteInfo,
     cache: Option<&RenderCache>,
     work: &str,
-    tasks: &Mutex<Receiver<Task<T>>>,
+    tasks: &Mutex<Receiver<Vec<Task<T>>>>,
     (key_of, read_source): SourceCalls<'_, impl Fn(&PageInput) -> Option<PageKey>, impl ReadSource>,
     (prepare, kept): (
         &impl Fn(&T, Option<&PageKey>, &mut RenderedPage) -> P,
         &impl Fn(&T, &PageKey) -> Option<P>,
     ),
-    done: Sender<Done<T, P>>,
+    done: Sender<Vec<Done<T, P>>>,
 ) {
     let open = || RendererSession::open(runtime, plugin, site, work);
     let mut session: Option<RendererSession> = None;
     loop {
-        // The lock is held only to take one page; a poisoned lock means another thread
+        // The lock is held only to take a batch; a poisoned lock means another thread
         // panicked, and the scope reports that.
-        let task = match tasks.lock() {
+        let batch = match tasks.lock() {
             Ok(receiver) => receiver.recv(),
             Err(_) => return,
         };
-        let Ok((index, tag, mut input, keying)) = task else {
+        let Ok(batch) = batch else {
             return; // the queue is closed: the run is over
         };
-        let mut source_unread = matches!(keying, Some(Keying::Unread { .. }));
-        let lookup = match keying {
-            Some(Keying::Started(lookup)) => Some(lookup),
-            Some(Keying::OnThread { given_back }) => cache
-                .zip(key_of(&input))
-                .map(|(cache, key)| cache.start(key, given_back)),
-            Some(Keying::Unread { key, given_back }) => {
-                cache.map(|cache| cache.start(key, given_back))
-            }
-            None => None,
-        };
-        let key = lookup.as_ref().map(|l| l.key);
-        let given_back = lookup.as_ref().is_none_or(|l| l.given_back);
-        // What an earlier run made of the page, kept beside it, stands in for the page, which
-        // is then not read at all; only its entry is made sure of, for the runs that need it.
-        if given_back
-            && let (Some(cache), Some(key)) = (cache, &key)
-            && cache.marks_held(key)
-            && let Some(made) = kept(&tag, key)
-        {
-            let outcome = Outcome {
-                output: None,
-                reused: true,
-                prepared: Some(made),
-                source_unread,
-            };
-            if done.send(Ok((index, tag, input, outcome))).is_err() {
+        let mut finished = Vec::with_capacity(batch.len());
+        for task in batch {
+            let page = render_one(
+                (cache, &open, &mut session),
+                task,
+                (key_of, read_source),
+                (prepare, kept),
+            );
+            let stopped = page.is_err();
+            finished.push(page);
+            if stopped {
+                let _ = done.send(finished);
                 return;
             }
-            continue;
         }
-        // A page given back whole comes with its source; one rendered needs it.
-        if given_back && let Err(e) = read_unread(&mut source_unread, &mut input, read_source) {
-            let _ = done.send(Err(e));
-            return;
-        }
-        let cached = match cache.zip(lookup) {
-            Some((cache, lookup)) if given_back => cache.finish(lookup).map(Some),
-            Some((cache, lookup)) => cache.holds(lookup).then_some(None),
-            None => None,
-        };
-        let mut outcome = match cached {
-            Some(output) => Outcome {
-                output: output.map(Ok),
-                reused: true,
-                prepared: None,
-                source_unread,
-            },
-            None => {
-                if let Err(e) = read_unread(&mut source_unread, &mut input, read_source) {
-                    let _ = done.send(Err(e));
-                    return;
-                }
-                let live = match session.as_mut() {
-                    Some(live) => live,
-                    None => match open() {
-                        Ok(fresh) => session.insert(fresh),
-                        Err(e) => {
-                            let _ = done.send(Err(RenderError::Plugin(e)));
-                            return;
-                        }
-                    },
-                };
-                let rendered = live.render_page(&input);
-                match &rendered {
-                    Ok(output) => {
-                        if let (Some(cache), Some(key)) = (cache, &key) {
-                            cache.put(key, output);
-                        }
-                    }
-                    // A trap, a timeout or running out of memory may leave the instance
-                    // broken, so the next page opens a fresh one; a fault the plugin reported
-                    // leaves it as it was.
-                    Err(e) if !matches!(e, PluginError::Reported { .. }) => session = None,
-                    Err(_) => {}
-                }
-                Outcome {
-                    output: given_back.then_some(rendered),
-                    reused: false,
-                    prepared: None,
-                    source_unread: false,
-                }
-            }
-        };
-        if let Some(Ok(page)) = &mut outcome.output {
-            outcome.prepared = Some(prepare(&tag, key.as_ref(), page));
-        }
-        if done.send(Ok((index, tag, input, outcome))).is_err() {
+        if done.send(finished).is_err() {
             return;
         }
     }
+}
+
+/// One page of a batch on a rendering thread: looked up, taken from what `kept` has, or
+/// rendered in the thread's session (opened with `open` when first needed). An error stops
+/// the thread.
+fn render_one<T, P>(
+    (cache, open, session): (
+        Option<&RenderCache>,
+        &impl Fn() -> Result<RendererSession, PluginError>,
+        &mut Option<RendererSession>,
+    ),
+    (index, tag, mut input, keying): Task<T>,
+    (key_of, read_source): SourceCalls<'_, impl Fn(&PageInput) -> Option<PageKey>, impl ReadSource>,
+    (prepare, kept): (
+        &impl Fn(&T, Option<&PageKey>, &mut RenderedPage) -> P,
+        &impl Fn(&T, &PageKey) -> Option<P>,
+    ),
+) -> Done<T, P> {
+    let mut source_unread = matches!(keying, Some(Keying::Unread { .. }));
+    let lookup = match keying {
+        Some(Keying::Started(lookup)) => Some(lookup),
+        Some(Keying::OnThread { given_back }) => cache
+            .zip(key_of(&input))
+            .map(|(cache, key)| cache.start(key, given_back)),
+        Some(Keying::Unread { key, given_back }) => cache.map(|cache| cache.start(key, given_back)),
+        None => None,
+    };
+    let key = lookup.as_ref().map(|l| l.key);
+    let given_back = lookup.as_ref().is_none_or(|l| l.given_back);
+    // What an earlier run made of the page, kept beside it, stands in for the page, which
+    // is then not read at all; only its entry is made sure of, for the runs that need it.
+    if given_back
+        && let (Some(cache), Some(key)) = (cache, &key)
+        && cache.marks_held(key)
+        && let Some(made) = kept(&tag, key)
+    {
+        let outcome = Outcome {
+            output: None,
+            reused: true,
+            prepared: Some(made),
+            source_unread,
+        };
+        return Ok((index, tag, input, outcome));
+    }
+    // A page given back whole comes with its source; one rendered needs it.
+    if given_back {
+        read_unread(&mut source_unread, &mut input, read_source)?;
+    }
+    let cached = match cache.zip(lookup) {
+        Some((cache, lookup)) if given_back => cache.finish(lookup).map(Some),
+        Some((cache, lookup)) => cache.holds(lookup).then_some(None),
+        None => None,
+    };
+    let mut outcome = match cached {
+        Some(output) => Outcome {
+            output: output.map(Ok),
+            reused: true,
+            prepared: None,
+            source_unread,
+        },
+        None => {
+            read_unread(&mut source_unread, &mut input, read_source)?;
+            let live = match session.as_mut() {
+                Some(live) => live,
+                None => session.insert(open().map_err(RenderError::Plugin)?),
+            };
+            let rendered = live.render_page(&input);
+            match &rendered {
+                Ok(output) => {
+                    if let (Some(cache), Some(key)) = (cache, &key) {
+                        cache.put(key, output);
+                    }
+                }
+                // A trap, a timeout or running out of memory may leave the instance
+                // broken, so the next page opens a fresh one; a fault the plugin reported
+                // leaves it as it was.
+                Err(e) if !matches!(e, PluginError::Reported { .. }) => *session = None,
+                Err(_) => {}
+            }
+            Outcome {
+                output: given_back.then_some(rendered),
+                reused: false,
+                prepared: None,
+                source_unread: false,
+            }
+        }
+    };
+    if let Some(Ok(page)) = &mut outcome.output {
+        outcome.prepared = Some(prepare(&tag, key.as_ref(), page));
+    }
+    Ok((index, tag, input, outcome))
 }
 
 /// Reads the source of `input` with `read_source` if it came unread (`unread`), once.
