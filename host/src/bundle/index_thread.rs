@@ -12,8 +12,15 @@ use std::thread::JoinHandle;
 use super::PageSections;
 use super::index_groups::GroupedIndex;
 
-/// Pages' sections in flight to the thread, with their paths.
-const QUEUED_PAGES: usize = 256;
+/// Batches of pages' sections in flight to the thread.
+const QUEUED_BATCHES: usize = 8;
+
+/// Pages' sections sent to the thread at once: one page at a time, parking and waking the
+/// thread cost about as much as a kept page's sections take to add (BENCHMARKS.md).
+const PAGES_PER_BATCH: usize = 32;
+
+/// Pages' sections, with their paths, in the site's order.
+type Batch = Vec<(String, PageSections)>;
 
 /// The index's files, as (path, contents).
 type IndexFiles = Vec<(String, Vec<u8>)>;
@@ -22,7 +29,9 @@ type IndexFiles = Vec<(String, Vec<u8>)>;
 pub enum IndexThread {
     Thread {
         /// `None` once the thread is gone (it panicked).
-        sections: Option<SyncSender<(String, PageSections)>>,
+        sections: Option<SyncSender<Batch>>,
+        /// The pages not yet sent.
+        pending: Batch,
         builder: JoinHandle<IndexFiles>,
     },
     InLine(Box<GroupedIndex>),
@@ -30,12 +39,12 @@ pub enum IndexThread {
 
 impl Default for IndexThread {
     fn default() -> Self {
-        let (sections, queued) = sync_channel::<(String, PageSections)>(QUEUED_PAGES);
+        let (sections, queued) = sync_channel::<Batch>(QUEUED_BATCHES);
         let spawned = std::thread::Builder::new()
             .name("offline-index".into())
             .spawn(move || {
                 let mut builder = GroupedIndex::default();
-                for (path, page) in queued {
+                for (path, page) in queued.into_iter().flatten() {
                     builder.add(&path, page);
                 }
                 finish(builder)
@@ -43,6 +52,7 @@ impl Default for IndexThread {
         match spawned {
             Ok(builder) => IndexThread::Thread {
                 sections: Some(sections),
+                pending: Vec::with_capacity(PAGES_PER_BATCH),
                 builder,
             },
             Err(e) => {
@@ -60,12 +70,12 @@ impl IndexThread {
             return;
         }
         match self {
-            IndexThread::Thread { sections, .. } => {
-                // A thread that is gone held the index; `finish` reports it.
-                if let Some(sender) = sections
-                    && sender.send((path.to_string(), page)).is_err()
-                {
-                    *sections = None;
+            IndexThread::Thread {
+                sections, pending, ..
+            } => {
+                pending.push((path.to_string(), page));
+                if pending.len() >= PAGES_PER_BATCH {
+                    send(sections, pending);
                 }
             }
             IndexThread::InLine(builder) => builder.add(path, page),
@@ -76,7 +86,11 @@ impl IndexThread {
     /// here on, while the caller makes the site's other files, rather than once `finish` is
     /// called. Sections added after this are left out.
     pub fn close(&mut self) {
-        if let IndexThread::Thread { sections, .. } = self {
+        if let IndexThread::Thread {
+            sections, pending, ..
+        } = self
+        {
+            send(sections, pending);
             *sections = None;
         }
     }
@@ -86,7 +100,12 @@ impl IndexThread {
     /// ships, without offline search.
     pub fn finish(self) -> IndexFiles {
         match self {
-            IndexThread::Thread { sections, builder } => {
+            IndexThread::Thread {
+                mut sections,
+                mut pending,
+                builder,
+            } => {
+                send(&mut sections, &mut pending);
                 drop(sections);
                 builder.join().unwrap_or_else(|_| {
                     tracing::error!(
@@ -97,6 +116,20 @@ impl IndexThread {
             }
             IndexThread::InLine(builder) => finish(*builder),
         }
+    }
+}
+
+/// Sends the `pending` pages to the thread. A thread that is gone held the index; `finish`
+/// reports it.
+fn send(sections: &mut Option<SyncSender<Batch>>, pending: &mut Batch) {
+    if pending.is_empty() {
+        return;
+    }
+    let batch = std::mem::replace(pending, Vec::with_capacity(PAGES_PER_BATCH));
+    if let Some(sender) = sections
+        && sender.send(batch).is_err()
+    {
+        *sections = None;
     }
 }
 
