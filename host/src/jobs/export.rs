@@ -103,7 +103,7 @@ pub fn run_export(
             .map(|file| file as &mut (dyn Write + Send)),
     };
     let mut progress = Progress::new(context, runtime, job);
-    let packed = crate::export::run(
+    let mut packed = crate::export::run(
         &export,
         &context.plugins,
         &mut progress,
@@ -132,7 +132,7 @@ pub fn run_export(
         }
         _ => None,
     };
-    if let Some(assembled) = packed.assembled.as_ref().filter(|_| whole_site) {
+    if let Some(assembled) = packed.assembled.take().filter(|_| whole_site) {
         crate::metrics::get()
             .archive_entries_reused
             .inc_by(assembled.reused);
@@ -148,7 +148,7 @@ pub fn run_export(
             runtime,
             site,
             &packed.output.path,
-            &assembled.index,
+            assembled.index,
         ) {
             tracing::warn!(job = %job.id, "the archive is not kept for the next export: {e}");
         }
