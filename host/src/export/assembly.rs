@@ -212,6 +212,24 @@ pub(super) struct Assembler<'a> {
     patched: Vec<PatchedFile>,
 }
 
+/// Makes the manifest patch of a delta against an earlier archive.
+pub(super) struct ManifestPatcher<'a> {
+    earlier: &'a EarlierArchive,
+    /// The files the delta carries as patches.
+    patched: Vec<PatchedFile>,
+}
+
+impl ManifestPatcher<'_> {
+    /// The patch that rebuilds `manifest` from the earlier archive's.
+    pub(super) fn patch(self, manifest: &Manifest) -> Vec<u8> {
+        let earlier = self.earlier;
+        let mut patch =
+            manifest.patch_against(|path, sha256| earlier.has(path, sha256), earlier.paths());
+        patch.patched = self.patched;
+        patch.to_bytes()
+    }
+}
+
 /// A patch to pack for the delta alone, under the entry name `entry`.
 pub(super) struct PatchToPack {
     pub entry: String,
@@ -324,13 +342,19 @@ impl<'a> Assembler<'a> {
     }
 
     /// The manifest patch the delta carries for `manifest`, when a delta is written.
+    #[cfg(test)]
     pub(super) fn patch(&self, manifest: &Manifest) -> Option<Vec<u8>> {
+        Some(self.manifest_patcher()?.patch(manifest))
+    }
+
+    /// What makes the manifest patch the delta carries, when a delta is written: apart from
+    /// the assembler, so that it is made on another thread while the manifest is packed.
+    pub(super) fn manifest_patcher(&self) -> Option<ManifestPatcher<'a>> {
         self.delta.as_ref()?;
-        let earlier = self.earlier?;
-        let mut patch =
-            manifest.patch_against(|path, sha256| earlier.has(path, sha256), earlier.paths());
-        patch.patched = self.patched.clone();
-        Some(patch.to_bytes())
+        Some(ManifestPatcher {
+            earlier: self.earlier?,
+            patched: self.patched.clone(),
+        })
     }
 
     /// Ends the delta with the manifest patch's entry and the archive's last bytes.

@@ -160,10 +160,21 @@ pub fn pack<O: ArchiveOutput>(
         }
         let started = Instant::now();
         let listing = manifest.finish(domain, version, time::OffsetDateTime::now_utc());
-        let chunk = Entry::new(archive.add_file(&listing.file.path, &listing.file.contents)?);
+        // The manifest's patch for the delta is made while the manifest is packed: both
+        // are the archive's serial end.
+        let patcher = assembler.as_ref().and_then(Assembler::manifest_patcher);
+        let (chunk, patch) = std::thread::scope(|scope| {
+            let patch = patcher.map(|patcher| scope.spawn(|| patcher.patch(&listing)));
+            let chunk = archive.add_file(&listing.file.path, &listing.file.contents);
+            let patch = patch.map(|made| made.join()).transpose().map_err(|_| {
+                ExportError::Delta(std::io::Error::other("making the manifest patch stopped"))
+            });
+            (chunk, patch)
+        });
+        let chunk = Entry::new(chunk?);
         // A reusable packager's entries stand alone: the patch's entry is packed for the
         // delta only.
-        let patch_entry = match assembler.as_ref().and_then(|a| a.patch(&listing)) {
+        let patch_entry = match patch? {
             Some(patch) => Some(archive.add_file(MANIFEST_PATCH_FILE, &patch)?),
             None => None,
         };
