@@ -143,13 +143,9 @@ pub fn run_export(
             "archive assembled"
         );
         let site = (job.domain.as_str(), job.id.as_str());
-        if let Err(e) = kept_archives::keep(
-            context,
-            runtime,
-            site,
-            &packed.output.path,
-            assembled.index,
-        ) {
+        if let Err(e) =
+            kept_archives::keep(context, runtime, site, &packed.output.path, assembled.index)
+        {
             tracing::warn!(job = %job.id, "the archive is not kept for the next export: {e}");
         }
     }

@@ -19,7 +19,7 @@ use tokio::runtime::Handle;
 
 use super::ExportContext;
 use crate::export::assembly::{ArchiveIndex, EarlierArchive};
-use crate::storage::paths;
+use crate::storage::{location, paths};
 
 /// A site's last archive by one packager.
 #[derive(Debug, Serialize, Deserialize)]
@@ -45,11 +45,6 @@ fn kept_indexes() -> MutexGuard<'static, VecDeque<KeptIndex>> {
     static KEPT: LazyLock<Mutex<VecDeque<KeptIndex>>> = LazyLock::new(Mutex::default);
     // Every change is whole before the lock is let go, so a poisoned lock is still right.
     KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn location(operator: &opendal::Operator, path: &str) -> String {
-    let info = operator.info();
-    format!("{}://{}{}|{path}", info.scheme(), info.name(), info.root())
 }
 
 /// The index written at `path` of `operator`'s storage, if this process kept it; taken out,

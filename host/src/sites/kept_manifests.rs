@@ -10,7 +10,7 @@ use std::sync::{Arc, LazyLock, Mutex, MutexGuard};
 use opendal::{Metadata, Operator};
 
 use super::{ManifestError, SiteManifest};
-use crate::storage::paths;
+use crate::storage::{location, paths};
 
 /// Manifests kept: a release needs the latest two versions of the site it publishes.
 const KEPT: usize = 4;
@@ -46,11 +46,6 @@ fn kept() -> MutexGuard<'static, VecDeque<Kept>> {
     KEPT_MANIFESTS
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn location(operator: &Operator, path: &str) -> String {
-    let info = operator.info();
-    format!("{}://{}{}|{path}", info.scheme(), info.name(), info.root())
 }
 
 fn keep(at: String, stamp: Stamp, manifest: Arc<SiteManifest>) {

@@ -74,6 +74,13 @@ pub fn local_path(operator: &Operator, path: &str) -> Option<std::path::PathBuf>
         .then(|| std::path::PathBuf::from(info.root()).join(path.trim_start_matches('/')))
 }
 
+/// What names `path` in `operator`'s storage among every storage a process uses (its scheme,
+/// name and root, and the path): the key of what a process keeps of a stored object.
+pub fn location(operator: &Operator, path: &str) -> String {
+    let info = operator.info();
+    format!("{}://{}{}|{path}", info.scheme(), info.name(), info.root())
+}
+
 /// The scheme of opendal's local filesystem service, whose root is an absolute path.
 const LOCAL_FILESYSTEM: &str = "fs";
 
