@@ -341,12 +341,6 @@ impl<'a> Assembler<'a> {
         self.write_delta(packed)
     }
 
-    /// The manifest patch the delta carries for `manifest`, when a delta is written.
-    #[cfg(test)]
-    pub(super) fn patch(&self, manifest: &Manifest) -> Option<Vec<u8>> {
-        Some(self.manifest_patcher()?.patch(manifest))
-    }
-
     /// What makes the manifest patch the delta carries, when a delta is written: apart from
     /// the assembler, so that it is made on another thread while the manifest is packed.
     pub(super) fn manifest_patcher(&self) -> Option<ManifestPatcher<'a>> {
@@ -455,7 +449,10 @@ mod tests {
         manifest.add("a.html", b"aaaa");
         manifest.add("b.html", b"changed");
         let manifest = manifest.finish("d.test", "v2", time::OffsetDateTime::UNIX_EPOCH);
-        let patch = assembler.patch(&manifest).expect("a delta is written");
+        let patch = assembler
+            .manifest_patcher()
+            .expect("a delta is written")
+            .patch(&manifest);
         let patch = crate::bundle::ManifestPatch::from_bytes(&patch).unwrap();
         assert_eq!(patch.files.len(), 1, "only b.html changed: {patch:?}");
         assembler.end(Some(b"PATCH"), b"END").unwrap();

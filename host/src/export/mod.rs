@@ -251,7 +251,9 @@ pub fn run<R: Send>(
                 timings.progress += started.elapsed();
                 Ok::<_, ExportError>(())
             })?;
-            send_files(&sender, pending)?;
+            if !pending.is_empty() {
+                send_files(&sender, pending)?;
+            }
             timings.render = render_started.elapsed();
             site_files.pages_done();
             let (assets, assets_time) = assets.join().map_err(|_| {
