@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::extract::{JsonBody, Path, Query, StreamedBody};
 use super::{AdminKey, ApiError, ErrorBody, SharedState};
-use crate::publishing::{PublishRequest, linkable_files, publish};
+use crate::publishing::{PublishRequest, linkable_files, publish, upload_folder};
 use crate::sites::{SiteLimits, extract_site_archive, is_sha256_hex, missing_contents};
 use crate::store::ContentVersion;
 
@@ -49,7 +49,12 @@ pub async fn publish_version(
     body: StreamedBody,
 ) -> Result<(StatusCode, Json<ContentVersion>), ApiError> {
     let limits = SiteLimits::of(&state.config.publish);
-    let workdir = ScratchFolder(Some(tempfile::tempdir().map_err(ApiError::internal)?));
+    let operator = state.operator.clone();
+    let folder = tokio::task::spawn_blocking(move || upload_folder(&operator))
+        .await
+        .map_err(ApiError::internal)?
+        .map_err(ApiError::internal)?;
+    let workdir = ScratchFolder(Some(folder));
     let dest = workdir.path().to_path_buf();
     // Unpacked as it arrives: the first bytes that are not gzip, or a limit passed, end it.
     // Files the site's latest version holds are linked, not written again.
@@ -87,6 +92,7 @@ pub async fn publish_version(
             limits,
             plugins: &state.exports.plugins,
             strict: query.strict,
+            movable: true,
         },
     )
     .await?;

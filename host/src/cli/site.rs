@@ -61,6 +61,8 @@ pub fn run(
             limits,
             plugins: &plugins,
             strict,
+            // The user's own folder: copied, never moved.
+            movable: false,
         },
     ))?;
     eprintln!(

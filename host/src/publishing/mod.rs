@@ -4,9 +4,11 @@
 //! version.
 
 mod files;
+mod moved;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use opendal::Operator;
 use time::OffsetDateTime;
@@ -22,6 +24,7 @@ use crate::store::{ContentVersion, StoreError};
 
 pub use files::linkable_files;
 use files::{PreviousFiles, copy_files};
+pub use moved::upload_folder;
 
 /// What to publish.
 pub struct PublishRequest<'a> {
@@ -40,6 +43,10 @@ pub struct PublishRequest<'a> {
     /// Refuse a site with warnings (a navigation entry naming a missing page, ...) instead of
     /// publishing it without what they name.
     pub strict: bool,
+    /// `root` is the publish's to take (an upload's folder, from [`upload_folder`]): where it
+    /// is on storage's disk it is moved to become the version's files rather than copied. Never
+    /// for a folder of the user's.
+    pub movable: bool,
 }
 
 /// Why publishing failed.
@@ -107,6 +114,8 @@ pub async fn publish(
             file.sha256 = hashes.get(&file.path).cloned();
         }
     }
+    // Shared with the blocking tasks below, not copied for each.
+    let mut manifest = Arc::new(manifest);
     let domain = request.domain;
     for warning in &manifest.warnings {
         tracing::warn!(domain, version = %label, "{warning}");
@@ -114,17 +123,60 @@ pub async fn publish(
     // Copying waits on storage and indexing on the CPU: done at once, a publish takes about as
     // long as the longer of the two.
     let started = std::time::Instant::now();
-    let previous = PreviousFiles::of(store, operator, domain).await;
+    // An upload's folder on storage's disk becomes the version's: its files are the version's
+    // then, where pages are indexed from, and only hashed.
+    let moved = match request
+        .movable
+        .then(|| moved::version_folder(operator, domain, &label))
+        .flatten()
+    {
+        Some(target) => {
+            let (root, manifest_moved) = (request.root.to_path_buf(), Arc::clone(&manifest));
+            tokio::task::spawn_blocking(move || {
+                moved::move_into(&root, &target, &manifest_moved).then_some(target)
+            })
+            .await
+            .map_err(|e| PublishError::InvalidInput(format!("storing the site failed: {e}")))?
+        }
+        None => None,
+    };
+    if moved.is_some() {
+        tracing::info!(domain, version = %label, "the upload's folder became the version's files");
+    }
+    let root = moved.as_deref().unwrap_or(request.root);
+    let previous = match moved {
+        Some(_) => None,
+        None => PreviousFiles::of(store, operator, domain).await,
+    };
     let (copied, indexed) = tokio::join!(
         async {
-            let copied = copy_files(
-                operator,
-                (request.root, request.file_hashes),
-                &manifest,
-                (domain, &label),
-                previous.as_ref(),
-            )
-            .await;
+            let copied = match &moved {
+                Some(folder) => {
+                    let (folder, manifest, known) = (
+                        folder.clone(),
+                        Arc::clone(&manifest),
+                        request.file_hashes.cloned(),
+                    );
+                    tokio::task::spawn_blocking(move || {
+                        moved::files_in_place(&folder, &manifest, known.as_ref())
+                    })
+                    .await
+                    .map_err(|e| {
+                        PublishError::InvalidInput(format!("hashing the files failed: {e}"))
+                    })
+                    .and_then(|hashed| hashed)
+                }
+                None => {
+                    copy_files(
+                        operator,
+                        (root, request.file_hashes),
+                        &manifest,
+                        (domain, &label),
+                        previous.as_ref(),
+                    )
+                    .await
+                }
+            };
             tracing::debug!(
                 domain,
                 seconds = started.elapsed().as_secs_f32(),
@@ -133,7 +185,7 @@ pub async fn publish(
             copied
         },
         async {
-            let indexed = index_version(&request, operator, &manifest, &label).await;
+            let indexed = index_version(&request, root, operator, &manifest, &label).await;
             tracing::debug!(
                 domain,
                 seconds = started.elapsed().as_secs_f32(),
@@ -142,7 +194,8 @@ pub async fn publish(
             indexed
         }
     );
-    for (file, hash) in manifest.files.iter_mut().zip(copied?) {
+    // The tasks that shared the manifest are done: it is not copied here.
+    for (file, hash) in Arc::make_mut(&mut manifest).files.iter_mut().zip(copied?) {
         file.sha256 = Some(hash);
     }
     let (indexed_sections, index_problems) = match indexed {
@@ -177,7 +230,7 @@ pub async fn publish(
         tracing::warn!(domain, version = %label, "search index: {problem}");
     }
 
-    let manifest = std::sync::Arc::new(manifest)
+    let manifest = manifest
         .write(operator, domain, &label)
         .await
         .map_err(|e| match e {
@@ -207,15 +260,16 @@ pub async fn publish(
 /// unsearchable, and says why.
 async fn index_version(
     request: &PublishRequest<'_>,
+    root: &Path,
     operator: &Operator,
-    manifest: &crate::sites::SiteManifest,
+    manifest: &Arc<crate::sites::SiteManifest>,
     label: &str,
 ) -> Result<BuiltIndex, String> {
     let (plugins, manifest, label, root) = (
         request.plugins.clone(),
-        manifest.clone(),
+        Arc::clone(manifest),
         label.to_string(),
-        request.root.to_path_buf(),
+        root.to_path_buf(),
     );
     let runtime = tokio::runtime::Handle::current();
     let cache = plugins

@@ -125,6 +125,12 @@ pub mod paths {
     /// are kept, and so is what they name.
     pub const SEARCH_SEGMENTS: &str = "search-segments";
 
+    /// Where uploads are unpacked when storage is a local folder: on the disk of the
+    /// versions, so that an upload's unchanged files are links to the version before and its
+    /// folder becomes the new version's by a rename (`publishing`). Each upload's folder is
+    /// removed when its request ends.
+    pub const UPLOADS: &str = "uploads";
+
     /// Where archives live; a download link names an archive by what follows.
     const BUNDLES: &str = "bundles/";
 

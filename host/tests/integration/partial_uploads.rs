@@ -175,3 +175,96 @@ async fn a_publish_carries_only_the_files_the_server_lacks() {
     let (status, record) = api.publish("docs.acme.test", "v3", tar_gz_dir(&site)).await;
     assert_eq!(status, 201, "{record}");
 }
+
+/// The relative paths of the files under `dir`, sorted.
+fn files_under(dir: &std::path::Path) -> Vec<String> {
+    file_hashes(dir).into_keys().collect()
+}
+
+/// An upload's folder becomes the new version's files (storage is a local folder here): the
+/// unchanged files stay links to the version before, which keeps its own contents; what the
+/// site does not publish (hidden files, `node_modules`) is not stored; and no upload folder is
+/// left once the request is done.
+#[tokio::test]
+async fn an_upload_becomes_the_versions_files_and_leaves_the_version_before_as_it_was() {
+    use std::os::unix::fs::MetadataExt;
+    let instance = Instance::new("");
+    let key = instance.organization("acme", "enterprise");
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let site = instance.dir.path().join("site");
+    common::sites::copy_dir(&common::example_site(), &site);
+    let (status, record) = api.publish("docs.acme.test", "v1", tar_gz_dir(&site)).await;
+    assert_eq!(status, 201, "{record}");
+
+    let page = site.join("quickstart.mdx");
+    let before = std::fs::read_to_string(&page).unwrap();
+    std::fs::write(&page, format!("{before}\nOne more sentence, appended.\n")).unwrap();
+    std::fs::create_dir_all(site.join("node_modules/dep")).unwrap();
+    std::fs::write(
+        site.join("node_modules/dep/index.js"),
+        "module.exports = 1;",
+    )
+    .unwrap();
+    std::fs::write(site.join(".env"), "TOKEN=not-for-the-server").unwrap();
+    let (status, record) = api.publish("docs.acme.test", "v2", tar_gz_dir(&site)).await;
+    assert_eq!(status, 201, "{record}");
+
+    let storage = instance.data_dir().join("storage");
+    let files = |label: &str| storage.join(format!("sites/docs.acme.test/versions/{label}/files"));
+    let (v1, v2) = (files("v1"), files("v2"));
+    assert_eq!(
+        files_under(&v2),
+        files_under(&v1),
+        "the same files as the version before, and nothing the site does not publish"
+    );
+    assert_eq!(
+        std::fs::read_to_string(v1.join("quickstart.mdx")).unwrap(),
+        before
+    );
+    assert!(
+        std::fs::read_to_string(v2.join("quickstart.mdx"))
+            .unwrap()
+            .ends_with("One more sentence, appended.\n")
+    );
+    let inode = |path: std::path::PathBuf| std::fs::metadata(path).unwrap().ino();
+    assert_eq!(
+        inode(v2.join("docs.json")),
+        inode(v1.join("docs.json")),
+        "an unchanged file is the version before's, not a copy"
+    );
+
+    assert_eq!(
+        server
+            .log()
+            .matches("the upload's folder became the version's files")
+            .count(),
+        2,
+        "both uploads were moved into place, not copied"
+    );
+    // The upload's folder went with the version; what is left of it goes after the reply.
+    let uploads = storage.join("uploads");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let left: Vec<_> = std::fs::read_dir(&uploads).unwrap().flatten().collect();
+        if left.is_empty() {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "upload folders left: {left:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // And the version is whole: its export has the new sentence.
+    let job = json!({"domain": "docs.acme.test", "version": "v2"});
+    let (id, last) = api.run_job(job, Duration::from_secs(120)).await;
+    assert_eq!(last["status"], "completed", "{last}");
+    let bundle = unpack(&api.download_bundle(&id).await.1);
+    let markdown =
+        String::from_utf8_lossy(bundle.get("quickstart.md").expect("the page's Markdown"));
+    assert!(
+        markdown.contains("One more sentence, appended."),
+        "{markdown}"
+    );
+}
