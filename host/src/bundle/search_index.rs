@@ -51,6 +51,7 @@ pub struct SearchIndexBuilder {
     lengths: Vec<u32>,
     /// The sum of `lengths`, for the running average length a pruning weighs postings by.
     total_length: u64,
+    prune_scratch: PruneScratch,
 }
 
 /// A term's postings while documents are added.
@@ -109,7 +110,13 @@ impl SearchIndexBuilder {
             // for a large site is most of the export's memory: its list is cut back to its best
             // postings by the weights known so far, with room to spare above what is kept.
             if postings.list.len() >= PRUNE_AT {
-                prune(&mut postings.list, &self.lengths, average, 2 * MAX_POSTINGS);
+                prune(
+                    &mut postings.list,
+                    &self.lengths,
+                    average,
+                    2 * MAX_POSTINGS,
+                    &mut self.prune_scratch,
+                );
             }
         }
     }
@@ -195,30 +202,48 @@ fn weight(tf: u32, length: u32, average: f64) -> u32 {
     (weight * 100.0).round().max(1.0) as u32
 }
 
-/// Keeps the `keep` best of `list` by their weight with the `average` length known so far,
-/// in doc order.
-fn prune(list: &mut Vec<(u32, u32)>, lengths: &[u32], average: f64, keep: usize) {
-    if list.len() > keep && keep > 0 {
-        // Which postings are kept is all that matters here, so they are selected rather than
-        // sorted (a large site prunes its common terms thousands of times). Each key is computed
-        // once, best weight first and then the earlier document: a document is listed once per
-        // term, so the keys are distinct and the selection keeps what a sort would.
-        let mut keyed: Vec<(u64, u32)> = list
-            .iter()
-            .map(|&(doc, tf)| {
-                let weight = weight(tf, lengths[doc as usize], average);
-                ((u64::from(u32::MAX - weight) << 32) | u64::from(doc), tf)
-            })
-            .collect();
-        keyed.select_nth_unstable_by_key(keep - 1, |&(key, _)| key);
-        keyed.truncate(keep);
+/// Keeps the `keep` best of `list`, which is in doc order, by their weight with the `average`
+/// length known so far, in doc order; `scratch` is room for the selection, kept between calls.
+fn prune(
+    list: &mut Vec<(u32, u32)>,
+    lengths: &[u32],
+    average: f64,
+    keep: usize,
+    scratch: &mut PruneScratch,
+) {
+    debug_assert!(list.windows(2).all(|pair| pair[0].0 < pair[1].0));
+    if keep == 0 {
         list.clear();
-        list.extend(keyed.into_iter().map(|(key, tf)| (key as u32, tf)));
-    } else {
-        list.truncate(keep);
+        return;
     }
-    list.sort_unstable_by_key(|p| p.0);
-    list.shrink_to_fit();
+    if list.len() <= keep {
+        return;
+    }
+    // Which postings are kept is all that matters here, so the keep-th best key is selected
+    // rather than the list sorted (a large site prunes its common terms thousands of times),
+    // and the list filtered by it in place, which leaves it in doc order with no sort after.
+    // Each key is best weight first and then the earlier document: a document is listed once
+    // per term, so the keys are distinct and exactly `keep` are at most the selected one.
+    let PruneScratch { keys, selection } = scratch;
+    keys.clear();
+    keys.extend(list.iter().map(|&(doc, tf)| {
+        let weight = weight(tf, lengths[doc as usize], average);
+        (u64::from(u32::MAX - weight) << 32) | u64::from(doc)
+    }));
+    selection.clear();
+    selection.extend_from_slice(keys);
+    let (_, &mut threshold, _) = selection.select_nth_unstable(keep - 1);
+    let mut key = keys.iter();
+    // The list is filled again to `PRUNE_AT` before its next pruning: its room is kept.
+    list.retain(|_| key.next().is_some_and(|&key| key <= threshold));
+}
+
+/// The buffers pruning selects in, kept by the builder so that each pruning does not allocate
+/// its own.
+#[derive(Default)]
+struct PruneScratch {
+    keys: Vec<u64>,
+    selection: Vec<u64>,
 }
 
 /// A data file: a call the search script has set up, so it loads as a `<script>`.
@@ -394,7 +419,7 @@ mod tests {
             });
             sorted.truncate(keep);
             sorted.sort_by_key(|p| p.0);
-            prune(&mut list, &lengths, average, keep);
+            prune(&mut list, &lengths, average, keep, &mut PruneScratch::default());
             proptest::prop_assert_eq!(list, sorted);
         }
     }
