@@ -67,10 +67,11 @@ fn marks() -> MutexGuard<'static, HashMap<PathBuf, FolderMarks>> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Marks the entry `key` of the cache folder `root`, whose file is `path`, as used now,
-/// unless this process did within the interval. Whether the entry is there: an entry marked
+/// Marks the entry `key` of the cache folder `root`, whose file is at `path()`, as used now,
+/// unless this process did within the interval (the path is only made then: a release of a
+/// large site asks this of every entry it keeps). Whether the entry is there: an entry marked
 /// recently is taken to be (whoever reads it checks it, and makes it again if it is not).
-pub(super) fn mark_used(root: &Path, key: &[u8; KEY_LEN], path: &Path) -> bool {
+pub(super) fn mark_used(root: &Path, key: &[u8; KEY_LEN], path: impl FnOnce() -> PathBuf) -> bool {
     if marks()
         .get_mut(root)
         .is_some_and(|folder| folder.is_marked(key))
@@ -79,7 +80,7 @@ pub(super) fn mark_used(root: &Path, key: &[u8; KEY_LEN], path: &Path) -> bool {
     }
     let marked = std::fs::File::options()
         .append(true)
-        .open(path)
+        .open(path())
         .map(|file| {
             // One that cannot be marked is only trimmed sooner.
             let _ = file.set_modified(SystemTime::now());
@@ -119,7 +120,10 @@ mod tests {
         let root = tempfile::tempdir().expect("a folder");
         let path = root.path().join("entry");
         let key = [7u8; KEY_LEN];
-        assert!(!mark_used(root.path(), &key, &path), "no entry yet");
+        assert!(
+            !mark_used(root.path(), &key, || path.clone()),
+            "no entry yet"
+        );
 
         std::fs::write(&path, b"x").expect("an entry");
         let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000);
@@ -131,22 +135,22 @@ mod tests {
                 .expect("a time set");
         };
         set(old);
-        assert!(mark_used(root.path(), &key, &path));
+        assert!(mark_used(root.path(), &key, || path.clone()));
         let modified = || std::fs::metadata(&path).and_then(|m| m.modified()).ok();
         assert!(modified() > Some(old), "marked as used now");
 
         set(old);
-        assert!(mark_used(root.path(), &key, &path));
+        assert!(mark_used(root.path(), &key, || path.clone()));
         assert_eq!(modified(), Some(old), "not marked twice in an interval");
 
         forget(root.path());
-        assert!(mark_used(root.path(), &key, &path));
+        assert!(mark_used(root.path(), &key, || path.clone()));
         assert!(modified() > Some(old), "marked again once forgotten");
 
         forget(root.path());
         written(root.path(), &key);
         set(old);
-        assert!(mark_used(root.path(), &key, &path));
+        assert!(mark_used(root.path(), &key, || path.clone()));
         assert_eq!(
             modified(),
             Some(old),

@@ -146,7 +146,7 @@ impl RenderCache {
     pub fn marks_held_bytes(&self, key: &[u8; KEY_LEN]) -> bool {
         match self {
             RenderCache::Folder(root) => {
-                marks::mark_used(root, key, &root.join(self.entry_name(key)))
+                marks::mark_used(root, key, || root.join(self.entry_name(key)))
             }
             RenderCache::Storage { .. } => false,
         }
@@ -217,7 +217,7 @@ impl RenderCache {
                 let path = root.join(&name);
                 let bytes = std::fs::read(&path).ok()?;
                 // Marks the entry as used, for `trim`.
-                marks::mark_used(root, key, &path);
+                marks::mark_used(root, key, || path.clone());
                 Some(bytes)
             }
             RenderCache::Storage {
