@@ -268,3 +268,58 @@ async fn an_upload_becomes_the_versions_files_and_leaves_the_version_before_as_i
         "{markdown}"
     );
 }
+
+/// Storage on another disk than the system's temporary folder (a tmpfs here): uploads unpack
+/// beside storage, so a partial upload links the files it lists rather than failing on the
+/// first link across disks, and the version is moved into place all the same.
+#[tokio::test]
+async fn a_partial_upload_links_its_files_when_storage_is_on_another_disk() {
+    use std::os::unix::fs::MetadataExt;
+    let device = |path: &std::path::Path| std::fs::metadata(path).map(|m| m.dev()).ok();
+    let shm = std::path::Path::new("/dev/shm");
+    if device(shm).is_none() || device(shm) == device(&std::env::temp_dir()) {
+        eprintln!("no second disk beside the temporary folder here; nothing to test");
+        return;
+    }
+    let storage = tempfile::tempdir_in(shm).expect("a folder on the tmpfs");
+    let instance = Instance::new(&format!(
+        "[storage]\nroot = \"{}\"\n",
+        storage.path().display()
+    ));
+    let key = instance.organization("acme", "enterprise");
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let site = instance.dir.path().join("site");
+    common::sites::copy_dir(&common::example_site(), &site);
+    let (status, record) = api.publish("docs.acme.test", "v1", tar_gz_dir(&site)).await;
+    assert_eq!(status, 201, "{record}");
+
+    let page = site.join("quickstart.mdx");
+    let text = std::fs::read_to_string(&page).unwrap();
+    std::fs::write(&page, format!("{text}\nOne more sentence, appended.\n")).unwrap();
+    let hashes = file_hashes(&site);
+    let (status, record) = api
+        .publish(
+            "docs.acme.test",
+            "v2",
+            partial_archive(&site, &["quickstart.mdx"], &hashes),
+        )
+        .await;
+    assert_eq!(status, 201, "{record}");
+    let files = |label: &str| {
+        storage
+            .path()
+            .join(format!("sites/docs.acme.test/versions/{label}/files"))
+    };
+    assert_eq!(files_under(&files("v2")), files_under(&files("v1")));
+    let inode = |path: std::path::PathBuf| std::fs::metadata(path).unwrap().ino();
+    assert_eq!(
+        inode(files("v2").join("docs.json")),
+        inode(files("v1").join("docs.json"))
+    );
+    assert!(
+        server
+            .log()
+            .contains("the upload's folder became the version's files")
+    );
+}
