@@ -130,7 +130,7 @@ async fn copy_local_files(
 
 /// What one file to copy is: a file of the site folder, with its SHA-256 where it is known
 /// already, or contents made for the version.
-enum ToCopy {
+pub(super) enum ToCopy {
     File(Option<String>),
     Made(Vec<u8>),
 }
@@ -139,7 +139,7 @@ enum ToCopy {
 /// version's copy when its contents are the same, else a new file. Returns its SHA-256. A
 /// file whose hash is known and unchanged is linked without being read. `folders` are those
 /// made already.
-fn copy_local_file(
+pub(super) fn copy_local_file(
     root: &Path,
     path: &str,
     what: ToCopy,

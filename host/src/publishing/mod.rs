@@ -151,21 +151,7 @@ pub async fn publish(
     let (copied, indexed) = tokio::join!(
         async {
             let copied = match &moved {
-                Some(folder) => {
-                    let (folder, manifest, known) = (
-                        folder.clone(),
-                        Arc::clone(&manifest),
-                        request.file_hashes.cloned(),
-                    );
-                    tokio::task::spawn_blocking(move || {
-                        moved::files_in_place(&folder, &manifest, known.as_ref())
-                    })
-                    .await
-                    .map_err(|e| {
-                        PublishError::InvalidInput(format!("hashing the files failed: {e}"))
-                    })
-                    .and_then(|hashed| hashed)
-                }
+                Some(folder) => moved::files_in_place(folder, &manifest, request.file_hashes).await,
                 None => {
                     copy_files(
                         operator,

@@ -5,14 +5,15 @@
 //! two file calls per file of the site for a release that changes one page (BENCHMARKS.md).
 
 use std::collections::{HashMap, HashSet};
-use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use opendal::Operator;
 use sha2::{Digest, Sha256};
 
 use super::PublishError;
+use super::files::{ToCopy, copy_local_file};
 use crate::sites::{SiteError, SiteManifest};
 use crate::storage::{self, paths};
 
@@ -121,59 +122,53 @@ fn remove_unpublished(folder: &Path, manifest: &SiteManifest) {
 }
 
 /// The SHA-256 (hex) of each of `manifest`'s files, in its order, now in the version's folder
-/// `folder`: known from the upload, or read and hashed (a file too large for the upload to
-/// hash on the way). Writes the pages the navigation generates (API operations) there too.
-pub(super) fn files_in_place(
+/// `folder`: known from the upload, or read and hashed on a blocking thread (a file too large
+/// for the upload to hash on the way). Writes the pages the navigation generates (API
+/// operations) there too.
+pub(super) async fn files_in_place(
     folder: &Path,
-    manifest: &SiteManifest,
+    manifest: &Arc<SiteManifest>,
     known: Option<&HashMap<String, String>>,
 ) -> Result<Vec<String>, PublishError> {
-    let hashes = manifest
+    // Taken here, so that the upload's hashes are not copied for the blocking thread.
+    let hashes: Vec<Option<String>> = manifest
         .files
         .iter()
-        .map(|file| match known.and_then(|known| known.get(&file.path)) {
-            Some(hash) => Ok(hash.clone()),
-            None => hash_file(&folder.join(&file.path)).map_err(|e| {
-                PublishError::Site(SiteError::Io {
-                    file: file.path.clone(),
-                    message: e.to_string(),
-                })
-            }),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    for page in &manifest.pages {
-        let Some(source) = &page.generated else {
-            continue;
-        };
-        let path = folder.join(&page.file);
-        let stored = |e: std::io::Error| {
-            PublishError::Storage(opendal::Error::new(
-                opendal::ErrorKind::Unexpected,
-                format!("cannot store {}: {e}", page.file),
-            ))
-        };
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(stored)?;
+        .map(|file| known.and_then(|known| known.get(&file.path)).cloned())
+        .collect();
+    let (folder, manifest) = (folder.to_path_buf(), Arc::clone(manifest));
+    tokio::task::spawn_blocking(move || {
+        let hashes = manifest
+            .files
+            .iter()
+            .zip(hashes)
+            .map(|(file, hash)| match hash {
+                Some(hash) => Ok(hash),
+                None => hash_file(&folder.join(&file.path)).map_err(|e| {
+                    PublishError::Site(SiteError::Io {
+                        file: file.path.clone(),
+                        message: e.to_string(),
+                    })
+                }),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut folders = HashSet::new();
+        for page in &manifest.pages {
+            if let Some(source) = &page.generated {
+                let made = ToCopy::Made(source.clone().into_bytes());
+                copy_local_file(&folder, &page.file, made, &folder, None, &mut folders)?;
+            }
         }
-        // Whatever is there may be a link to the version before: replaced, never written
-        // through.
-        let _ = std::fs::remove_file(&path);
-        std::fs::write(&path, source.as_bytes()).map_err(stored)?;
-    }
-    Ok(hashes)
+        Ok(hashes)
+    })
+    .await
+    .map_err(|e| PublishError::InvalidInput(format!("hashing the files failed: {e}")))?
 }
 
 /// The SHA-256 (hex) of the file at `path`, read in pieces.
 fn hash_file(path: &Path) -> std::io::Result<String> {
-    let mut file = std::fs::File::open(path)?;
     let mut hasher = Sha256::new();
-    let mut buffer = vec![0; 1 << 16];
-    loop {
-        match file.read(&mut buffer)? {
-            0 => break,
-            n => hasher.update(&buffer[..n]),
-        }
-    }
+    std::io::copy(&mut std::fs::File::open(path)?, &mut hasher)?;
     Ok(hex::encode(hasher.finalize()))
 }
 
@@ -182,8 +177,8 @@ mod tests {
     use super::*;
     use crate::sites::SiteLimits;
 
-    #[test]
-    fn a_moved_folder_keeps_only_what_the_site_publishes_and_hashes_what_was_not_hashed() {
+    #[tokio::test]
+    async fn a_moved_folder_keeps_only_what_the_site_publishes_and_hashes_what_was_not_hashed() {
         let (uploads, storage) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let root = uploads.path().join("site");
         for (path, contents) in [
@@ -234,7 +229,10 @@ mod tests {
         // The upload knew one hash (here a wrong one, to show it is taken as given); the rest
         // are read.
         let known = HashMap::from([("index.mdx".to_string(), "given".to_string())]);
-        let hashes = files_in_place(&target, &manifest, Some(&known)).unwrap();
+        let manifest = Arc::new(manifest);
+        let hashes = files_in_place(&target, &manifest, Some(&known))
+            .await
+            .unwrap();
         for (file, hash) in manifest.files.iter().zip(&hashes) {
             let expected = match file.path.as_str() {
                 "index.mdx" => "given".to_string(),

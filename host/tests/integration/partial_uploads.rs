@@ -176,6 +176,19 @@ async fn a_publish_carries_only_the_files_the_server_lacks() {
     assert_eq!(status, 201, "{record}");
 }
 
+/// A server of `instance` with the example site published as version v1 of docs.acme.test, an
+/// admin's API to it, and the folder of the site as published (a copy, to edit).
+async fn example_published(instance: &Instance) -> (common::Server, Api, std::path::PathBuf) {
+    let key = instance.organization("acme", "enterprise");
+    let server = instance.start();
+    let api = Api::new(&server.base, &key);
+    let site = instance.dir.path().join("site");
+    common::sites::copy_dir(&common::example_site(), &site);
+    let (status, record) = api.publish("docs.acme.test", "v1", tar_gz_dir(&site)).await;
+    assert_eq!(status, 201, "{record}");
+    (server, api, site)
+}
+
 /// The relative paths of the files under `dir`, sorted.
 fn files_under(dir: &std::path::Path) -> Vec<String> {
     file_hashes(dir).into_keys().collect()
@@ -189,13 +202,7 @@ fn files_under(dir: &std::path::Path) -> Vec<String> {
 async fn an_upload_becomes_the_versions_files_and_leaves_the_version_before_as_it_was() {
     use std::os::unix::fs::MetadataExt;
     let instance = Instance::new("");
-    let key = instance.organization("acme", "enterprise");
-    let server = instance.start();
-    let api = Api::new(&server.base, &key);
-    let site = instance.dir.path().join("site");
-    common::sites::copy_dir(&common::example_site(), &site);
-    let (status, record) = api.publish("docs.acme.test", "v1", tar_gz_dir(&site)).await;
-    assert_eq!(status, 201, "{record}");
+    let (server, api, site) = example_published(&instance).await;
 
     let page = site.join("quickstart.mdx");
     let before = std::fs::read_to_string(&page).unwrap();
@@ -286,13 +293,7 @@ async fn a_partial_upload_links_its_files_when_storage_is_on_another_disk() {
         "[storage]\nroot = \"{}\"\n",
         storage.path().display()
     ));
-    let key = instance.organization("acme", "enterprise");
-    let server = instance.start();
-    let api = Api::new(&server.base, &key);
-    let site = instance.dir.path().join("site");
-    common::sites::copy_dir(&common::example_site(), &site);
-    let (status, record) = api.publish("docs.acme.test", "v1", tar_gz_dir(&site)).await;
-    assert_eq!(status, 201, "{record}");
+    let (server, api, site) = example_published(&instance).await;
 
     let page = site.join("quickstart.mdx");
     let text = std::fs::read_to_string(&page).unwrap();
