@@ -14,14 +14,15 @@ use super::sandbox::PluginState;
 
 /// The version of the `quire:plugins` WIT package (`wit/`) this runtime implements; new
 /// plugins are built against it.
-pub const CONTRACT_VERSION: &str = "0.8.0";
+pub const CONTRACT_VERSION: &str = "0.9.0";
 
 /// Every contract version this runtime can run. Older ones are not among them: 0.2.0 changed
 /// the renderer's records (navigation kinds, snippets, API documents), 0.3.0 added the
 /// page's modification time, 0.4.0 the site's own stylesheets and scripts, 0.5.0 the list
 /// of the site's other files and directory listings, 0.6.0 the site-wide output asked once
-/// (`site-output`, a page's `needs`), 0.7.0 the packager's reusable entries, and 0.8.0 the
-/// retriever's index loaded from segments, so plugins built against them must be rebuilt.
+/// (`site-output`, a page's `needs`), 0.7.0 the packager's reusable entries, 0.8.0 the
+/// retriever's index loaded from segments, and 0.9.0 the packager's entries written in parts,
+/// so plugins built against them must be rebuilt.
 pub const SUPPORTED_CONTRACT_VERSIONS: &[&str] = &[CONTRACT_VERSION];
 
 /// The part a plugin plays.
@@ -53,7 +54,7 @@ impl Role {
         }
     }
 
-    /// The fully qualified export name, `quire:plugins/render@0.8.0`.
+    /// The fully qualified export name, `quire:plugins/render@0.9.0`.
     pub fn export_name(self) -> String {
         format!("quire:plugins/{}@{CONTRACT_VERSION}", self.interface())
     }

@@ -37,7 +37,7 @@ pub use quire_core::{
 
 /// The version of the `quire:plugins` contract this SDK builds plugins against. The host
 /// refuses a plugin built against a version it does not support, naming both.
-pub const CONTRACT_VERSION: &str = "0.8.0";
+pub const CONTRACT_VERSION: &str = "0.9.0";
 
 /// One file a plugin produced, addressed by its path inside the exported site.
 #[derive(Debug, Clone, PartialEq, Eq)]

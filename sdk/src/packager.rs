@@ -21,6 +21,23 @@ pub struct Format {
     /// then keeps entries and writes them again in later archives without calling the
     /// packager. Leave it false unless all of that holds (a zip's central directory does not).
     pub reusable_entries: bool,
+    /// True when, besides, [`Packager::add_file_in_parts`] writes a file's entry in parts: a
+    /// head depending only on the path and size, one piece per part depending only on that
+    /// part's bytes, and a tail depending only on the size, which concatenated unpack to the
+    /// file. The host then packs only the changed parts of a large file and copies the
+    /// others' pieces from an earlier archive. Only with `reusable_entries`.
+    pub reusable_parts: bool,
+}
+
+/// A file's entry written in parts (see [`Format::reusable_parts`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PartedEntry {
+    /// The entry's start, depending only on the path and size.
+    pub head: Vec<u8>,
+    /// One piece per part, in order; empty for a part given as `None`.
+    pub parts: Vec<Vec<u8>>,
+    /// The entry's end, depending only on the size.
+    pub tail: Vec<u8>,
 }
 
 /// An archive being written.
@@ -29,6 +46,20 @@ pub trait Packager: Default + 'static {
     fn format(&self) -> Format;
     /// Adds a file; returns the bytes ready to be written out (possibly none).
     fn add_file(&mut self, path: &str, contents: &[u8]) -> Result<Vec<u8>>;
+    /// Adds a file of `size` bytes whose contents are `parts` concatenated; a part given as
+    /// `None` was packed before and its piece is kept by the host, so return an empty piece
+    /// for it. Called only when [`Format::reusable_parts`] is true; the default refuses.
+    fn add_file_in_parts(
+        &mut self,
+        path: &str,
+        size: u64,
+        parts: &[Option<&[u8]>],
+    ) -> Result<PartedEntry> {
+        let _ = (size, parts);
+        Err(Error::invalid_input(format!(
+            "{path}: this packager does not write entries in parts"
+        )))
+    }
     /// Ends the archive; returns its last bytes.
     fn finish(&mut self) -> Result<Vec<u8>>;
 }
@@ -175,7 +206,24 @@ pub mod adapter {
                 extension: format.extension,
                 media_type: format.media_type,
                 reusable_entries: format.reusable_entries,
+                reusable_parts: format.reusable_parts,
             }
+        }
+
+        fn add_file_in_parts(
+            &self,
+            path: String,
+            size: u64,
+            parts: Vec<Option<Vec<u8>>>,
+        ) -> Result<wit::PartedEntry, WitError> {
+            super::check_path(&path)?;
+            let parts: Vec<Option<&[u8]>> = parts.iter().map(Option::as_deref).collect();
+            let entry = self.0.borrow_mut().add_file_in_parts(&path, size, &parts)?;
+            Ok(wit::PartedEntry {
+                head: entry.head,
+                parts: entry.parts,
+                tail: entry.tail,
+            })
         }
 
         fn add_file(&self, path: String, contents: Vec<u8>) -> Result<Vec<u8>, WitError> {

@@ -73,6 +73,9 @@ pub struct BuildReport {
     pub bytes: u64,
     /// Archive entries copied from the kept archive instead of packed.
     pub reused_entries: u64,
+    /// Pieces of files written in parts (large files that changed) copied from the kept
+    /// archive instead of packed.
+    pub reused_pieces: u64,
     /// The delta's size, when one was written.
     pub delta_bytes: Option<u64>,
     pub elapsed: Duration,
@@ -252,7 +255,7 @@ impl Builder {
             rendered: RenderCounts::default(),
         };
         let names = (self.domain.as_str(), loaded.label.as_str());
-        let (mut reused_entries, mut delta_bytes) = (0, None);
+        let (mut reused_entries, mut reused_pieces, mut delta_bytes) = (0, 0, None);
         let bytes = match destination {
             Destination::Folder(folder) => crate::export::run(
                 &export,
@@ -321,6 +324,7 @@ impl Builder {
                 }
                 if let Some(assembled) = &packed.assembled {
                     reused_entries = assembled.reused;
+                    reused_pieces = assembled.reused_pieces;
                     delta_bytes = assembled.delta.map(|d| d.size_bytes);
                     if let Some(kept) = &self.kept
                         && let Err(e) = kept.keep(path, &assembled.index)
@@ -338,6 +342,7 @@ impl Builder {
             warnings: progress.warnings,
             bytes,
             reused_entries,
+            reused_pieces,
             delta_bytes,
             elapsed: started.elapsed(),
         })

@@ -110,10 +110,10 @@ pub fn run(args: BuildArgs, config: &Config, data_dir: &Path) -> Result<ExitCode
         report.bytes as f64 / 1e6,
         report.elapsed.as_secs_f64()
     );
-    if report.reused_entries > 0 {
+    if report.reused_entries > 0 || report.reused_pieces > 0 {
         eprintln!(
-            "copied {} unchanged files' archive entries from the last build",
-            report.reused_entries
+            "copied {} unchanged files' archive entries and {} unchanged parts of large files from the last build",
+            report.reused_entries, report.reused_pieces
         );
     }
     match (&args.delta, report.delta_bytes) {

@@ -9,9 +9,11 @@
 //! rest from the files it has). A changed file the earlier archive holds at the same path goes
 //! into the delta as a patch against its earlier contents when that is much smaller
 //! (`bundle::file_patch`): `llms-full.txt` and the search shards a one-page change touches.
+//! A large file's entry may be written in parts (`super::parted`); the index lists each
+//! part's piece too, so the next archive copies the pieces of the parts that did not change.
 
 use std::collections::HashMap;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::os::unix::fs::FileExt;
 
 use serde::{Deserialize, Serialize};
@@ -51,6 +53,26 @@ pub struct IndexEntry {
     /// checks at many times a SHA-256's speed. An index of the earlier form (with
     /// `entrySha256`) does not read: that archive's entries are packed again, once.
     pub entry_crc64: u64,
+    /// Where an entry written in parts has each part's piece, in order; empty for an entry
+    /// written whole.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<IndexPart>,
+}
+
+/// One part's piece of an entry written in parts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IndexPart {
+    /// The SHA-256 of the part's bytes: the piece depends on them alone.
+    pub sha256: String,
+    /// The part's length in bytes, before packing.
+    pub size: u64,
+    /// Where the piece starts, in the archive (in an [`Entry`], from the entry's start).
+    pub offset: u64,
+    /// The piece's length in bytes.
+    pub length: u64,
+    /// The CRC-64/NVME of the piece's bytes, checked before they are copied, as an entry's.
+    pub piece_crc64: u64,
 }
 
 /// An index that cannot be read.
@@ -74,12 +96,20 @@ pub struct EarlierArchive {
     content_version: String,
     /// Entries by path (an archive holds each path once).
     entries: HashMap<String, IndexEntry>,
+    /// The pieces of the entries written in parts, by their part's SHA-256.
+    pieces: HashMap<String, IndexPart>,
     file: std::fs::File,
 }
 
 impl EarlierArchive {
     /// The archive in `file`, as `index` describes it.
     pub fn new(index: ArchiveIndex, file: std::fs::File) -> Self {
+        let pieces = index
+            .entries
+            .iter()
+            .flat_map(|e| &e.parts)
+            .map(|part| (part.sha256.clone(), part.clone()))
+            .collect();
         let entries = index
             .entries
             .into_iter()
@@ -89,8 +119,42 @@ impl EarlierArchive {
             packager: index.packager,
             content_version: index.content_version,
             entries,
+            pieces,
             file,
         }
+    }
+
+    /// The piece of a part whose bytes hash to `sha256`, if an entry of the earlier archive
+    /// was written with that part and the piece's bytes check out.
+    pub fn piece(&self, sha256: &str) -> Option<Vec<u8>> {
+        let part = self.pieces.get(sha256)?;
+        let bytes = self.read_checked(sha256, part.offset, part.length, part.piece_crc64)?;
+        Some(bytes.bytes)
+    }
+
+    /// The `length` bytes at `offset`, if they can be read and their CRC-64 is `crc64`;
+    /// `what` names them in the log otherwise.
+    fn read_checked(&self, what: &str, offset: u64, length: u64, crc64: u64) -> Option<Entry> {
+        if length > MAX_ENTRY_BYTES {
+            return None;
+        }
+        let mut bytes = vec![0u8; length as usize];
+        if let Err(e) = self.file.read_exact_at(&mut bytes, offset) {
+            tracing::warn!(
+                what,
+                "cannot read a kept archive entry; packing it again: {e}"
+            );
+            return None;
+        }
+        let checked = Entry::new(bytes);
+        if checked.crc64 != crc64 {
+            tracing::warn!(
+                what,
+                "a kept archive entry fails its hash; packing it again"
+            );
+            return None;
+        }
+        Some(checked)
     }
 
     /// The content version the earlier archive holds.
@@ -115,9 +179,14 @@ impl EarlierArchive {
 
     /// The contents the earlier archive holds at `path`, with their SHA-256, read back out of
     /// its entry: a `.tar.gz` entry of one file, the only kind a delta is made of. `None` for
-    /// another kind of entry, or contents that fail the hash the index lists.
-    fn contents(&self, path: &str) -> Option<(&str, Vec<u8>)> {
+    /// another kind of entry, or contents that fail the hash the index lists. `now` is the
+    /// file's new contents and entry: when both entries were written in parts, the parts they
+    /// share are taken from `now` and only the others are read back.
+    fn contents(&self, path: &str, now: (&[u8], &Entry)) -> Option<(&str, Vec<u8>)> {
         let listed = self.entries.get(path)?;
+        if let Some(contents) = self.contents_from_parts(listed, now) {
+            return Some((listed.sha256.as_str(), contents));
+        }
         let entry = self.entry(path, &listed.sha256)?;
         let mut tar = tar::Archive::new(flate2::read::MultiGzDecoder::new(&entry.bytes[..]));
         let mut file = tar.entries().ok()?.next()?.ok()?;
@@ -130,44 +199,92 @@ impl EarlierArchive {
             .then_some((listed.sha256.as_str(), contents))
     }
 
+    /// `listed`'s contents rebuilt part by part: a part `now` has too is copied from its
+    /// contents, another is its piece read back (a gzip member of the part's bytes, as the
+    /// default packager writes it). `None` unless both were written in parts and the result
+    /// has the hash `listed` names.
+    fn contents_from_parts(
+        &self,
+        listed: &IndexEntry,
+        (contents, entry): (&[u8], &Entry),
+    ) -> Option<Vec<u8>> {
+        if listed.parts.is_empty() || entry.parts.is_empty() {
+            return None;
+        }
+        let mut start = 0usize;
+        let mut now = HashMap::with_capacity(entry.parts.len());
+        for part in &entry.parts {
+            let end = start.checked_add(usize::try_from(part.size).ok()?)?;
+            now.insert(part.sha256.as_str(), contents.get(start..end)?);
+            start = end;
+        }
+        let size: u64 = listed.parts.iter().map(|part| part.size).sum();
+        let mut earlier = Vec::with_capacity(usize::try_from(size.min(MAX_ENTRY_BYTES)).ok()?);
+        for part in &listed.parts {
+            match now.get(part.sha256.as_str()) {
+                Some(bytes) => earlier.extend_from_slice(bytes),
+                None => {
+                    let piece = self.read_checked(
+                        &part.sha256,
+                        part.offset,
+                        part.length,
+                        part.piece_crc64,
+                    )?;
+                    let before = earlier.len();
+                    let mut reader = flate2::read::MultiGzDecoder::new(&piece.bytes[..])
+                        .take(part.size.saturating_add(1));
+                    reader.read_to_end(&mut earlier).ok()?;
+                    if (earlier.len() - before) as u64 != part.size {
+                        return None;
+                    }
+                }
+            }
+        }
+        (hex::encode(Sha256::digest(&earlier)) == listed.sha256).then_some(earlier)
+    }
+
     /// The entry of the file at `path` with contents `sha256`, if the earlier archive has it
     /// and its bytes check out; damaged bytes are packed again, never copied.
     pub fn entry(&self, path: &str, sha256: &str) -> Option<Entry> {
         let entry = self.listed(path, sha256)?;
-        if entry.length > MAX_ENTRY_BYTES {
-            return None;
-        }
-        let mut bytes = vec![0u8; entry.length as usize];
-        if let Err(e) = self.file.read_exact_at(&mut bytes, entry.offset) {
-            tracing::warn!(
-                path,
-                "cannot read a kept archive entry; packing it again: {e}"
-            );
-            return None;
-        }
-        let checked = Entry::new(bytes);
-        if checked.crc64 != entry.entry_crc64 {
-            tracing::warn!(
-                path,
-                "a kept archive entry fails its hash; packing it again"
-            );
-            return None;
-        }
+        let mut checked = self.read_checked(path, entry.offset, entry.length, entry.entry_crc64)?;
+        // Its parts' pieces lie where they did in the entry: listed again, the next archive
+        // can copy them when the file changes a little.
+        checked.parts = entry
+            .parts
+            .iter()
+            .map(|part| IndexPart {
+                offset: part.offset.saturating_sub(entry.offset),
+                ..part.clone()
+            })
+            .collect();
         Some(checked)
     }
 }
 
-/// One file's entry in an archive: its bytes and their CRC-64, computed once.
+/// One file's entry in an archive: its bytes and their CRC-64, computed once, and, for an
+/// entry written in parts, where each part's piece lies in it.
 pub struct Entry {
     pub bytes: Vec<u8>,
     crc64: u64,
+    /// The pieces of an entry written in parts, with offsets from the entry's start.
+    pub parts: Vec<IndexPart>,
 }
 
 impl Entry {
     /// `bytes` as an entry, checksummed.
     pub fn new(bytes: Vec<u8>) -> Self {
         let crc64 = crc_fast::checksum(crc_fast::CrcAlgorithm::Crc64Nvme, &bytes);
-        Self { bytes, crc64 }
+        Self {
+            bytes,
+            crc64,
+            parts: Vec::new(),
+        }
+    }
+
+    /// The CRC-64 of a piece's `bytes`, as [`IndexPart::piece_crc64`] holds it.
+    pub fn piece_crc64(bytes: &[u8]) -> u64 {
+        crc_fast::checksum(crc_fast::CrcAlgorithm::Crc64Nvme, bytes)
     }
 }
 
@@ -187,6 +304,8 @@ pub struct Assembled {
     pub index: ArchiveIndex,
     /// Entries copied from the earlier archive.
     pub reused: u64,
+    /// Pieces of entries written in parts copied from the earlier archive.
+    pub reused_pieces: u64,
     /// The delta's size and the files it carries, when one was written.
     pub delta: Option<DeltaWritten>,
 }
@@ -207,6 +326,8 @@ pub(super) struct Assembler<'a> {
     index: ArchiveIndex,
     offset: u64,
     reused: u64,
+    /// Pieces of entries written in parts copied from the earlier archive.
+    reused_pieces: u64,
     delta_written: DeltaWritten,
     /// The files the delta carries as patches.
     patched: Vec<PatchedFile>,
@@ -259,6 +380,7 @@ impl<'a> Assembler<'a> {
             },
             offset: 0,
             reused: 0,
+            reused_pieces: 0,
             delta_written: DeltaWritten {
                 size_bytes: 0,
                 files: 0,
@@ -273,6 +395,14 @@ impl<'a> Assembler<'a> {
         let entry = self.earlier?.entry(path, sha256)?;
         self.reused += 1;
         Some(entry)
+    }
+
+    /// The earlier archive's piece for a part whose bytes hash to `sha256`, if it can be
+    /// copied.
+    pub(super) fn kept_piece(&mut self, sha256: &str) -> Option<Vec<u8>> {
+        let piece = self.earlier?.piece(sha256)?;
+        self.reused_pieces += 1;
+        Some(piece)
     }
 
     /// Whether the earlier archive holds the file at `path` with contents `sha256`, so that its
@@ -301,6 +431,14 @@ impl<'a> Assembler<'a> {
             offset: self.offset,
             length,
             entry_crc64: entry.crc64,
+            parts: entry
+                .parts
+                .iter()
+                .map(|part| IndexPart {
+                    offset: self.offset + part.offset,
+                    ..part.clone()
+                })
+                .collect(),
         });
         self.offset += length;
         let known = self.earlier.is_some_and(|e| e.has(path, sha256));
@@ -323,7 +461,7 @@ impl<'a> Assembler<'a> {
         if contents.len() < file_patch::MIN_PATCHED_BYTES || path.starts_with(PATCH_ENTRIES) {
             return None;
         }
-        let (base_sha256, earlier) = self.earlier?.contents(path)?;
+        let (base_sha256, earlier) = self.earlier?.contents(path, (contents, entry))?;
         let patch = file_patch::make(&earlier, contents)
             .filter(|patch| file_patch::worth_it(patch, entry.bytes.len()))?;
         let entry = format!("{PATCH_ENTRIES}{}.zst", self.patched.len());
@@ -379,6 +517,7 @@ impl<'a> Assembler<'a> {
         Ok(Assembled {
             index: self.index,
             reused: self.reused,
+            reused_pieces: self.reused_pieces,
             delta,
         })
     }
@@ -489,6 +628,105 @@ mod tests {
         assert!(
             Assembler::new(reuse, "another", "v2")
                 .kept("a.html", &sha)
+                .is_none()
+        );
+    }
+
+    /// An entry of `parts` written as the default packager writes one in parts: each part a
+    /// gzip member of its own (no head or tail, which the delta never reads).
+    fn parted_entry(parts: &[&[u8]]) -> Entry {
+        let mut bytes = Vec::new();
+        let mut places = Vec::new();
+        for part in parts {
+            let mut encoder =
+                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            encoder.write_all(part).unwrap();
+            let piece = encoder.finish().unwrap();
+            places.push(IndexPart {
+                sha256: hex::encode(Sha256::digest(part)),
+                size: part.len() as u64,
+                offset: bytes.len() as u64,
+                length: piece.len() as u64,
+                piece_crc64: Entry::piece_crc64(&piece),
+            });
+            bytes.extend(piece);
+        }
+        let mut entry = Entry::new(bytes);
+        entry.parts = places;
+        entry
+    }
+
+    #[test]
+    fn parts_are_kept_by_their_bytes_and_the_earlier_contents_rebuilt_from_them() {
+        let (one, two, three, new) = (
+            &b"part one "[..],
+            &b"part two "[..],
+            &b"part three"[..],
+            &b"part 2'"[..],
+        );
+        let before = [one, two, three].concat();
+        let entry = parted_entry(&[one, two, three]);
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(&entry.bytes).unwrap();
+        let mut assembler = Assembler::new(Reuse::default(), "packager", "v1");
+        let sha = |bytes: &[u8]| hex::encode(Sha256::digest(bytes));
+        assembler
+            .record("llms-full.txt", (&before, &sha(&before)), &entry)
+            .unwrap();
+        let index = assembler.finish().unwrap().index;
+        assert_eq!(index.entries[0].parts.len(), 3);
+        let earlier = EarlierArchive::new(index, file.try_clone().unwrap());
+
+        let mut assembler = Assembler::new(
+            Reuse {
+                earlier: Some(&earlier),
+                delta: None,
+            },
+            "packager",
+            "v2",
+        );
+        assert!(
+            assembler.kept_piece(&sha(three)).is_some(),
+            "a part kept by its bytes"
+        );
+        assert!(assembler.kept_piece(&sha(new)).is_none());
+
+        // The new file shares parts one and three: the earlier contents come back whole with
+        // only part two read out of its piece, and so they do with no part shared.
+        let after = [one, new, three].concat();
+        let now = parted_entry(&[one, new, three]);
+        let (base, contents) = earlier.contents("llms-full.txt", (&after, &now)).unwrap();
+        assert_eq!(
+            (base, contents.as_slice()),
+            (sha(&before).as_str(), before.as_slice())
+        );
+        let unrelated = parted_entry(&[new]);
+        assert_eq!(
+            earlier
+                .contents("llms-full.txt", (new, &unrelated))
+                .unwrap()
+                .1,
+            before
+        );
+
+        // A damaged piece is never copied, nor read back into the earlier contents.
+        file.write_all_at(b"XX", entry.parts[1].offset + 12)
+            .unwrap();
+        let damaged = EarlierArchive::new(
+            ArchiveIndex {
+                packager: "packager".into(),
+                content_version: "v1".into(),
+                entries: vec![IndexEntry {
+                    offset: 0,
+                    ..earlier.entries["llms-full.txt"].clone()
+                }],
+            },
+            file,
+        );
+        assert!(damaged.piece(&sha(two)).is_none());
+        assert!(
+            damaged
+                .contents_from_parts(&damaged.entries["llms-full.txt"], (&after, &now))
                 .is_none()
         );
     }

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use super::ExportError;
 use super::assembly::{Assembled, Assembler, Entry, Reuse};
 use super::files::BundleFile;
+use super::parted;
 use crate::bundle::{MANIFEST_PATCH_FILE, ManifestBuilder};
 use crate::plugins::{ArchiveSession, Plugins};
 
@@ -126,6 +127,9 @@ pub fn pack<O: ArchiveOutput>(
                     Some(assembler) => {
                         let entry = match assembler.kept(&file.path, sha256) {
                             Some(kept) => kept,
+                            None if parted::in_parts(&archive, file.contents.len()) => {
+                                parted::pack(&mut archive, assembler, &file.path, &file.contents)?
+                            }
                             None => Entry::new(archive.add_file(&file.path, &file.contents)?),
                         };
                         let patch = assembler
@@ -165,13 +169,23 @@ pub fn pack<O: ArchiveOutput>(
         let patcher = assembler.as_ref().and_then(Assembler::manifest_patcher);
         let (chunk, patch) = std::thread::scope(|scope| {
             let patch = patcher.map(|patcher| scope.spawn(|| patcher.patch(&listing)));
-            let chunk = archive.add_file(&listing.file.path, &listing.file.contents);
+            // The manifest of a large site is large, and a release changes a few of its lines.
+            let (path, contents) = (&listing.file.path, &listing.file.contents);
+            let chunk = match assembler.as_mut() {
+                Some(assembler) if parted::in_parts(&archive, contents.len()) => {
+                    parted::pack(&mut archive, assembler, path, contents)
+                }
+                _ => archive
+                    .add_file(path, contents)
+                    .map(Entry::new)
+                    .map_err(Into::into),
+            };
             let patch = patch.map(|made| made.join()).transpose().map_err(|_| {
                 ExportError::Delta(std::io::Error::other("making the manifest patch stopped"))
             });
             (chunk, patch)
         });
-        let chunk = Entry::new(chunk?);
+        let chunk = chunk?;
         // A reusable packager's entries stand alone: the patch's entry is packed for the
         // delta only.
         let patch_entry = match patch? {

@@ -11,6 +11,7 @@ mod destination;
 mod error;
 mod files;
 mod page_summary;
+mod parted;
 
 use std::collections::{BTreeSet, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};

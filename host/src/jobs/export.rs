@@ -139,6 +139,7 @@ pub fn run_export(
         tracing::info!(
             job = %job.id,
             reused = assembled.reused,
+            reused_pieces = assembled.reused_pieces,
             entries = assembled.index.entries.len(),
             "archive assembled"
         );

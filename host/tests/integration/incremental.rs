@@ -352,11 +352,44 @@ fn incremental_builds_equal_full_builds_on_the_corpora_after_random_edits() {
             let context = format!("{name}, after {done} (QUIRE_EDIT_SEED={seed})");
             let (incremental, said) = build(&cached);
             assert!(
-                said.contains("archive entries from the last build"),
+                said.contains("archive entries and"),
                 "the archive was assembled from the last one's entries: {context}: {said}"
             );
             let (full, _) = build(&["--no-cache"]);
             let full_files = common::archive::bundle_folder(&full);
+            // A large file that changed was packed in parts, and only its changed parts were:
+            // the others were copied, and the delta carries it as a patch.
+            let large = |files: &BTreeMap<String, Vec<u8>>| {
+                files
+                    .get("llms-full.txt")
+                    .filter(|text| text.len() > 1 << 20)
+                    .cloned()
+            };
+            if let (Some(before), Some(after)) = (
+                large(&common::archive::bundle_folder(&served)),
+                large(&full_files),
+            ) && before != after
+            {
+                let pieces: u64 = said
+                    .split("archive entries and ")
+                    .nth(1)
+                    .and_then(|rest| rest.split(' ').next())
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0);
+                assert!(
+                    pieces > 0,
+                    "llms-full.txt's unchanged parts were copied: {context}: {said}"
+                );
+                let patch = common::archive::unpack(&std::fs::read(&delta).unwrap());
+                let patch: serde_json::Value =
+                    serde_json::from_slice(&patch["manifest-patch.json"]).unwrap();
+                assert!(
+                    patch["patched"]
+                        .as_array()
+                        .is_some_and(|files| files.iter().any(|f| f["path"] == "llms-full.txt")),
+                    "the delta carries llms-full.txt as a patch: {context}: {patch}"
+                );
+            }
             common::archive::assert_same_files(
                 &common::archive::bundle_folder(&incremental),
                 &full_files,

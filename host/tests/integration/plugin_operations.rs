@@ -280,7 +280,7 @@ async fn a_component_built_against_another_contract_version_is_refused_naming_bo
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("built against contract version 0.1.0")
-            && text.contains("this host supports 0.8.0")
+            && text.contains("this host supports 0.9.0")
             && text.contains("rebuild the plugin with this release's quire-sdk"),
         "{text}"
     );
@@ -289,7 +289,7 @@ async fn a_component_built_against_another_contract_version_is_refused_naming_bo
     assert!(!out.status.success(), "the server must not start");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("contract version 0.1.0") && stderr.contains("supports 0.8.0"),
+        stderr.contains("contract version 0.1.0") && stderr.contains("supports 0.9.0"),
         "{stderr}"
     );
 }

@@ -42,6 +42,7 @@ impl Packager for ZipPackager {
             media_type: "application/zip".into(),
             // The central directory at the end lists every entry and where it starts.
             reusable_entries: false,
+            reusable_parts: false,
         }
     }
 

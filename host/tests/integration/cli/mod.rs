@@ -271,7 +271,7 @@ fn plugins_are_listed_and_checked_against_their_contract() {
     let instance = Instance::new("");
     let listing = instance.cli_ok(&["plugins", "list"]);
     assert!(
-        listing.contains("contract quire:plugins@0.8.0"),
+        listing.contains("contract quire:plugins@0.9.0"),
         "{listing}"
     );
     assert!(listing.contains("renderer\tquire_renderer"), "{listing}");
@@ -296,11 +296,11 @@ fn plugins_are_listed_and_checked_against_their_contract() {
     assert!(!out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("does not export quire:plugins/render@0.8.0, the renderer interface"),
+        text.contains("does not export quire:plugins/render@0.9.0, the renderer interface"),
         "{text}"
     );
     assert!(
-        text.contains("quire:plugins/packing@0.8.0"),
+        text.contains("quire:plugins/packing@0.9.0"),
         "it lists what the component does export: {text}"
     );
 
