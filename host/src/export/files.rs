@@ -55,11 +55,14 @@ pub(super) fn hash_on_the_way(
     hashed: SyncSender<Vec<BundleFile>>,
     earlier: Option<&EarlierArchive>,
 ) {
+    let (mut hashed_files, mut hashed_bytes) = (0u64, 0u64);
     for batch in files {
         let batch = batch
             .into_iter()
             .map(|file| match file {
                 BundleFile::Made(file) => {
+                    hashed_files += 1;
+                    hashed_bytes += file.contents.len() as u64;
                     let sha256 = hex::encode(Sha256::digest(&file.contents));
                     kept_or_hashed(file, sha256, earlier)
                 }
@@ -71,6 +74,11 @@ pub(super) fn hash_on_the_way(
             return;
         }
     }
+    tracing::debug!(
+        files = hashed_files,
+        bytes = hashed_bytes,
+        "files hashed on the way"
+    );
 }
 
 /// `file`, whose contents hash to `sha256`: the earlier archive's checked entry where it

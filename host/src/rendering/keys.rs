@@ -72,6 +72,11 @@ struct KeyedInput<'a> {
     modified: Option<u64>,
 }
 
+/// The SHA-256 of a page's source as read, as the manifest lists a file's whose bytes it is.
+pub fn digest_of(source: &str) -> Hash {
+    Sha256::digest(source.as_bytes()).into()
+}
+
 /// A file's SHA-256 as hex names it (the version manifest's), as the key takes it.
 pub fn source_digest(hex_sha256: &str) -> Option<Hash> {
     let mut digest = [0; HASH_LEN];
@@ -144,7 +149,7 @@ impl SiteKey {
     pub fn page(&self, page: &PageInput, source_sha256: Option<&Hash>) -> Option<PageKey> {
         let digest: Hash = match source_sha256 {
             Some(known) => *known,
-            None => Sha256::digest(page.source.as_bytes()).into(),
+            None => digest_of(&page.source),
         };
         let references = references(&page.source, &page.file, &self.variables);
         self.page_of(

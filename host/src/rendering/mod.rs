@@ -357,11 +357,23 @@ impl Prepared<'_> {
         });
         // Keys a read page on the thread that has it, keeping what the key read of its source
         // for the next run (a file read whole as UTF-8 only: its digest is its source's).
+        // The digests of sources the manifest does not list (a site folder's), computed once
+        // for a page's key and given with the page, so its Markdown is not hashed again.
+        let computed: Mutex<HashMap<String, [u8; 32]>> = Mutex::default();
         let key_of = |input: &PageInput| {
             let site = self.site_key.as_ref()?;
             let known = digests.get(input.file.as_str());
             let (Some(context), Some(digest)) = (facts_context, known) else {
-                return site.page(input, known);
+                if known.is_some() {
+                    return site.page(input, known);
+                }
+                let digest = keys::digest_of(&input.source);
+                let key = site.page(input, Some(&digest));
+                computed
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+                    .insert(input.file.clone(), digest);
+                return key;
             };
             let facts = site.facts(&input.source, &input.file);
             let key = site.page_of(
@@ -428,6 +440,12 @@ impl Prepared<'_> {
                     source_sha256: digests
                         .get(page.file.as_str())
                         .copied()
+                        .or_else(|| {
+                            computed
+                                .lock()
+                                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                                .remove(page.file.as_str())
+                        })
                         .filter(|_| source_is_file),
                     source: (!outcome.source_unread).then_some(input.source),
                     output,
