@@ -9,8 +9,9 @@
 //! rest from the files it has). A changed file the earlier archive holds at the same path goes
 //! into the delta as a patch against its earlier contents when that is much smaller
 //! (`bundle::file_patch`): `llms-full.txt` and the search shards a one-page change touches.
-//! A large file's entry may be written in parts (`super::parted`); the index lists each
-//! part's piece too, so the next archive copies the pieces of the parts that did not change.
+//! A large file's entry may be written in parts (`export::parted`, which uses this module);
+//! the index lists each part's piece too, so the next archive copies the pieces of the parts
+//! that did not change.
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
