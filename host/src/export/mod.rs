@@ -8,6 +8,7 @@
 mod archive_file;
 pub mod assembly;
 mod destination;
+mod earlier_archive;
 mod error;
 mod files;
 mod page_summary;

@@ -50,6 +50,23 @@ fn partial_archive(
     builder.into_inner().unwrap().finish().unwrap()
 }
 
+/// Publishes `site` to `docs.acme.test` as `version` by a partial upload: the files named in
+/// `carried`, and `.quire-files.json` listing `listed`.
+async fn publish_partial(
+    api: &Api,
+    site: &std::path::Path,
+    version: &str,
+    carried: &[&str],
+    listed: &BTreeMap<String, String>,
+) -> (u16, serde_json::Value) {
+    api.publish(
+        "docs.acme.test",
+        version,
+        partial_archive(site, carried, listed),
+    )
+    .await
+}
+
 /// A CI pipeline asks which contents the server lacks and uploads only those, the rest of the
 /// site named in `.quire-files.json`: the version is the same as one uploaded whole, and the
 /// errors name what is wrong (an unknown content, a hash that does not match, a bad hash).
@@ -103,13 +120,7 @@ async fn a_publish_carries_only_the_files_the_server_lacks() {
         .await;
     assert_eq!(status, 401, "an assistant key does not publish: {refused}");
 
-    let (status, record) = api
-        .publish(
-            "docs.acme.test",
-            "v2",
-            partial_archive(&site, &["quickstart.mdx"], &hashes),
-        )
-        .await;
+    let (status, record) = publish_partial(&api, &site, "v2", &["quickstart.mdx"], &hashes).await;
     assert_eq!(status, 201, "{record}");
     let job = |label: &str| json!({"domain": "docs.acme.test", "version": label});
     let (partial, last) = api.run_job(job("v2"), Duration::from_secs(120)).await;
@@ -135,13 +146,7 @@ async fn a_publish_carries_only_the_files_the_server_lacks() {
     // A listed file whose contents the server does not hold, and the archive does not carry.
     let mut unknown = hashes.clone();
     unknown.insert("guides/new.mdx".into(), "ab".repeat(32));
-    let (status, error) = api
-        .publish(
-            "docs.acme.test",
-            "v3",
-            partial_archive(&site, &[], &unknown),
-        )
-        .await;
+    let (status, error) = publish_partial(&api, &site, "v3", &[], &unknown).await;
     assert_eq!(status, 400, "{error}");
     let message = error["error"].as_str().unwrap_or_default();
     assert!(
@@ -151,13 +156,7 @@ async fn a_publish_carries_only_the_files_the_server_lacks() {
     // A carried file listed with other contents.
     let mut wrong = hashes.clone();
     wrong.insert("quickstart.mdx".into(), "cd".repeat(32));
-    let (status, error) = api
-        .publish(
-            "docs.acme.test",
-            "v3",
-            partial_archive(&site, &["quickstart.mdx"], &wrong),
-        )
-        .await;
+    let (status, error) = publish_partial(&api, &site, "v3", &["quickstart.mdx"], &wrong).await;
     assert_eq!(status, 400, "{error}");
     assert!(
         error.to_string().contains("files.quickstart.mdx"),
@@ -299,13 +298,7 @@ async fn a_partial_upload_links_its_files_when_storage_is_on_another_disk() {
     let text = std::fs::read_to_string(&page).unwrap();
     std::fs::write(&page, format!("{text}\nOne more sentence, appended.\n")).unwrap();
     let hashes = file_hashes(&site);
-    let (status, record) = api
-        .publish(
-            "docs.acme.test",
-            "v2",
-            partial_archive(&site, &["quickstart.mdx"], &hashes),
-        )
-        .await;
+    let (status, record) = publish_partial(&api, &site, "v2", &["quickstart.mdx"], &hashes).await;
     assert_eq!(status, 201, "{record}");
     let files = |label: &str| {
         storage

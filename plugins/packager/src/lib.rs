@@ -60,6 +60,16 @@ const FAST_ABOVE_BYTES: usize = 1 << 20;
 /// about four fifths of the default level's time, at 4% more bytes (BENCHMARKS.md).
 const FAST_LEVEL: Compression = Compression::new(2);
 
+/// The tar header of a regular file of `size` bytes, with the fixed mode and time.
+fn file_header(size: u64) -> tar::Header {
+    let mut header = tar::Header::new_gnu();
+    header.set_size(size);
+    header.set_mode(FILE_MODE);
+    header.set_mtime(FIXED_MTIME);
+    header.set_entry_type(tar::EntryType::Regular);
+    header
+}
+
 /// The level for a file of `size` bytes (see [`FAST_ABOVE_BYTES`]).
 fn level_for(size: usize) -> Compression {
     match size > FAST_ABOVE_BYTES {
@@ -100,11 +110,7 @@ impl Packager for TarGzWriter {
             .builder
             .as_mut()
             .ok_or_else(|| Error::invalid_input("the archive is already finished"))?;
-        let mut header = tar::Header::new_gnu();
-        header.set_size(contents.len() as u64);
-        header.set_mode(FILE_MODE);
-        header.set_mtime(FIXED_MTIME);
-        header.set_entry_type(tar::EntryType::Regular);
+        let mut header = file_header(contents.len() as u64);
         builder
             .append_data(&mut header, path, contents)
             .map_err(|e| Error::invalid_input(format!("adding {path}: {e}")))?;
@@ -132,11 +138,7 @@ impl Packager for TarGzWriter {
                 "{path}: the parts hold {given} bytes, more than the file's {size}"
             )));
         }
-        let mut header = tar::Header::new_gnu();
-        header.set_size(size);
-        header.set_mode(FILE_MODE);
-        header.set_mtime(FIXED_MTIME);
-        header.set_entry_type(tar::EntryType::Regular);
+        let mut header = file_header(size);
         // The header alone (and a long name's entry before it): the contents come as parts.
         builder
             .append_data(&mut header, path, std::io::empty())
