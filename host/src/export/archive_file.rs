@@ -11,12 +11,19 @@
 //! A synced archive is flushed to disk while it is written, on a thread of its own, so that
 //! closing it waits only for its last megabytes: syncing a large archive whole at the end
 //! was a serial part of a one-page release's tail (BENCHMARKS.md).
+//!
+//! Entries copied from an earlier archive's file go from file to file in the kernel
+//! (`copy_file_range`), consecutive ones in one run: read into memory and written out again,
+//! they were most of the writer's time on a one-page release (BENCHMARKS.md).
 
+use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
+use super::earlier_archive::Span;
 use super::{ArchiveOutput, ExportError};
 
 /// What is gathered before a write to the file: most entries are a few kilobytes.
@@ -38,6 +45,14 @@ pub struct ArchiveFile {
     flusher: Option<Flusher>,
     /// Bytes written since the last flush was asked for.
     unflushed: u64,
+    /// Bytes of an earlier archive still to copy: a run of consecutive entries.
+    run: Option<Run>,
+}
+
+/// Consecutive bytes of one file, to be appended.
+struct Run {
+    source: Arc<File>,
+    span: Span,
 }
 
 /// Flushes a file to disk on a thread of its own whenever asked, while it is being written.
@@ -99,6 +114,7 @@ impl ArchiveFile {
             synced: false,
             flusher: None,
             unflushed: 0,
+            run: None,
         })
     }
 
@@ -112,9 +128,38 @@ impl ArchiveFile {
     }
 
     /// The file as a plain writer, for what is written outside the `ArchiveOutput` calls (a
-    /// delta written as the archive is).
+    /// delta written as the archive is). Bytes given to `copy_from` are not written yet: an
+    /// output written both ways would have them out of order, so one that copies runs is
+    /// never handed out.
     pub fn writer(&mut self) -> &mut (dyn Write + Send) {
+        debug_assert!(
+            self.run.is_none(),
+            "an archive copying runs written as a plain file"
+        );
         &mut self.file
+    }
+
+    /// Appends the run of copied bytes, if there is one, after what the buffer holds.
+    fn copy_run(&mut self) -> Result<(), ExportError> {
+        let Some(Run { source, span }) = self.run.take() else {
+            return Ok(());
+        };
+        self.file.flush().map_err(|e| self.error(e))?;
+        copy_file_to_file(&source, span, self.file.get_mut()).map_err(|e| self.error(e))?;
+        self.written(span.length);
+        Ok(())
+    }
+
+    /// Counts `bytes` more in the file, asking for a flush every [`FLUSH_EVERY_BYTES`].
+    fn written(&mut self, bytes: u64) {
+        if let Some(flusher) = &self.flusher {
+            self.unflushed += bytes;
+            // What the buffer holds is not the file's yet: flushed with the next.
+            if self.unflushed >= FLUSH_EVERY_BYTES {
+                self.unflushed = 0;
+                flusher.ask();
+            }
+        }
     }
 
     fn error(&self, source: std::io::Error) -> ExportError {
@@ -127,19 +172,30 @@ impl ArchiveFile {
 
 impl ArchiveOutput for ArchiveFile {
     fn write(&mut self, chunk: Vec<u8>) -> Result<(), ExportError> {
+        self.copy_run()?;
         self.file.write_all(&chunk).map_err(|e| self.error(e))?;
-        if let Some(flusher) = &self.flusher {
-            self.unflushed += chunk.len() as u64;
-            // What the buffer holds is not the file's yet: flushed with the next.
-            if self.unflushed >= FLUSH_EVERY_BYTES {
-                self.unflushed = 0;
-                flusher.ask();
-            }
+        self.written(chunk.len() as u64);
+        Ok(())
+    }
+
+    fn copy_from(&mut self, source: &Arc<File>, span: Span) -> Result<(), ExportError> {
+        if let Some(run) = &mut self.run
+            && Arc::ptr_eq(&run.source, source)
+            && run.span.offset + run.span.length == span.offset
+        {
+            run.span.length += span.length;
+            return Ok(());
         }
+        self.copy_run()?;
+        self.run = Some(Run {
+            source: Arc::clone(source),
+            span,
+        });
         Ok(())
     }
 
     fn close(&mut self) -> Result<(), ExportError> {
+        self.copy_run()?;
         self.file.flush().map_err(|e| self.error(e))?;
         if let Some(flusher) = self.flusher.take() {
             flusher.finish().map_err(|e| self.error(e))?;
@@ -156,6 +212,55 @@ impl ArchiveOutput for ArchiveFile {
         }
         let _ = std::fs::remove_file(&self.partial);
     }
+}
+
+/// Appends the bytes `span` covers in `source` to `target`, at its position, in the kernel where
+/// it can (the two on one file system), else through a buffer.
+fn copy_file_to_file(source: &File, span: Span, target: &mut File) -> std::io::Result<()> {
+    let (mut offset, end) = (span.offset, span.offset + span.length);
+    while offset < end {
+        let left = usize::try_from(end - offset).unwrap_or(usize::MAX);
+        match rustix::fs::copy_file_range(source, Some(&mut offset), &*target, None, left) {
+            Ok(0) => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::UnexpectedEof,
+                    "the earlier archive ends before the entries it lists",
+                ));
+            }
+            Ok(_) => {}
+            // Not between these two files (other file systems, an old kernel): copied through
+            // a buffer from where the kernel stopped.
+            Err(
+                rustix::io::Errno::XDEV
+                | rustix::io::Errno::NOSYS
+                | rustix::io::Errno::INVAL
+                | rustix::io::Errno::OPNOTSUPP,
+            ) => {
+                let rest = Span {
+                    offset,
+                    length: end - offset,
+                };
+                return copy_through_buffer(source, rest, target);
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
+/// Appends the bytes `span` covers in `source` to `target` a megabyte at a time.
+fn copy_through_buffer(source: &File, span: Span, target: &mut File) -> std::io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    let mut buffer = vec![0; WRITE_BUFFER_BYTES];
+    let (mut offset, end) = (span.offset, span.offset + span.length);
+    while offset < end {
+        let take =
+            usize::try_from(end - offset).map_or(buffer.len(), |left| left.min(buffer.len()));
+        source.read_exact_at(&mut buffer[..take], offset)?;
+        target.write_all(&buffer[..take])?;
+        offset += take as u64;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -184,6 +289,47 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(left, vec![std::ffi::OsString::from("a.tar.gz")]);
+    }
+
+    #[test]
+    fn copied_runs_and_written_chunks_land_in_order() {
+        let folder = tempfile::tempdir().unwrap();
+        let earlier_path = folder.path().join("earlier.tar.gz");
+        let earlier: Vec<u8> = (0..3 * WRITE_BUFFER_BYTES)
+            .map(|i| (i % 253) as u8)
+            .collect();
+        std::fs::write(&earlier_path, &earlier).unwrap();
+        let source = Arc::new(File::open(&earlier_path).unwrap());
+        let other = Arc::new(File::open(&earlier_path).unwrap());
+        let span = |offset: usize, length: usize| Span {
+            offset: offset as u64,
+            length: length as u64,
+        };
+        let path = folder.path().join("d.tar.gz");
+        let mut archive = ArchiveFile::create(&path).unwrap().synced();
+        let mut expected = Vec::new();
+        // Consecutive spans (one run), a chunk, a span elsewhere, the same bytes through
+        // another handle (a run of its own), then a span past the file's end.
+        for (offset, length) in [(0, 10), (10, 5000), (5010, WRITE_BUFFER_BYTES)] {
+            archive.copy_from(&source, span(offset, length)).unwrap();
+            expected.extend_from_slice(&earlier[offset..offset + length]);
+        }
+        archive.write(b"packed".to_vec()).unwrap();
+        expected.extend_from_slice(b"packed");
+        archive.copy_from(&source, span(7, 100)).unwrap();
+        archive.copy_from(&other, span(107, 50)).unwrap();
+        expected.extend_from_slice(&earlier[7..157]);
+        archive.close().unwrap();
+        assert!(std::fs::read(&path).unwrap() == expected);
+
+        let mut short = ArchiveFile::create(&folder.path().join("e.tar.gz")).unwrap();
+        short
+            .copy_from(&source, span(earlier.len() - 5, 10))
+            .unwrap();
+        assert!(
+            short.close().is_err(),
+            "an earlier archive shorter than its index"
+        );
     }
 
     #[test]

@@ -126,6 +126,12 @@ impl<'a> Assembler<'a> {
         Some(entry)
     }
 
+    /// The earlier archive's file, which the entries it gives (`kept`, and those the render
+    /// side found there) are copied from.
+    pub(super) fn earlier_file(&self) -> Option<&std::sync::Arc<std::fs::File>> {
+        self.earlier.map(EarlierArchive::file)
+    }
+
     /// The earlier archive's piece for a part whose bytes hash to `sha256`, if it can be
     /// copied.
     pub(super) fn kept_piece(&mut self, sha256: &str) -> Option<Vec<u8>> {
@@ -153,7 +159,7 @@ impl<'a> Assembler<'a> {
         (contents, sha256): (&[u8], &str),
         entry: &Entry,
     ) -> std::io::Result<Option<PatchToPack>> {
-        let length = entry.bytes.len() as u64;
+        let length = entry.length();
         self.index.entries.push(IndexEntry {
             path: path.to_string(),
             sha256: sha256.to_string(),
@@ -192,7 +198,7 @@ impl<'a> Assembler<'a> {
         }
         let (base_sha256, earlier) = self.earlier?.contents(path, (contents, entry))?;
         let patch = file_patch::make(&earlier, contents)
-            .filter(|patch| file_patch::worth_it(patch, entry.bytes.len()))?;
+            .filter(|patch| file_patch::worth_it(patch, entry.length() as usize))?;
         let entry = format!("{PATCH_ENTRIES}{}.zst", self.patched.len());
         self.patched.push(PatchedFile {
             path: path.to_string(),
@@ -286,13 +292,13 @@ mod tests {
         };
         let mut assembler = Assembler::new(reuse, "packager", "v2");
         let sha = |bytes: &[u8]| hex::encode(Sha256::digest(bytes));
+        let kept = assembler.kept("a.html", &sha(b"aaaa")).expect("kept");
+        let span = kept.in_earlier.expect("left in the earlier archive's file");
         assert_eq!(
-            assembler
-                .kept("a.html", &sha(b"aaaa"))
-                .map(|e| e.bytes)
-                .as_deref(),
-            Some(&b"aaaa"[..])
+            crate::export::read_span(earlier.file(), span).unwrap(),
+            b"aaaa"
         );
+        assert_eq!(kept.length(), 4);
         assert!(
             assembler.kept("b.html", &sha(b"changed")).is_none(),
             "changed"

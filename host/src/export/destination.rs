@@ -5,13 +5,17 @@
 //! written is left out, so the result is unambiguous. Both end with the bundle's manifest.
 
 use std::collections::HashSet;
+use std::fs::File;
+use std::os::unix::fs::FileExt;
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 use super::ExportError;
 use super::assembly::{Assembled, Assembler, Entry, Reuse};
+use super::earlier_archive::Span;
 use super::files::BundleFile;
 use super::parted;
 use crate::bundle::{MANIFEST_PATCH_FILE, ManifestBuilder};
@@ -24,6 +28,12 @@ const SLOW_FILE: Duration = Duration::from_millis(5);
 pub trait ArchiveOutput {
     /// Appends a chunk of the archive.
     fn write(&mut self, chunk: Vec<u8>) -> Result<(), ExportError>;
+    /// Appends the bytes `span` covers in `source`, an earlier archive's file: an entry
+    /// checked there already. Read and appended as a chunk, unless the output copies from
+    /// file to file.
+    fn copy_from(&mut self, source: &Arc<File>, span: Span) -> Result<(), ExportError> {
+        self.write(read_span(source, span)?)
+    }
     /// The archive is complete.
     fn close(&mut self) -> Result<(), ExportError>;
     /// The export stopped: what was written is of no use.
@@ -106,8 +116,9 @@ pub fn pack<O: ArchiveOutput>(
                         assembler
                             .record(&path, (&[], &sha256), &entry)
                             .map_err(ExportError::Delta)?;
-                        size += entry.bytes.len() as u64;
-                        timings.writing(|| output.write(entry.bytes))?;
+                        size += entry.length();
+                        let source = assembler.earlier_file().cloned();
+                        timings.writing(|| put_entry(&mut output, entry, source.as_ref()))?;
                         timings.copying += started.elapsed();
                         continue;
                     }
@@ -143,7 +154,14 @@ pub fn pack<O: ArchiveOutput>(
                                 .patch_packed(&packed)
                                 .map_err(ExportError::Delta)?;
                         }
-                        entry.bytes
+                        if entry.in_earlier.is_some() {
+                            size += entry.length();
+                            let source = assembler.earlier_file().cloned();
+                            timings.writing(|| put_entry(&mut output, entry, source.as_ref()))?;
+                            Vec::new()
+                        } else {
+                            entry.bytes
+                        }
                     }
                     None => archive.add_file(&file.path, &file.contents)?,
                 };
@@ -230,6 +248,33 @@ pub fn pack<O: ArchiveOutput>(
         media_type,
         assembled,
     })
+}
+
+/// Hands `entry` to `output`: copied out of `earlier`, the earlier archive's file, where the
+/// entry was left there, else its bytes.
+fn put_entry<O: ArchiveOutput>(
+    output: &mut O,
+    entry: Entry,
+    earlier: Option<&Arc<File>>,
+) -> Result<(), ExportError> {
+    match (entry.in_earlier, earlier) {
+        (Some(span), Some(source)) => output.copy_from(source, span),
+        (Some(_), None) => Err(ExportError::EarlierArchive(std::io::Error::other(
+            "an entry of an earlier archive came without the archive",
+        ))),
+        (None, _) => output.write(entry.bytes),
+    }
+}
+
+/// The bytes `span` covers in `source`.
+pub fn read_span(source: &File, span: Span) -> Result<Vec<u8>, ExportError> {
+    let length = usize::try_from(span.length)
+        .map_err(|_| ExportError::EarlierArchive(std::io::Error::other("an entry too long")))?;
+    let mut bytes = vec![0; length];
+    source
+        .read_exact_at(&mut bytes, span.offset)
+        .map_err(ExportError::EarlierArchive)?;
+    Ok(bytes)
 }
 
 /// Where the archive writer's time went, logged when it ends: what of an export's tail is

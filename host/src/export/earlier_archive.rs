@@ -1,17 +1,31 @@
 //! An earlier archive of reusable entries, as the next one reads it: its index (each file's
 //! path, SHA-256 and where its entry lies, and the pieces of an entry written in parts), and
 //! its entries and pieces read back out of the archive file, checked by their CRC-64 before
-//! they are copied. `export::assembly` writes the index and copies from it.
+//! they are copied. `export::assembly` writes the index and copies from it. An entry copied
+//! whole is checked here and left in the file, for the destination to copy from there
+//! (`Entry::in_earlier`): a one-page release copies nearly the whole archive, and holding each
+//! entry's bytes on the way was most of what the archive writer did (BENCHMARKS.md).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::io::Read;
 use std::os::unix::fs::FileExt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// The largest entry copied from an earlier archive; a larger length in an index is damage.
 const MAX_ENTRY_BYTES: u64 = 1 << 32;
+
+/// An entry left in the file is checked this many bytes at a time, through one buffer per
+/// thread.
+const CHECK_BYTES: usize = 256 << 10;
+
+thread_local! {
+    /// The buffer entries left in the file are checked through.
+    static CHECKED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
 
 /// The index of an archive of reusable entries, stored beside the archive.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -87,7 +101,8 @@ pub struct EarlierArchive {
     entries: HashMap<String, IndexEntry>,
     /// The pieces of the entries written in parts, by their part's SHA-256.
     pieces: HashMap<String, IndexPart>,
-    file: std::fs::File,
+    /// Shared with the destination, which copies entries out of it.
+    file: Arc<std::fs::File>,
 }
 
 impl EarlierArchive {
@@ -109,8 +124,13 @@ impl EarlierArchive {
             content_version: index.content_version,
             entries,
             pieces,
-            file,
+            file: Arc::new(file),
         }
+    }
+
+    /// The archive's file, which entries left in it (`Entry::in_earlier`) are copied from.
+    pub(super) fn file(&self) -> &Arc<std::fs::File> {
+        &self.file
     }
 
     /// The piece of a part whose bytes hash to `sha256`, if an entry of the earlier archive
@@ -146,6 +166,43 @@ impl EarlierArchive {
         Some(checked)
     }
 
+    /// Whether the `length` bytes at `offset` can be read and their CRC-64 is `crc64`, read
+    /// through this thread's buffer rather than held; `what` names them in the log otherwise.
+    fn check_in_place(&self, what: &str, offset: u64, length: u64, crc64: u64) -> bool {
+        if length > MAX_ENTRY_BYTES {
+            return false;
+        }
+        let read = CHECKED.with_borrow_mut(|buffer| {
+            buffer.resize(CHECK_BYTES, 0);
+            let mut digest = crc_fast::Digest::new(crc_fast::CrcAlgorithm::Crc64Nvme);
+            let mut at = 0u64;
+            while at < length {
+                let take = (length - at).min(CHECK_BYTES as u64) as usize;
+                self.file.read_exact_at(&mut buffer[..take], offset + at)?;
+                digest.update(&buffer[..take]);
+                at += take as u64;
+            }
+            Ok::<_, std::io::Error>(digest.finalize())
+        });
+        match read {
+            Ok(read) if read == crc64 => true,
+            Ok(_) => {
+                tracing::warn!(
+                    what,
+                    "a kept archive entry fails its hash; packing it again"
+                );
+                false
+            }
+            Err(e) => {
+                tracing::warn!(
+                    what,
+                    "cannot read a kept archive entry; packing it again: {e}"
+                );
+                false
+            }
+        }
+    }
+
     /// The content version the earlier archive holds.
     pub fn content_version(&self) -> &str {
         &self.content_version
@@ -176,7 +233,7 @@ impl EarlierArchive {
         if let Some(contents) = self.contents_from_parts(listed, now) {
             return Some((listed.sha256.as_str(), contents));
         }
-        let entry = self.entry(path, &listed.sha256)?;
+        let entry = self.read_checked(path, listed.offset, listed.length, listed.entry_crc64)?;
         let mut tar = tar::Archive::new(flate2::read::MultiGzDecoder::new(&entry.bytes[..]));
         let mut file = tar.entries().ok()?.next()?.ok()?;
         if file.path().ok()?.to_str()? != path || file.size() > MAX_ENTRY_BYTES {
@@ -236,31 +293,52 @@ impl EarlierArchive {
     }
 
     /// The entry of the file at `path` with contents `sha256`, if the earlier archive has it
-    /// and its bytes check out; damaged bytes are packed again, never copied.
+    /// and its bytes check out; damaged bytes are packed again, never copied. The bytes are
+    /// left in the file, for the destination to copy from there: the file is the earlier
+    /// archive, written whole before it was kept and never written again.
     pub fn entry(&self, path: &str, sha256: &str) -> Option<Entry> {
         let entry = self.listed(path, sha256)?;
-        let mut checked = self.read_checked(path, entry.offset, entry.length, entry.entry_crc64)?;
-        // Its parts' pieces lie where they did in the entry: listed again, the next archive
-        // can copy them when the file changes a little.
-        checked.parts = entry
-            .parts
-            .iter()
-            .map(|part| IndexPart {
-                offset: part.offset.saturating_sub(entry.offset),
-                ..part.clone()
-            })
-            .collect();
-        Some(checked)
+        if !self.check_in_place(path, entry.offset, entry.length, entry.entry_crc64) {
+            return None;
+        }
+        Some(Entry {
+            bytes: Vec::new(),
+            crc64: entry.entry_crc64,
+            // Its parts' pieces lie where they did in the entry: listed again, the next
+            // archive can copy them when the file changes a little.
+            parts: entry
+                .parts
+                .iter()
+                .map(|part| IndexPart {
+                    offset: part.offset.saturating_sub(entry.offset),
+                    ..part.clone()
+                })
+                .collect(),
+            in_earlier: Some(Span {
+                offset: entry.offset,
+                length: entry.length,
+            }),
+        })
     }
+}
+
+/// Where an entry's bytes lie in an earlier archive's file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    pub offset: u64,
+    pub length: u64,
 }
 
 /// One file's entry in an archive: its bytes and their CRC-64, computed once, and, for an
 /// entry written in parts, where each part's piece lies in it.
 pub struct Entry {
+    /// The entry's bytes; empty for one left in the earlier archive's file.
     pub bytes: Vec<u8>,
     pub(super) crc64: u64,
     /// The pieces of an entry written in parts, with offsets from the entry's start.
     pub parts: Vec<IndexPart>,
+    /// Where the bytes of an entry copied whole from the earlier archive lie in its file.
+    pub in_earlier: Option<Span>,
 }
 
 impl Entry {
@@ -271,7 +349,14 @@ impl Entry {
             bytes,
             crc64,
             parts: Vec::new(),
+            in_earlier: None,
         }
+    }
+
+    /// The entry's length in the archive.
+    pub fn length(&self) -> u64 {
+        self.in_earlier
+            .map_or(self.bytes.len() as u64, |span| span.length)
     }
 
     /// The CRC-64 of a piece's `bytes`, as [`IndexPart::piece_crc64`] holds it.

@@ -24,6 +24,9 @@ pub enum ExportError {
     },
     #[error("cannot write the delta archive: {0}")]
     Delta(std::io::Error),
+    /// An entry checked in the earlier archive could not be copied out of it after all.
+    #[error("cannot copy an entry of the earlier archive: {0}")]
+    EarlierArchive(std::io::Error),
     #[error("the server is shutting down")]
     Cancelled,
     #[error("cannot record progress: {0}")]

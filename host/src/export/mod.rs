@@ -29,7 +29,8 @@ use quire_core::variables::Variables;
 
 pub use archive_file::ArchiveFile;
 use assembly::EarlierArchive;
-pub use destination::{ArchiveOutput, Packed, pack, write_folder};
+pub use destination::{ArchiveOutput, Packed, pack, read_span, write_folder};
+pub use earlier_archive::Span;
 pub use error::ExportError;
 pub use files::BundleFile;
 use page_summary::{PagePrepared, Summaries};

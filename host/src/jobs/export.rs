@@ -281,6 +281,17 @@ impl ArchiveOutput for StorageArchive<'_> {
         Ok(())
     }
 
+    fn copy_from(
+        &mut self,
+        source: &std::sync::Arc<std::fs::File>,
+        span: crate::export::Span,
+    ) -> Result<(), ExportError> {
+        match &mut self.sink {
+            Sink::File(file) => file.copy_from(source, span),
+            Sink::Storage { .. } => self.write(crate::export::read_span(source, span)?),
+        }
+    }
+
     fn close(&mut self) -> Result<(), ExportError> {
         match &mut self.sink {
             Sink::File(file) => file.close(),
