@@ -63,8 +63,10 @@ impl FullText {
             self.leave_out();
             return;
         }
-        self.text
-            .push_str(&format!("# {title}\nSource: {path}.md\n\n{body}\n\n"));
+        // Pushed piece by piece: through `format!`, each page's text was copied twice.
+        for piece in ["# ", title, "\nSource: ", path, ".md\n\n", body, "\n\n"] {
+            self.text.push_str(piece);
+        }
     }
 
     /// Whether a page whose body is `body_len` bytes long would be added.

@@ -23,6 +23,7 @@ pub mod redirects;
 mod search_chunks;
 mod search_index;
 mod sitemap;
+mod term_shards;
 
 pub use fallback::fallback_page;
 use llms::FULL_TEXT_FILE;

@@ -18,15 +18,13 @@ use super::group_postings::GroupPostings;
 pub use super::search_chunks::ChunkWriter;
 pub(super) use super::search_chunks::document_json;
 use super::search_chunks::{DOCS_PER_CHUNK, data_file};
+#[cfg(test)]
+use super::term_shards::push_json_string;
+use super::term_shards::{self, Lengths, MAX_POSTINGS, weight};
 
-/// BM25 parameters (the common defaults).
-const K1: f64 = 1.2;
-const B: f64 = 0.75;
 /// Postings a term shard aims to hold; the shard count grows with the index.
 const POSTINGS_PER_SHARD: usize = 4_000;
 const MAX_SHARDS: usize = 4_096;
-/// Postings kept per term, the highest-weighted ones.
-const MAX_POSTINGS: usize = 1_000;
 /// A term's list is cut back to twice `MAX_POSTINGS` when it reaches this many while documents
 /// are still added.
 const PRUNE_AT: usize = 8 * MAX_POSTINGS;
@@ -54,11 +52,11 @@ pub struct SearchIndexBuilder {
 
 /// A term's postings while documents are added.
 #[derive(Default)]
-struct Postings {
+pub(super) struct Postings {
     /// Documents holding the term, all of them (the list may have been pruned).
-    df: u32,
+    pub df: u32,
     /// (doc id, raw term frequency), in doc order.
-    list: Vec<(u32, u32)>,
+    pub list: Vec<(u32, u32)>,
 }
 
 impl SearchIndexBuilder {
@@ -142,46 +140,14 @@ impl SearchIndexBuilder {
             .clamp(1, MAX_SHARDS);
         let average = self.lengths.iter().map(|&l| l as f64).sum::<f64>() / count.max(1) as f64;
 
-        // Each shard's JSON object written as text as the terms come: a `serde_json::Value` per
-        // number would take several times the memory of the index, which for a large site is
-        // most of the export's.
-        let mut by_shard: Vec<String> = vec![String::from("{"); shards];
-        let mut terms: Vec<_> = self.terms.into_iter().collect();
-        terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        // Every posting is written at every export, kept groups' too: numbers go through
-        // `itoa` and the weights through one buffer, which took a third off the writing.
-        let mut numbers = itoa::Buffer::new();
-        let mut weighted: Vec<(u32, u32)> = Vec::new();
-        for (term, number) in terms {
-            let Postings { df, list } = std::mem::take(&mut self.postings[number as usize]);
-            weighted.clear();
-            weighted.extend(
-                list.iter()
-                    .map(|&(doc, tf)| (doc, weight(tf, self.lengths[doc as usize], average))),
-            );
-            if weighted.len() > MAX_POSTINGS {
-                weighted.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-                weighted.truncate(MAX_POSTINGS);
-                weighted.sort_by_key(|p| p.0);
-            }
-            // "term":[document frequency, doc delta, weight, doc delta, weight, ...]; weights ×100.
-            let out = &mut by_shard[shard_of(&term, shards)];
-            if out.len() > 1 {
-                out.push(',');
-            }
-            push_json_string(out, &term);
-            out.push_str(":[");
-            out.push_str(numbers.format(df));
-            let mut previous = 0u32;
-            for &(doc, weight) in &weighted {
-                out.push(',');
-                out.push_str(numbers.format(doc - previous));
-                out.push(',');
-                out.push_str(numbers.format(weight));
-                previous = doc;
-            }
-            out.push(']');
-        }
+        // Each shard's JSON object written as text: a `serde_json::Value` per number would
+        // take several times the memory of the index, which for a large site is most of the
+        // export's.
+        let lengths = Lengths {
+            lengths: &self.lengths,
+            average,
+        };
+        let by_shard = term_shards::write(self.terms.into_iter(), &self.postings, &lengths, shards);
 
         let mut files = Vec::with_capacity(shards + count / DOCS_PER_CHUNK + 2);
         let meta = json!({
@@ -200,26 +166,6 @@ impl SearchIndexBuilder {
         files.extend(std::mem::take(&mut self.chunks).finish());
         files
     }
-}
-
-/// Appends `text` as a JSON string, as `serde_json` writes it: a term rarely holds a character
-/// that needs escaping, so most are copied as they are.
-fn push_json_string(out: &mut String, text: &str) {
-    let plain = text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\');
-    if plain {
-        out.push('"');
-        out.push_str(text);
-        out.push('"');
-    } else {
-        out.push_str(&serde_json::Value::String(text.to_string()).to_string());
-    }
-}
-
-/// A posting's BM25 weight without the IDF, ×100 and at least 1.
-fn weight(tf: u32, length: u32, average: f64) -> u32 {
-    let tf = f64::from(tf);
-    let weight = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * f64::from(length) / average));
-    (weight * 100.0).round().max(1.0) as u32
 }
 
 /// Keeps the `keep` best of `list`, which is in doc order, by their weight with the `average`
