@@ -17,6 +17,7 @@ use super::ExportError;
 use super::assembly::{Assembled, Assembler, Entry, Reuse};
 use super::earlier_archive::Span;
 use super::files::BundleFile;
+use super::pack_ahead::PackAhead;
 use super::parted;
 use crate::bundle::{MANIFEST_PATCH_FILE, ManifestBuilder};
 use crate::plugins::{ArchiveSession, Plugins};
@@ -85,152 +86,189 @@ pub fn pack<O: ArchiveOutput>(
     // files alike, a site file where a page is) is left out, so the archive stays unambiguous.
     let mut written = HashSet::new();
     let mut timings = WriterTimings::default();
-    let result = (|| -> Result<(), ExportError> {
-        let mut waited = Instant::now();
-        for batch in receiver {
-            timings.waiting += waited.elapsed();
-            for file in batch {
-                let started = Instant::now();
-                if !written.insert(file.path().to_string()) {
-                    tracing::warn!(work, path = %file.path(), "a second file at this path is left out");
-                    continue;
-                }
-                let (file, sha256) = match file {
-                    BundleFile::Kept {
-                        path,
-                        size: file_size,
-                        sha256,
-                        entry,
-                    } => {
-                        // Checked against this archive's own assembler: an entry of another
-                        // packager's archive is never copied.
-                        let Some(assembler) = assembler.as_mut().and_then(|assembler| {
-                            assembler.reuses(&path, &sha256).then_some(assembler)
-                        }) else {
-                            return Err(ExportError::Format(format!(
-                                "{path}: the earlier archive's entry does not fit this archive (its packager changed during the export); export again"
-                            )));
-                        };
-                        manifest.add_hashed(&path, file_size, sha256.clone());
-                        // Unchanged: neither the delta nor a patch needs its contents.
-                        assembler
-                            .record(&path, (&[], &sha256), &entry)
-                            .map_err(ExportError::Delta)?;
-                        size += entry.length();
-                        let source = assembler.earlier_file().cloned();
-                        timings.writing(|| put_entry(&mut output, entry, source.as_ref()))?;
-                        timings.copying += started.elapsed();
+    let reusable = archive.reusable_entries;
+    let result = std::thread::scope(|scope| {
+        let second_session = reusable
+            .then(|| scope.spawn(|| ArchiveSession::start(&plugins.runtime, &packager, work)));
+        let mut pack_ahead = PackAhead::new(second_session);
+        (|| -> Result<(), ExportError> {
+            let mut waited = Instant::now();
+            for batch in receiver {
+                timings.waiting += waited.elapsed();
+                // The files of the batch the writer would pack whole, some packed ahead.
+                let picked: Vec<usize> = match &assembler {
+                    Some(_) => batch
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, file)| match file {
+                            BundleFile::Hashed { file, .. } | BundleFile::Made(file) => {
+                                !parted::in_parts(&archive, file.contents.len())
+                            }
+                            BundleFile::Kept { .. } => false,
+                        })
+                        .map(|(place, _)| place)
+                        .collect(),
+                    None => Vec::new(),
+                };
+                pack_ahead.run(&batch, picked, |ahead| {
+                for (place, file) in batch.iter().enumerate() {
+                    let started = Instant::now();
+                    if !written.insert(file.path().to_string()) {
+                        tracing::warn!(work, path = %file.path(), "a second file at this path is left out");
                         continue;
                     }
-                    BundleFile::Hashed { file, sha256 } => {
-                        manifest.add_hashed(&file.path, file.contents.len() as u64, sha256.clone());
-                        (file, sha256)
-                    }
-                    BundleFile::Made(file) => {
-                        let sha256 = manifest.add(&file.path, &file.contents).to_string();
-                        (file, sha256)
-                    }
-                };
-                let sha256 = sha256.as_str();
-                timings.hashing += started.elapsed();
-                let started = Instant::now();
-                let chunk = match assembler.as_mut() {
-                    Some(assembler) => {
-                        let entry = match assembler.kept(&file.path, sha256) {
-                            Some(kept) => kept,
-                            None if parted::in_parts(&archive, file.contents.len()) => {
-                                parted::pack(&mut archive, assembler, &file.path, &file.contents)?
-                            }
-                            None => Entry::new(archive.add_file(&file.path, &file.contents)?),
-                        };
-                        let patch = assembler
-                            .record(&file.path, (&file.contents, sha256), &entry)
-                            .map_err(ExportError::Delta)?;
-                        // Like the manifest patch below, a file's patch is packed for the
-                        // delta only.
-                        if let Some(patch) = patch {
-                            let packed = archive.add_file(&patch.entry, &patch.patch)?;
+                    let (file, sha256) = match file {
+                        BundleFile::Kept {
+                            path,
+                            size: file_size,
+                            sha256,
+                            entry,
+                        } => {
+                            // Checked against this archive's own assembler: an entry of another
+                            // packager's archive is never copied.
+                            let Some(assembler) = assembler.as_mut().and_then(|assembler| {
+                                assembler.reuses(path, sha256).then_some(assembler)
+                            }) else {
+                                return Err(ExportError::Format(format!(
+                                    "{path}: the earlier archive's entry does not fit this archive (its packager changed during the export); export again"
+                                )));
+                            };
+                            manifest.add_hashed(path, *file_size, sha256.clone());
+                            // Unchanged: neither the delta nor a patch needs its contents.
                             assembler
-                                .patch_packed(&packed)
+                                .record(path, (&[], sha256), entry)
                                 .map_err(ExportError::Delta)?;
-                        }
-                        if entry.in_earlier.is_some() {
                             size += entry.length();
                             let source = assembler.earlier_file().cloned();
                             timings.writing(|| put_entry(&mut output, entry, source.as_ref()))?;
-                            Vec::new()
-                        } else {
-                            entry.bytes
+                            timings.copying += started.elapsed();
+                            continue;
                         }
+                        BundleFile::Hashed { file, sha256 } => {
+                            manifest.add_hashed(
+                                &file.path,
+                                file.contents.len() as u64,
+                                sha256.clone(),
+                            );
+                            (file, sha256.clone())
+                        }
+                        BundleFile::Made(file) => {
+                            let sha256 = manifest.add(&file.path, &file.contents).to_string();
+                            (file, sha256)
+                        }
+                    };
+                    let sha256 = sha256.as_str();
+                    timings.hashing += started.elapsed();
+                    let started = Instant::now();
+                    let chunk = match assembler.as_mut() {
+                        Some(assembler) => {
+                            let entry = match assembler.kept(&file.path, sha256) {
+                                Some(kept) => kept,
+                                None if parted::in_parts(&archive, file.contents.len()) => {
+                                    parted::pack(
+                                        &mut archive,
+                                        assembler,
+                                        &file.path,
+                                        &file.contents,
+                                    )?
+                                }
+                                None => Entry::new(match ahead.take(place) {
+                                    Some(packed) => packed?,
+                                    None => archive.add_file(&file.path, &file.contents)?,
+                                }),
+                            };
+                            let patch = assembler
+                                .record(&file.path, (&file.contents, sha256), &entry)
+                                .map_err(ExportError::Delta)?;
+                            // Like the manifest patch below, a file's patch is packed for the
+                            // delta only.
+                            if let Some(patch) = patch {
+                                let packed = archive.add_file(&patch.entry, &patch.patch)?;
+                                assembler
+                                    .patch_packed(&packed)
+                                    .map_err(ExportError::Delta)?;
+                            }
+                            if entry.in_earlier.is_some() {
+                                size += entry.length();
+                                let source = assembler.earlier_file().cloned();
+                                timings
+                                    .writing(|| put_entry(&mut output, &entry, source.as_ref()))?;
+                                Vec::new()
+                            } else {
+                                entry.bytes
+                            }
+                        }
+                        None => archive.add_file(&file.path, &file.contents)?,
+                    };
+                    if !chunk.is_empty() {
+                        size += chunk.len() as u64;
+                        timings.writing(|| output.write(chunk))?;
                     }
-                    None => archive.add_file(&file.path, &file.contents)?,
-                };
-                if !chunk.is_empty() {
-                    size += chunk.len() as u64;
-                    timings.writing(|| output.write(chunk))?;
+                    let took = started.elapsed();
+                    timings.packing += took;
+                    if took >= SLOW_FILE {
+                        tracing::debug!(work, path = %file.path, bytes = file.contents.len(), ms = took.as_millis() as u64, "a slow file to pack");
+                    }
                 }
-                let took = started.elapsed();
-                timings.packing += took;
-                if took >= SLOW_FILE {
-                    tracing::debug!(work, path = %file.path, bytes = file.contents.len(), ms = took.as_millis() as u64, "a slow file to pack");
-                }
+                Ok::<_, ExportError>(())
+            })?;
+                waited = Instant::now();
             }
-            waited = Instant::now();
-        }
-        if aborted.load(Ordering::SeqCst) {
-            return Err(ExportError::PipelineClosed);
-        }
-        let started = Instant::now();
-        let listing = manifest.finish(domain, version, time::OffsetDateTime::now_utc());
-        // The manifest's patch for the delta is made while the manifest is packed: both
-        // are the archive's serial end.
-        let patcher = assembler.as_ref().and_then(Assembler::manifest_patcher);
-        let (chunk, patch) = std::thread::scope(|scope| {
-            let patch = patcher.map(|patcher| scope.spawn(|| patcher.patch(&listing)));
-            // The manifest of a large site is large, and a release changes a few of its lines.
-            let (path, contents) = (&listing.file.path, &listing.file.contents);
-            let chunk = match assembler.as_mut() {
-                Some(assembler) if parted::in_parts(&archive, contents.len()) => {
-                    parted::pack(&mut archive, assembler, path, contents)
-                }
-                _ => archive
-                    .add_file(path, contents)
-                    .map(Entry::new)
-                    .map_err(Into::into),
-            };
-            let patch = patch.map(|made| made.join()).transpose().map_err(|_| {
-                ExportError::Delta(std::io::Error::other("making the manifest patch stopped"))
+            if aborted.load(Ordering::SeqCst) {
+                return Err(ExportError::PipelineClosed);
+            }
+            let started = Instant::now();
+            let listing = manifest.finish(domain, version, time::OffsetDateTime::now_utc());
+            // The manifest's patch for the delta is made while the manifest is packed: both
+            // are the archive's serial end.
+            let patcher = assembler.as_ref().and_then(Assembler::manifest_patcher);
+            let (chunk, patch) = std::thread::scope(|scope| {
+                let patch = patcher.map(|patcher| scope.spawn(|| patcher.patch(&listing)));
+                // The manifest of a large site is large, and a release changes a few of its lines.
+                let (path, contents) = (&listing.file.path, &listing.file.contents);
+                let chunk = match assembler.as_mut() {
+                    Some(assembler) if parted::in_parts(&archive, contents.len()) => {
+                        parted::pack(&mut archive, assembler, path, contents)
+                    }
+                    _ => archive
+                        .add_file(path, contents)
+                        .map(Entry::new)
+                        .map_err(Into::into),
+                };
+                let patch = patch.map(|made| made.join()).transpose().map_err(|_| {
+                    ExportError::Delta(std::io::Error::other("making the manifest patch stopped"))
+                });
+                (chunk, patch)
             });
-            (chunk, patch)
-        });
-        let chunk = chunk?;
-        // A reusable packager's entries stand alone: the patch's entry is packed for the
-        // delta only.
-        let patch_entry = match patch? {
-            Some(patch) => Some(archive.add_file(MANIFEST_PATCH_FILE, &patch)?),
-            None => None,
-        };
-        let last = archive.finish()?;
-        if let Some(assembler) = assembler.as_mut() {
-            assembler
-                .record(
-                    &listing.file.path,
-                    (&listing.file.contents, &listing.sha256),
-                    &chunk,
-                )
-                .and_then(|_| assembler.end(patch_entry.as_deref(), &last))
-                .map_err(ExportError::Delta)?;
-        }
-        size += chunk.bytes.len() as u64;
-        output.write(chunk.bytes)?;
-        size += last.len() as u64;
-        output.write(last)?;
-        timings.manifest = started.elapsed();
-        let started = Instant::now();
-        output.close()?;
-        timings.closing = started.elapsed();
-        Ok(())
-    })();
+            let chunk = chunk?;
+            // A reusable packager's entries stand alone: the patch's entry is packed for the
+            // delta only.
+            let patch_entry = match patch? {
+                Some(patch) => Some(archive.add_file(MANIFEST_PATCH_FILE, &patch)?),
+                None => None,
+            };
+            let last = archive.finish()?;
+            if let Some(assembler) = assembler.as_mut() {
+                assembler
+                    .record(
+                        &listing.file.path,
+                        (&listing.file.contents, &listing.sha256),
+                        &chunk,
+                    )
+                    .and_then(|_| assembler.end(patch_entry.as_deref(), &last))
+                    .map_err(ExportError::Delta)?;
+            }
+            size += chunk.bytes.len() as u64;
+            output.write(chunk.bytes)?;
+            size += last.len() as u64;
+            output.write(last)?;
+            timings.manifest = started.elapsed();
+            let started = Instant::now();
+            output.close()?;
+            timings.closing = started.elapsed();
+            Ok(())
+        })()
+    });
     if let Err(e) = &result {
         tracing::debug!(work, "archive abandoned: {e}");
         output.abort();
@@ -254,7 +292,7 @@ pub fn pack<O: ArchiveOutput>(
 /// entry was left there, else its bytes.
 fn put_entry<O: ArchiveOutput>(
     output: &mut O,
-    entry: Entry,
+    entry: &Entry,
     earlier: Option<&Arc<File>>,
 ) -> Result<(), ExportError> {
     match (entry.in_earlier, earlier) {
@@ -262,7 +300,7 @@ fn put_entry<O: ArchiveOutput>(
         (Some(_), None) => Err(ExportError::EarlierArchive(std::io::Error::other(
             "an entry of an earlier archive came without the archive",
         ))),
-        (None, _) => output.write(entry.bytes),
+        (None, _) => output.write(entry.bytes.clone()),
     }
 }
 

@@ -11,6 +11,7 @@ mod destination;
 mod earlier_archive;
 mod error;
 mod files;
+mod pack_ahead;
 mod page_summary;
 mod parted;
 
