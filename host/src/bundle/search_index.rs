@@ -20,7 +20,8 @@ pub(super) use super::search_chunks::document_json;
 use super::search_chunks::{DOCS_PER_CHUNK, data_file};
 #[cfg(test)]
 use super::term_shards::push_json_string;
-use super::term_shards::{self, Lengths, MAX_POSTINGS, weight};
+pub use super::term_shards::shard_of;
+use super::term_shards::{self, Lengths, MAX_POSTINGS, Postings, weight};
 
 /// Postings a term shard aims to hold; the shard count grows with the index.
 const POSTINGS_PER_SHARD: usize = 4_000;
@@ -48,15 +49,6 @@ pub struct SearchIndexBuilder {
     /// The sum of `lengths`, for the running average length a pruning weighs postings by.
     total_length: u64,
     prune_scratch: PruneScratch,
-}
-
-/// A term's postings while documents are added.
-#[derive(Default)]
-pub(super) struct Postings {
-    /// Documents holding the term, all of them (the list may have been pruned).
-    pub df: u32,
-    /// (doc id, raw term frequency), in doc order.
-    pub list: Vec<(u32, u32)>,
 }
 
 impl SearchIndexBuilder {
@@ -216,17 +208,6 @@ struct PruneScratch {
 pub(super) fn script(name: &str, json: &str) -> Vec<u8> {
     let safe = json.replace('<', "\\u003c");
     data_file(name, &[safe.as_bytes()])
-}
-
-/// The shard of a term: FNV-1a over its UTF-16 code units (what JavaScript strings are made
-/// of), so the browser computes the same number.
-pub fn shard_of(term: &str, shards: usize) -> usize {
-    let mut hash: u32 = 0x811c_9dc5;
-    for unit in term.encode_utf16() {
-        hash ^= unit as u32;
-        hash = hash.wrapping_mul(0x0100_0193);
-    }
-    (hash as usize) % shards.max(1)
 }
 
 #[cfg(test)]

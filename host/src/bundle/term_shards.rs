@@ -4,14 +4,21 @@
 //! (BENCHMARKS.md): shards hold disjoint terms, so they are written on several threads, each
 //! taking every n-th shard, and the files are the same whatever the number of threads.
 
-use super::search_index::{Postings, shard_of};
-
 /// Threads the shards are written on at most: an export's other threads are busy then too.
 const MAX_THREADS: usize = 4;
 /// An index with fewer terms is written on the calling thread.
 const TERMS_PER_THREAD: usize = 20_000;
 /// Postings kept per term, the highest-weighted ones.
 pub(super) const MAX_POSTINGS: usize = 1_000;
+
+/// A term's postings while documents are added.
+#[derive(Default)]
+pub(super) struct Postings {
+    /// Documents holding the term, all of them (the list may have been pruned).
+    pub df: u32,
+    /// (doc id, raw term frequency), in doc order.
+    pub list: Vec<(u32, u32)>,
+}
 
 /// Terms by their number in the postings.
 type Terms = Vec<(String, u32)>;
@@ -132,6 +139,17 @@ fn shard(mut terms: Terms, postings: &[Postings], lengths: &Lengths<'_>) -> Stri
         out.push(']');
     }
     out
+}
+
+/// The shard of a term: FNV-1a over its UTF-16 code units (what JavaScript strings are made
+/// of), so the browser computes the same number.
+pub fn shard_of(term: &str, shards: usize) -> usize {
+    let mut hash: u32 = 0x811c_9dc5;
+    for unit in term.encode_utf16() {
+        hash ^= unit as u32;
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    (hash as usize) % shards.max(1)
 }
 
 /// BM25 parameters (the common defaults).

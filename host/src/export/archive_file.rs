@@ -145,8 +145,19 @@ impl ArchiveFile {
             return Ok(());
         };
         self.file.flush().map_err(|e| self.error(e))?;
-        copy_file_to_file(&source, span, self.file.get_mut()).map_err(|e| self.error(e))?;
-        self.written(span.length);
+        // A flush is asked for along the way, as for written chunks: a one-page release's run is
+        // most of the archive, and syncing it whole at the end would be its serial tail.
+        let end = span.offset + span.length;
+        let mut offset = span.offset;
+        while offset < end {
+            let piece = Span {
+                offset,
+                length: (end - offset).min(FLUSH_EVERY_BYTES),
+            };
+            copy_file_to_file(&source, piece, self.file.get_mut()).map_err(|e| self.error(e))?;
+            self.written(piece.length);
+            offset += piece.length;
+        }
         Ok(())
     }
 
