@@ -322,7 +322,9 @@ pub fn read_span(source: &File, span: Span) -> Result<Vec<u8>, ExportError> {
 struct WriterTimings {
     /// Waiting for the render side's next batch.
     waiting: Duration,
-    /// Kept entries checked against the index and written out.
+    /// Kept entries checked against the index and written out. An output that copies
+    /// consecutive entries as one run copies it when the next packed chunk comes (or at the
+    /// end), so that time is counted with the chunk's packing (or the manifest).
     copying: Duration,
     /// Changed files hashed into the manifest.
     hashing: Duration,
