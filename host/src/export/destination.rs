@@ -288,8 +288,8 @@ pub fn pack<O: ArchiveOutput>(
     })
 }
 
-/// Hands `entry` to `output`: copied out of `earlier`, the earlier archive's file, where the
-/// entry was left there, else its bytes.
+/// Copies `entry`, an entry the earlier archive holds (every kept entry is left in its file,
+/// `EarlierArchive::entry`), out of `earlier`, that archive's file, into `output`.
 fn put_entry<O: ArchiveOutput>(
     output: &mut O,
     entry: &Entry,
@@ -297,10 +297,9 @@ fn put_entry<O: ArchiveOutput>(
 ) -> Result<(), ExportError> {
     match (entry.in_earlier, earlier) {
         (Some(span), Some(source)) => output.copy_from(source, span),
-        (Some(_), None) => Err(ExportError::EarlierArchive(std::io::Error::other(
-            "an entry of an earlier archive came without the archive",
+        _ => Err(ExportError::EarlierArchive(std::io::Error::other(
+            "an entry of an earlier archive came without the archive it lies in",
         ))),
-        (None, _) => output.write(entry.bytes.clone()),
     }
 }
 
