@@ -2,8 +2,17 @@
 //! group with the sections holding it, collected with one map for the group, so that the
 //! index (`search_index`) adds the group with one look up per term (`index_groups` keeps them).
 
+use std::sync::{Arc, Mutex};
+
+use sha2::{Digest, Sha256};
+
 use super::PageSections;
 use super::counted_section::{FxHashMap, SectionParts};
+use super::term_shards::shard_of;
+
+/// A shard's number and the digest of what a group gives it (128 bits of a SHA-256: content
+/// addressing, not a defence against collisions made on purpose).
+pub type ShardDigest = (u32, [u8; 16]);
 
 /// One group's postings: for each distinct term of its sections, the sections holding it with
 /// the term's frequency, sections numbered from the group's first.
@@ -17,6 +26,9 @@ pub struct GroupPostings {
     ends: Vec<(u32, u32)>,
     /// (section, term frequency), each term's in section order.
     postings: Vec<(u32, u32)>,
+    /// Its shard digests for the last shard count asked: a kept group is asked again at
+    /// every export, nearly always for the same count.
+    digests: Mutex<Option<(usize, Arc<[ShardDigest]>)>>,
 }
 
 impl GroupPostings {
@@ -70,6 +82,54 @@ impl GroupPostings {
         let mut group = Self::default();
         group.add_all(|add| pages.iter().for_each(|page| page.each(&mut *add)));
         group
+    }
+
+    /// For each shard of `shards` that its terms fall in, in order, the digest of what it
+    /// gives that shard: those terms with their postings and the lengths of the sections
+    /// listed. An edit to one page changes the digests of the shards that page's terms fall
+    /// in, and no other (`shard_keys`).
+    pub fn shard_digests(&self, shards: usize) -> Arc<[ShardDigest]> {
+        // Every change is whole before the lock is let go, so a poisoned lock is still right.
+        let mut kept = self
+            .digests
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((count, digests)) = kept.as_ref()
+            && *count == shards
+        {
+            return Arc::clone(digests);
+        }
+        let mut hashers: Vec<Option<Sha256>> = (0..shards).map(|_| None).collect();
+        // Each term's part is gathered into one buffer and hashed at once: a posting is a few
+        // bytes, and hashing them one by one costs more than the bytes.
+        let mut part: Vec<u8> = Vec::new();
+        for (term, list) in self.terms() {
+            part.clear();
+            part.extend_from_slice(&(term.len() as u64).to_le_bytes());
+            part.extend_from_slice(term.as_bytes());
+            part.extend_from_slice(&(list.len() as u64).to_le_bytes());
+            for &(section, tf) in list {
+                let length = self.lengths.get(section as usize).copied().unwrap_or(0);
+                for number in [section, tf, length] {
+                    part.extend_from_slice(&number.to_le_bytes());
+                }
+            }
+            hashers[shard_of(term, shards)]
+                .get_or_insert_with(Sha256::new)
+                .update(&part);
+        }
+        let digests: Arc<[ShardDigest]> = hashers
+            .into_iter()
+            .enumerate()
+            .filter_map(|(shard, hasher)| {
+                let digest: [u8; 32] = hasher?.finalize().into();
+                let mut short = [0u8; 16];
+                short.copy_from_slice(&digest[..16]);
+                Some((shard as u32, short))
+            })
+            .collect();
+        *kept = Some((shards, Arc::clone(&digests)));
+        digests
     }
 
     /// Each section's length, in order.

@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 
 use super::PageSections;
 use super::group_postings::GroupPostings;
-use super::search_index::SearchIndexBuilder;
+use super::search_index::{IndexFiles, SearchIndexBuilder};
 use crate::memo::TwoGenerations;
 use crate::page_groups::closes_group;
 
@@ -73,6 +73,15 @@ impl GroupedIndex {
         }
     }
 
+    /// A builder keeping groups' postings in `memo` and shards' bodies in `shards`.
+    #[cfg(test)]
+    fn with_memos(memo: &'static Memo, shards: &'static super::term_shards::ShardMemo) -> Self {
+        Self {
+            builder: SearchIndexBuilder::with_shard_memo(shards),
+            ..Self::with_memo(memo)
+        }
+    }
+
     /// Adds the sections of the page at `path`, the next in the site's order.
     pub fn add(&mut self, path: &str, page: PageSections) {
         match page.digest() {
@@ -116,7 +125,7 @@ impl GroupedIndex {
 
     /// The index's files (its term shards and header; its documents are written by the
     /// caller), and how many groups it had and how many of them were kept.
-    pub fn finish(mut self) -> (Vec<(String, Vec<u8>)>, usize, usize) {
+    pub fn finish(mut self) -> (IndexFiles, usize, usize) {
         self.close_group();
         let metrics = crate::metrics::get();
         metrics
@@ -143,9 +152,12 @@ mod tests {
     use crate::bundle::page_sections::Sections;
     use crate::bundle::{CountedSection, SearchDocument};
 
-    /// A memo of the test's own, empty.
-    fn fresh_memo() -> &'static Memo {
-        Box::leak(Box::new(TwoGenerations::new(GROUPS_PER_GENERATION)))
+    /// Memos of the test's own, empty: groups' postings and shards' bodies.
+    fn fresh_memo() -> &'static (Memo, super::super::term_shards::ShardMemo) {
+        Box::leak(Box::new((
+            TwoGenerations::new(GROUPS_PER_GENERATION),
+            TwoGenerations::new(4_096),
+        )))
     }
 
     /// The sections of the page at `path`; `edit` changes its text. Every section says "common", so a
@@ -171,9 +183,9 @@ mod tests {
     /// The index of `pages` (path, edit), built with `memo`, and (groups, reused).
     fn index(
         pages: &[(String, String)],
-        memo: &'static Memo,
-    ) -> (Vec<(String, Vec<u8>)>, usize, usize) {
-        let mut index = GroupedIndex::with_memo(memo);
+        memo: &'static (Memo, super::super::term_shards::ShardMemo),
+    ) -> (IndexFiles, usize, usize) {
+        let mut index = GroupedIndex::with_memos(&memo.0, &memo.1);
         for (i, (path, edit)) in pages.iter().enumerate() {
             let mut sections = page(path, edit);
             // Every other page as a kept summary gives it back.
@@ -195,14 +207,29 @@ mod tests {
         let (before, groups, reused) = index(&pages, memo);
         assert_eq!(reused, 0);
         assert!(groups > 2, "{groups} groups");
+        assert_eq!(before.shards_kept, 0);
+        let (again, _, _) = index(&pages, memo);
+        assert!(again.files == before.files);
+        // Every shard but those holding a pruned term (those of every section: "common",
+        // "words", "page", ...) is kept.
+        assert!(
+            before.shards > 2 && again.shards_kept > before.shards / 2,
+            "{} of {} shards kept",
+            again.shards_kept,
+            before.shards
+        );
 
-        // One page's text changed: one group is collected again.
+        // One page's text changed: one group is collected again, and the shards of its terms
+        // are written again.
         pages[200].1 = "an appended sentence".into();
         let (after, groups_after, reused) = index(&pages, memo);
         assert_eq!((groups_after, reused), (groups, groups - 1));
         let (from_nothing, _, _) = index(&pages, fresh_memo());
-        assert!(after == from_nothing, "the same files, byte for byte");
-        assert!(after != before);
+        assert!(
+            after.files == from_nothing.files,
+            "the same files, byte for byte"
+        );
+        assert!(after.files != before.files);
 
         // A page added changes its own group and no other.
         pages.insert(100, ("guides/added".into(), "new".into()));
@@ -212,7 +239,56 @@ mod tests {
             "{reused} of {groups_added}"
         );
         let (from_nothing, _, _) = index(&pages, fresh_memo());
-        assert!(added == from_nothing, "the same files, byte for byte");
+        assert!(
+            added.files == from_nothing.files,
+            "the same files, byte for byte"
+        );
+    }
+
+    #[test]
+    fn an_edit_writes_again_only_the_shards_of_the_terms_it_reaches() {
+        // Pages of words of their own, in sections of three words, so that an edit to one
+        // section reaches the shards of four terms of the index's thousands.
+        let memo = fresh_memo();
+        let build = |memo: &'static (Memo, super::super::term_shards::ShardMemo), edit: &str| {
+            let mut index = GroupedIndex::with_memos(&memo.0, &memo.1);
+            for i in 0..2_000 {
+                let path = format!("reference/item-{i}");
+                let sections = (0..9)
+                    .map(|s| {
+                        let words: String = (0..3).map(|w| format!("w{i}s{s}x{w} ")).collect();
+                        let text = if (i, s) == (900, 3) {
+                            format!("{words} {edit}")
+                        } else {
+                            words
+                        };
+                        CountedSection::of(SearchDocument {
+                            path: path.clone(),
+                            anchor: format!("s{s}"),
+                            trail: vec![],
+                            text,
+                            scope: "/".into(),
+                        })
+                    })
+                    .collect();
+                index.add(&path, PageSections::of(Sections::Counted(sections)));
+            }
+            index.finish().0
+        };
+        let before = build(memo, "");
+        let after = build(memo, "appended");
+        let from_nothing = build(fresh_memo(), "appended");
+        assert!(
+            after.files == from_nothing.files,
+            "the same files, byte for byte"
+        );
+        assert!(after.files != before.files);
+        assert!(
+            after.shards > 10 && after.shards_kept + 5 >= after.shards,
+            "{} of {} shards kept",
+            after.shards_kept,
+            after.shards
+        );
     }
 
     #[test]

@@ -133,9 +133,16 @@ fn send(sections: &mut Option<SyncSender<Batch>>, pending: &mut Batch) {
     }
 }
 
-/// The index's files, with how many of its groups of pages were collected again in the log.
+/// The index's files, with how many of its groups of pages and term shards were kept in the
+/// log.
 fn finish(builder: GroupedIndex) -> IndexFiles {
-    let (files, groups, reused) = builder.finish();
-    tracing::info!(groups, reused, "offline search index made");
-    files
+    let (index, groups, reused) = builder.finish();
+    tracing::info!(
+        groups,
+        reused,
+        shards = index.shards,
+        shards_kept = index.shards_kept,
+        "offline search index made"
+    );
+    index.files
 }

@@ -22,6 +22,7 @@ mod page_sections;
 pub mod redirects;
 mod search_chunks;
 mod search_index;
+mod shard_keys;
 mod sitemap;
 mod term_shards;
 
@@ -401,7 +402,7 @@ mod tests {
             builder.add(document(i));
             expected.extend(builder.take_ready());
         }
-        expected.extend(builder.finish());
+        expected.extend(builder.finish().files);
         ours.sort();
         expected.sort();
         assert_eq!(ours.len(), expected.len());

@@ -218,7 +218,7 @@ mod tests {
             builder.add(d);
             files.extend(builder.take_ready());
         }
-        files.extend(builder.finish());
+        files.extend(builder.finish().files);
         for (path, contents) in files {
             let target = dir.path().join(path);
             std::fs::create_dir_all(target.parent().unwrap()).unwrap();

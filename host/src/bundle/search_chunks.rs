@@ -122,7 +122,7 @@ mod tests {
                 chunks.push((a, b, c, d, e));
             }
             let (_, contents) = chunks.finish().pop().expect("a chunk");
-            proptest::prop_assert_eq!(contents, super::super::search_index::script("d0", &expected));
+            proptest::prop_assert_eq!(contents, super::super::search_index::script("d0", &[&expected]));
         }
     }
 }

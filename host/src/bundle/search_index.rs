@@ -10,6 +10,8 @@
 //! query word and the chunks of the results it shows: tens of kilobytes whatever the size of
 //! the site. `assets/search.js` is the other half and must tokenize the same way.
 
+use std::sync::Arc;
+
 use serde_json::json;
 
 pub use super::counted_section::{CountedSection, SearchDocument, StoredSection};
@@ -18,10 +20,11 @@ use super::group_postings::GroupPostings;
 pub use super::search_chunks::ChunkWriter;
 pub(super) use super::search_chunks::document_json;
 use super::search_chunks::{DOCS_PER_CHUNK, data_file};
+use super::shard_keys::ShardSources;
 #[cfg(test)]
 use super::term_shards::push_json_string;
 pub use super::term_shards::shard_of;
-use super::term_shards::{self, Lengths, MAX_POSTINGS, Postings, weight};
+use super::term_shards::{self, Lengths, MAX_POSTINGS, Placed, Postings, ShardMemo, weight};
 
 /// Postings a term shard aims to hold; the shard count grows with the index.
 const POSTINGS_PER_SHARD: usize = 4_000;
@@ -49,6 +52,20 @@ pub struct SearchIndexBuilder {
     /// The sum of `lengths`, for the running average length a pruning weighs postings by.
     total_length: u64,
     prune_scratch: PruneScratch,
+    /// The groups added, for the shards' keys.
+    sources: ShardSources,
+    /// Where shards' bodies are kept between exports: the process's memo unless a test gives
+    /// its own.
+    kept_shards: Option<&'static ShardMemo>,
+}
+
+/// The index's files and how many of its term shards there are and were kept.
+pub struct IndexFiles {
+    /// (path, contents), the term shards and header (and the last chunk of documents, where
+    /// the builder wrote them).
+    pub files: Vec<(String, Vec<u8>)>,
+    pub shards: usize,
+    pub shards_kept: usize,
 }
 
 impl SearchIndexBuilder {
@@ -66,13 +83,29 @@ impl SearchIndexBuilder {
     /// Adds a section's postings, its document written elsewhere (by a [`ChunkWriter`] given
     /// the same sections in the same order).
     pub(super) fn add_postings(&mut self, section: &SectionParts<'_>) {
-        self.add_group(&GroupPostings::of_section(section));
+        self.add_group(&Arc::new(GroupPostings::of_section(section)));
+    }
+
+    /// A builder keeping its shards' bodies in `memo`.
+    #[cfg(test)]
+    pub(super) fn with_shard_memo(memo: &'static ShardMemo) -> Self {
+        Self {
+            kept_shards: Some(memo),
+            ..Self::default()
+        }
+    }
+
+    /// Adds `group`, the next in the site's order, as [`Self::add_group_postings`], and
+    /// records it for the shards' keys.
+    pub(super) fn add_group(&mut self, group: &Arc<GroupPostings>) {
+        self.sources.add(group, self.count as u32);
+        self.add_group_postings(group);
     }
 
     /// Adds the postings of a group of sections, the next in the site's order, their documents
     /// written elsewhere (by a [`ChunkWriter`] given the same sections in the same order): one
     /// look up per distinct term of the group.
-    pub(super) fn add_group(&mut self, group: &GroupPostings) {
+    fn add_group_postings(&mut self, group: &GroupPostings) {
         let first = self.count as u32;
         let lengths = group.lengths();
         self.count += lengths.len();
@@ -98,6 +131,7 @@ impl SearchIndexBuilder {
             // for a large site is most of the export's memory: its list is cut back to its best
             // postings by the weights known so far, with room to spare above what is kept.
             if postings.list.len() >= PRUNE_AT {
+                postings.pruned = true;
                 prune(
                     &mut postings.list,
                     &self.lengths,
@@ -118,9 +152,8 @@ impl SearchIndexBuilder {
         self.chunks.take_ready()
     }
 
-    /// The rest of the index files, as (path, contents): the last chunk, the term shards and
-    /// the header.
-    pub fn finish(mut self) -> Vec<(String, Vec<u8>)> {
+    /// The rest of the index files: the last chunk, the term shards and the header.
+    pub fn finish(mut self) -> IndexFiles {
         let count = self.count;
         let total_postings: usize = self
             .postings
@@ -130,8 +163,19 @@ impl SearchIndexBuilder {
         let shards = total_postings
             .div_ceil(POSTINGS_PER_SHARD)
             .clamp(1, MAX_SHARDS);
-        let average = self.lengths.iter().map(|&l| l as f64).sum::<f64>() / count.max(1) as f64;
+        let mean = self.lengths.iter().map(|&l| l as f64).sum::<f64>() / count.max(1) as f64;
+        let average = term_shards::weighing_average(mean);
 
+        let placed: Vec<Placed<'_>> = self
+            .terms
+            .iter()
+            .map(|(term, &number)| (shard_of(term, shards), term.as_str(), number))
+            .collect();
+        let mut pruned = vec![false; shards];
+        for &(shard, _, number) in &placed {
+            pruned[shard] |= self.postings[number as usize].pruned;
+        }
+        let keys = self.sources.keys(shards, average, &pruned);
         // Each shard's JSON object written as text: a `serde_json::Value` per number would
         // take several times the memory of the index, which for a large site is most of the
         // export's.
@@ -139,7 +183,9 @@ impl SearchIndexBuilder {
             lengths: &self.lengths,
             average,
         };
-        let by_shard = term_shards::write(self.terms.into_iter(), &self.postings, &lengths, shards);
+        let memo = self.kept_shards.unwrap_or_else(term_shards::process_memo);
+        let (by_shard, shards_kept) =
+            term_shards::write(memo, &placed, &self.postings, &lengths, &keys);
 
         let mut files = Vec::with_capacity(shards + count / DOCS_PER_CHUNK + 2);
         let meta = json!({
@@ -149,14 +195,20 @@ impl SearchIndexBuilder {
         });
         files.push((
             "search/index.js".to_string(),
-            script("meta", &meta.to_string()),
+            script("meta", &[&meta.to_string()]),
         ));
-        for (i, mut body) in by_shard.into_iter().enumerate() {
-            body.push('}');
-            files.push((format!("search/t{i}.js"), script(&format!("t{i}"), &body)));
+        for (i, body) in by_shard.into_iter().enumerate() {
+            files.push((
+                format!("search/t{i}.js"),
+                script(&format!("t{i}"), &[&body, "}"]),
+            ));
         }
         files.extend(std::mem::take(&mut self.chunks).finish());
-        files
+        IndexFiles {
+            files,
+            shards,
+            shards_kept,
+        }
     }
 }
 
@@ -204,10 +256,15 @@ struct PruneScratch {
     selection: Vec<u64>,
 }
 
-/// A data file: a call the search script has set up, so it loads as a `<script>`.
-pub(super) fn script(name: &str, json: &str) -> Vec<u8> {
-    let safe = json.replace('<', "\\u003c");
-    data_file(name, &[safe.as_bytes()])
+/// A data file of the JSON text that `parts` make: a call the search script has set up, so
+/// it loads as a `<script>`.
+pub(super) fn script(name: &str, parts: &[&str]) -> Vec<u8> {
+    let safe: Vec<String> = parts
+        .iter()
+        .map(|part| part.replace('<', "\\u003c"))
+        .collect();
+    let safe: Vec<&[u8]> = safe.iter().map(|part| part.as_bytes()).collect();
+    data_file(name, &safe)
 }
 
 #[cfg(test)]
@@ -248,7 +305,7 @@ mod tests {
                 scope: "/".into(),
             });
         }
-        let files = builder.finish();
+        let files = builder.finish().files;
         let names: Vec<_> = files.iter().map(|(n, _)| n.as_str()).collect();
         assert!(names.contains(&"search/index.js"));
         assert_eq!(
@@ -335,7 +392,7 @@ mod tests {
             let gadget = builder.terms["gadget"] as usize;
             assert!(builder.postings[gadget].list.len() < PRUNE_AT);
         });
-        let files = builder.finish();
+        let files = builder.finish().files;
         let (df, kept) = postings_of(&files, "gadget");
         assert_eq!(df as usize, documents, "the true document frequency");
         assert_eq!(kept.len(), MAX_POSTINGS);
@@ -381,7 +438,9 @@ mod tests {
 
     #[test]
     fn common_terms_keep_their_best_postings_only() {
-        let files = holding_everywhere("widget", MAX_POSTINGS + 500, 7, |_| {}).finish();
+        let files = holding_everywhere("widget", MAX_POSTINGS + 500, 7, |_| {})
+            .finish()
+            .files;
         let (df, kept) = postings_of(&files, "widget");
         assert_eq!(
             df,

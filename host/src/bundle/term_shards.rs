@@ -1,8 +1,13 @@
 //! The offline search index's term shards written out: each term's postings as JSON, in the
-//! shard its hash names, terms in order within a shard. Every posting is written at every
-//! export, kept groups' too, so this is the serial end of a one-page export's index
-//! (BENCHMARKS.md): shards hold disjoint terms, so they are written on several threads, each
+//! shard its hash names, terms in order within a shard. Writing every posting was the serial
+//! end of a one-page export's index (BENCHMARKS.md), so a shard's body is kept in the process
+//! under its key (`shard_keys`: what it is written from), and only the shards whose keys are
+//! new are written. Shards hold disjoint terms, so those are written on several threads, each
 //! taking every n-th shard, and the files are the same whatever the number of threads.
+
+use std::sync::{Arc, LazyLock};
+
+use crate::memo::TwoGenerations;
 
 /// Threads the shards are written on at most: an export's other threads are busy then too.
 const MAX_THREADS: usize = 4;
@@ -10,18 +15,28 @@ const MAX_THREADS: usize = 4;
 const TERMS_PER_THREAD: usize = 20_000;
 /// Postings kept per term, the highest-weighted ones.
 pub(super) const MAX_POSTINGS: usize = 1_000;
+/// Shards kept per generation of the process's memo: the most one site's index has.
+const SHARDS_PER_GENERATION: usize = 4_096;
+
+/// The shards' bodies this process wrote, by their keys.
+static KEPT: LazyLock<ShardMemo> = LazyLock::new(|| TwoGenerations::new(SHARDS_PER_GENERATION));
+
+/// Where shards' bodies are kept between exports.
+pub(super) type ShardMemo = TwoGenerations<[u8; 32], Arc<str>>;
 
 /// A term's postings while documents are added.
 #[derive(Default)]
 pub(super) struct Postings {
     /// Documents holding the term, all of them (the list may have been pruned).
     pub df: u32,
+    /// Whether the list was pruned while documents were added.
+    pub pruned: bool,
     /// (doc id, raw term frequency), in doc order.
     pub list: Vec<(u32, u32)>,
 }
 
-/// Terms by their number in the postings.
-type Terms = Vec<(String, u32)>;
+/// A shard's terms, with their numbers in the postings.
+type Terms<'t> = Vec<(&'t str, u32)>;
 
 /// What weighs a posting: each document's length and the average.
 pub(super) struct Lengths<'a> {
@@ -29,57 +44,104 @@ pub(super) struct Lengths<'a> {
     pub average: f64,
 }
 
-/// The bodies of `shards` shards (each a JSON object of its terms, without the braces' end
-/// written yet), for `terms` numbered into `postings`.
+/// The average length postings are weighed by: the mean of the documents' lengths, rounded to
+/// 7 significant bits (steps under 1.6%, far below what moves a ranking). An edit moves the
+/// mean a little and then rarely the rounded one, so the postings of the documents it did not
+/// touch keep their weights and their shards stay as they were written.
+pub(super) fn weighing_average(mean: f64) -> f64 {
+    if !mean.is_finite() || mean <= 0.0 {
+        return 1.0;
+    }
+    // A multiple of a power of two is exact in a float, so the same mean always gives the
+    // same average.
+    let step = 2f64.powi(mean.log2().floor() as i32 - 6);
+    (mean / step).round() * step
+}
+
+/// The process's memo of shards' bodies.
+pub(super) fn process_memo() -> &'static ShardMemo {
+    &KEPT
+}
+
+/// A term placed in its shard: (shard, term, its number in the postings).
+pub(super) type Placed<'t> = (usize, &'t str, u32);
+
+/// The bodies of the shards that `keys` name (each a JSON object of its terms, without the
+/// braces' end written yet), for the `placed` terms numbered into `postings`, and how many of
+/// them were kept: a shard whose key `memo` holds is taken from there, the others are written
+/// and kept there under their keys.
 pub(super) fn write(
-    terms: impl Iterator<Item = (String, u32)>,
+    memo: &ShardMemo,
+    placed: &[Placed<'_>],
     postings: &[Postings],
     lengths: &Lengths<'_>,
-    shards: usize,
-) -> Vec<String> {
-    let mut by_shard: Vec<Terms> = vec![Vec::new(); shards];
+    keys: &[Option<[u8; 32]>],
+) -> (Vec<Arc<str>>, usize) {
+    let mut bodies: Vec<Option<Arc<str>>> = keys
+        .iter()
+        .map(|key| key.as_ref().and_then(|key| memo.get(key)))
+        .collect();
+    let kept = bodies.iter().filter(|body| body.is_some()).count();
+    let mut by_shard: Vec<Terms<'_>> = vec![Vec::new(); keys.len()];
     let mut count = 0usize;
-    for (term, number) in terms {
-        by_shard[shard_of(&term, shards)].push((term, number));
-        count += 1;
+    for &(shard, term, number) in placed {
+        if bodies.get(shard).is_some_and(Option::is_none) {
+            by_shard[shard].push((term, number));
+            count += 1;
+        }
     }
+    let to_write: Vec<(usize, Terms<'_>)> = by_shard
+        .into_iter()
+        .enumerate()
+        .filter(|(shard, _)| bodies[*shard].is_none())
+        .collect();
     let threads = std::thread::available_parallelism()
         .map_or(1, usize::from)
         .min(MAX_THREADS)
         .min(count / TERMS_PER_THREAD + 1)
-        .min(shards)
+        .min(to_write.len())
         .max(1);
-    write_on(threads, by_shard, postings, lengths)
+    let written = write_on(threads, to_write, &|(number, mut terms): (
+        usize,
+        Terms<'_>,
+    )| {
+        terms.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        (number, Arc::<str>::from(shard(&terms, postings, lengths)))
+    });
+    memo.put(
+        written
+            .iter()
+            .filter_map(|(number, body)| Some((keys[*number]?, Arc::clone(body)))),
+    );
+    for (number, body) in written {
+        bodies[number] = Some(body);
+    }
+    // Every shard was kept or written.
+    (bodies.into_iter().flatten().collect(), kept)
 }
 
-/// The shards' bodies for the terms of each shard, written on `threads` threads.
-fn write_on(
+/// `each` applied to each of `items` on `threads` threads, in the items' order.
+fn write_on<I: Send, T: Send>(
     threads: usize,
-    by_shard: Vec<Terms>,
-    postings: &[Postings],
-    lengths: &Lengths<'_>,
-) -> Vec<String> {
-    let shards = by_shard.len();
-    let mut bodies: Vec<String> = vec![String::new(); shards];
-    if threads == 1 {
-        for (body, terms) in bodies.iter_mut().zip(by_shard) {
-            *body = shard(terms, postings, lengths);
-        }
-        return bodies;
+    items: Vec<I>,
+    each: &(dyn Fn(I) -> T + Sync),
+) -> Vec<T> {
+    if threads <= 1 {
+        return items.into_iter().map(each).collect();
     }
-    // Shard `s` goes to thread `s % threads`.
-    let mut per_thread: Vec<Vec<(usize, Terms)>> = (0..threads).map(|_| Vec::new()).collect();
-    for (s, terms) in by_shard.into_iter().enumerate() {
-        per_thread[s % threads].push((s, terms));
+    // Item `i` goes to thread `i % threads`.
+    let mut per_thread: Vec<Vec<(usize, I)>> = (0..threads).map(|_| Vec::new()).collect();
+    for (i, item) in items.into_iter().enumerate() {
+        per_thread[i % threads].push((i, item));
     }
-    let written: Vec<Vec<(usize, String)>> = std::thread::scope(|scope| {
+    let written: Vec<Vec<(usize, T)>> = std::thread::scope(|scope| {
         let handles: Vec<_> = per_thread
             .into_iter()
-            .map(|shards| {
+            .map(|items| {
                 scope.spawn(move || {
-                    shards
+                    items
                         .into_iter()
-                        .map(|(s, terms)| (s, shard(terms, postings, lengths)))
+                        .map(|(i, item)| (i, each(item)))
                         .collect::<Vec<_>>()
                 })
             })
@@ -93,23 +155,22 @@ fn write_on(
             })
             .collect()
     });
-    for (s, body) in written.into_iter().flatten() {
-        bodies[s] = body;
-    }
-    bodies
+    let mut results: Vec<(usize, T)> = written.into_iter().flatten().collect();
+    results.sort_unstable_by_key(|(i, _)| *i);
+    results.into_iter().map(|(_, result)| result).collect()
 }
 
 /// One shard's body: `{` and its terms in order, each
 /// `"term":[document frequency, doc delta, weight, doc delta, weight, ...]` (weights ×100).
-fn shard(mut terms: Terms, postings: &[Postings], lengths: &Lengths<'_>) -> String {
-    terms.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+/// `terms` are in order.
+fn shard(terms: &Terms<'_>, postings: &[Postings], lengths: &Lengths<'_>) -> String {
     let mut out = String::from("{");
     // Numbers go through `itoa` and the weights through one buffer, which took a third off
     // the writing.
     let mut numbers = itoa::Buffer::new();
     let mut weighted: Vec<(u32, u32)> = Vec::new();
     for (term, number) in terms {
-        let Postings { df, list } = &postings[number as usize];
+        let Postings { df, list, .. } = &postings[*number as usize];
         weighted.clear();
         weighted.extend(list.iter().map(|&(doc, tf)| {
             (
@@ -125,7 +186,7 @@ fn shard(mut terms: Terms, postings: &[Postings], lengths: &Lengths<'_>) -> Stri
         if out.len() > 1 {
             out.push(',');
         }
-        push_json_string(&mut out, &term);
+        push_json_string(&mut out, term);
         out.push_str(":[");
         out.push_str(numbers.format(*df));
         let mut previous = 0u32;
@@ -180,8 +241,8 @@ pub(super) fn push_json_string(out: &mut String, text: &str) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn shards_written_on_several_threads_are_those_written_on_one() {
+    /// 5,000 terms over 1,200 documents.
+    fn index() -> (Vec<(String, u32)>, Vec<Postings>, Vec<u32>) {
         let terms: Vec<(String, u32)> = (0..5_000u32)
             .map(|n| {
                 (
@@ -193,28 +254,113 @@ mod tests {
         let postings: Vec<Postings> = (0..5_000u32)
             .map(|n| Postings {
                 df: n % 7 + 1,
+                pruned: false,
                 list: (0..n % 1_200).map(|d| (d, d % 5 + 1)).collect(),
             })
             .collect();
         let document_lengths: Vec<u32> = (0..1_200).map(|d| d % 90 + 10).collect();
+        (terms, postings, document_lengths)
+    }
+
+    fn placed(terms: &[(String, u32)], shards: usize) -> Vec<Placed<'_>> {
+        terms
+            .iter()
+            .map(|(term, number)| (shard_of(term, shards), term.as_str(), *number))
+            .collect()
+    }
+
+    fn fresh_memo() -> ShardMemo {
+        TwoGenerations::new(SHARDS_PER_GENERATION)
+    }
+
+    #[test]
+    fn shards_written_on_several_threads_are_those_written_on_one() {
+        let (terms, postings, document_lengths) = index();
         let lengths = Lengths {
             lengths: &document_lengths,
             average: 55.0,
         };
-        let by_shard = |shards: usize| {
-            let mut by: Vec<Vec<(String, u32)>> = vec![Vec::new(); shards];
-            for (term, number) in &terms {
-                by[shard_of(term, shards)].push((term.clone(), *number));
-            }
-            by
-        };
-        let one = write_on(1, by_shard(37), &postings, &lengths);
-        for threads in [2, 3, 4] {
-            assert!(write_on(threads, by_shard(37), &postings, &lengths) == one);
+        let mut by_shard: Vec<Terms<'_>> = vec![Vec::new(); 37];
+        for &(shard, term, number) in &placed(&terms, 37) {
+            by_shard[shard].push((term, number));
         }
-        assert!(write(terms.clone().into_iter(), &postings, &lengths, 37) == one);
+        let written = |mut terms: Terms<'_>| {
+            terms.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            shard(&terms, &postings, &lengths)
+        };
+        let one = write_on(1, by_shard.clone(), &written);
+        for threads in [2, 3, 4] {
+            assert!(write_on(threads, by_shard.clone(), &written) == one);
+        }
+        let (bodies, kept) = write(
+            &fresh_memo(),
+            &placed(&terms, 37),
+            &postings,
+            &lengths,
+            &[None; 37],
+        );
+        assert_eq!(kept, 0);
+        assert!(bodies.iter().map(|b| b.to_string()).collect::<Vec<_>>() == one);
         assert!(one.iter().all(|body| body.starts_with('{')));
         let listed: usize = one.iter().map(|body| body.matches(":[").count()).sum();
         assert_eq!(listed, terms.len());
+    }
+
+    #[test]
+    fn a_shard_is_taken_from_the_memo_by_its_key_and_else_written() {
+        let memo = fresh_memo();
+        let (terms, postings, document_lengths) = index();
+        let lengths = Lengths {
+            lengths: &document_lengths,
+            average: 55.0,
+        };
+        let placed = placed(&terms, 37);
+        let keys: Vec<Option<[u8; 32]>> = (0..37u8).map(|n| Some([n; 32])).collect();
+        let (first, kept) = write(&memo, &placed, &postings, &lengths, &keys);
+        assert_eq!(kept, 0);
+        let (again, kept) = write(&memo, &placed, &postings, &lengths, &keys);
+        assert_eq!((kept, &again), (37, &first));
+
+        // A shard without a key or with a new one is written; the memo's bodies are taken
+        // whatever the postings now say, which is why a key must name everything a shard is
+        // written from (`shard_keys`).
+        let other = Lengths {
+            lengths: &document_lengths,
+            average: 80.0,
+        };
+        let mut changed = keys.clone();
+        changed[3] = None;
+        changed[5] = Some([200; 32]);
+        let (bodies, kept) = write(&memo, &placed, &postings, &other, &changed);
+        let (fresh, _) = write(&fresh_memo(), &placed, &postings, &other, &[None; 37]);
+        assert_eq!(kept, 35);
+        for shard in 0..37 {
+            let expected = if shard == 3 || shard == 5 {
+                &fresh[shard]
+            } else {
+                &first[shard]
+            };
+            assert_eq!(&bodies[shard], expected, "shard {shard}");
+        }
+        assert_ne!(fresh[3], first[3]);
+    }
+
+    proptest::proptest! {
+        /// The weighing average is within 1.6% of the mean, and the same for means that
+        /// differ by far less than that, most of the time.
+        #[test]
+        fn the_weighing_average_is_close_to_the_mean(mean in 1.0f64..100_000.0) {
+            let average = weighing_average(mean);
+            proptest::prop_assert!((average - mean).abs() <= mean * 0.008, "{mean} {average}");
+            proptest::prop_assert_eq!(weighing_average(average), average);
+        }
+    }
+
+    #[test]
+    fn the_weighing_average_of_no_documents_is_one() {
+        assert_eq!(weighing_average(0.0), 1.0);
+        assert_eq!(weighing_average(f64::NAN), 1.0);
+        assert_eq!(weighing_average(100.0), 100.0);
+        assert_eq!(weighing_average(100.3), 100.0);
     }
 }
