@@ -2,17 +2,23 @@
 //! group with the sections holding it, collected with one map for the group, so that the
 //! index (`search_index`) adds the group with one look up per term (`index_groups` keeps them).
 
-use std::sync::{Arc, Mutex};
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use sha2::{Digest, Sha256};
 
 use super::PageSections;
 use super::counted_section::{FxHashMap, SectionParts};
-use super::term_shards::shard_of;
+use super::term_shards::shard_hash;
 
 /// A shard's number and the digest of what a group gives it (128 bits of a SHA-256: content
 /// addressing, not a defence against collisions made on purpose).
 pub type ShardDigest = (u32, [u8; 16]);
+
+/// A term told apart from every other by two hashes of it (96 bits): the one that names its
+/// shard, and another, so the index counts terms' postings over all groups without holding
+/// their strings.
+pub type TermHash = (u64, u32);
 
 /// One group's postings: for each distinct term of its sections, the sections holding it with
 /// the term's frequency, sections numbered from the group's first.
@@ -29,6 +35,8 @@ pub struct GroupPostings {
     /// Its shard digests for the last shard count asked: a kept group is asked again at
     /// every export, nearly always for the same count.
     digests: Mutex<Option<(usize, Arc<[ShardDigest]>)>>,
+    /// Each term's [`TermHash`], in the terms' order, made when first asked.
+    hashes: OnceLock<Box<[TermHash]>>,
 }
 
 impl GroupPostings {
@@ -99,11 +107,12 @@ impl GroupPostings {
         {
             return Arc::clone(digests);
         }
+        let hashes = self.term_hashes();
         let mut hashers: Vec<Option<Sha256>> = (0..shards).map(|_| None).collect();
         // Each term's part is gathered into one buffer and hashed at once: a posting is a few
         // bytes, and hashing them one by one costs more than the bytes.
         let mut part: Vec<u8> = Vec::new();
-        for (term, list) in self.terms() {
+        for ((term, list), &(_, shard_hash)) in self.terms().zip(hashes) {
             part.clear();
             part.extend_from_slice(&(term.len() as u64).to_le_bytes());
             part.extend_from_slice(term.as_bytes());
@@ -114,7 +123,7 @@ impl GroupPostings {
                     part.extend_from_slice(&number.to_le_bytes());
                 }
             }
-            hashers[shard_of(term, shards)]
+            hashers[shard_hash as usize % shards.max(1)]
                 .get_or_insert_with(Sha256::new)
                 .update(&part);
         }
@@ -130,6 +139,20 @@ impl GroupPostings {
             .collect();
         *kept = Some((shards, Arc::clone(&digests)));
         digests
+    }
+
+    /// Each term's [`TermHash`], in the order of [`Self::terms`].
+    pub fn term_hashes(&self) -> &[TermHash] {
+        self.hashes.get_or_init(|| {
+            self.terms()
+                .map(|(term, _)| {
+                    // SipHash with fixed keys: the same term has the same hash in every process.
+                    let mut hasher = std::hash::DefaultHasher::new();
+                    term.hash(&mut hasher);
+                    (hasher.finish(), shard_hash(term))
+                })
+                .collect()
+        })
     }
 
     /// Each section's length, in order.

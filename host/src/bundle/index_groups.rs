@@ -106,6 +106,7 @@ impl GroupedIndex {
         let pages = std::mem::take(&mut self.pages);
         let keyable = std::mem::replace(&mut self.keyable, true);
         let kept = keyable.then(|| self.memo.get(&key)).flatten();
+        let was_kept = kept.is_some();
         let group = match kept {
             Some(group) => {
                 self.reused += 1;
@@ -120,7 +121,7 @@ impl GroupedIndex {
             }
         };
         self.groups += 1;
-        self.builder.add_group(&group);
+        self.builder.add_group(&group, was_kept);
     }
 
     /// The index's files (its term shards and header; its documents are written by the
@@ -230,6 +231,17 @@ mod tests {
             "the same files, byte for byte"
         );
         assert!(after.files != before.files);
+
+        // An edit to the first group: that group is merged as it comes, the kept ones after
+        // it at the end.
+        pages[0].1 = "an edit up front".into();
+        let (front, _, reused) = index(&pages, memo);
+        assert_eq!(reused, groups - 1);
+        let (from_nothing, _, _) = index(&pages, fresh_memo());
+        assert!(
+            front.files == from_nothing.files,
+            "the same files, byte for byte"
+        );
 
         // A page added changes its own group and no other.
         pages.insert(100, ("guides/added".into(), "new".into()));

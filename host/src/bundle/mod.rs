@@ -16,6 +16,7 @@ mod index_thread;
 mod kept_markdown;
 pub mod llms;
 mod manifest;
+mod merged_postings;
 pub mod offline_search;
 mod page_list;
 mod page_sections;

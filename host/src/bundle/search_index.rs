@@ -14,9 +14,10 @@ use std::sync::Arc;
 
 use serde_json::json;
 
+use super::counted_section::SectionParts;
 pub use super::counted_section::{CountedSection, SearchDocument, StoredSection};
-use super::counted_section::{FxHashMap, SectionParts};
 use super::group_postings::GroupPostings;
+use super::merged_postings::{MergedPostings, ShardSet, TermTotals};
 pub use super::search_chunks::ChunkWriter;
 pub(super) use super::search_chunks::document_json;
 use super::search_chunks::{DOCS_PER_CHUNK, data_file};
@@ -24,37 +25,41 @@ use super::shard_keys::ShardSources;
 #[cfg(test)]
 use super::term_shards::push_json_string;
 pub use super::term_shards::shard_of;
-use super::term_shards::{self, Lengths, MAX_POSTINGS, Placed, Postings, ShardMemo, weight};
+use super::term_shards::{self, Lengths, ShardMemo};
 
 /// Postings a term shard aims to hold; the shard count grows with the index.
 const POSTINGS_PER_SHARD: usize = 4_000;
 const MAX_SHARDS: usize = 4_096;
-/// A term's list is cut back to twice `MAX_POSTINGS` when it reaches this many while documents
-/// are still added.
-const PRUNE_AT: usize = 8 * MAX_POSTINGS;
 
 /// Collects sections during an export. Document chunks are written as they fill (a large
 /// site's documents would otherwise be most of the export's memory), by its own
 /// [`ChunkWriter`] or, where documents and postings are collected on different threads, by
 /// the caller's; the term shards and the index header at the end, when every document's length
 /// is known.
+///
+/// Groups' postings are merged as they come until a group kept from an earlier export comes:
+/// from there on the index is most likely an earlier one with a small change, most of whose
+/// term shards are kept too, so the groups from there are merged at the end, and only for the
+/// terms of the shards to write.
 #[derive(Default)]
 pub struct SearchIndexBuilder {
     /// Documents added so far.
     count: usize,
     /// The chunks of the documents added with [`SearchIndexBuilder::add_counted`].
     chunks: ChunkWriter,
-    /// term -> its number in `postings`, each term's string kept once. Sections come counted
-    /// ([`CountedSection`]), so the one collecting thread only looks their terms up here.
-    terms: FxHashMap<String, u32>,
-    postings: Vec<Postings>,
+    /// The groups merged so far, every term of them.
+    merged: MergedPostings,
+    /// Every term's postings in all the groups added.
+    totals: TermTotals,
     lengths: Vec<u32>,
     /// The sum of `lengths`, for the running average length a pruning weighs postings by.
     total_length: u64,
-    prune_scratch: PruneScratch,
-    /// The groups added, for the shards' keys.
+    /// The groups added, for the shards' keys, and the running average after each.
     sources: ShardSources,
-    /// Where shards' bodies are kept between exports: the process's memo unless a test gives
+    averages: Vec<f64>,
+    /// The first group not merged yet, once a kept group has come.
+    merged_until: Option<usize>,
+    /// Where shards' files are kept between exports: the process's memo unless a test gives
     /// its own.
     kept_shards: Option<&'static ShardMemo>,
 }
@@ -83,10 +88,10 @@ impl SearchIndexBuilder {
     /// Adds a section's postings, its document written elsewhere (by a [`ChunkWriter`] given
     /// the same sections in the same order).
     pub(super) fn add_postings(&mut self, section: &SectionParts<'_>) {
-        self.add_group(&Arc::new(GroupPostings::of_section(section)));
+        self.add_group(&Arc::new(GroupPostings::of_section(section)), false);
     }
 
-    /// A builder keeping its shards' bodies in `memo`.
+    /// A builder keeping its shards' files in `memo`.
     #[cfg(test)]
     pub(super) fn with_shard_memo(memo: &'static ShardMemo) -> Self {
         Self {
@@ -95,51 +100,24 @@ impl SearchIndexBuilder {
         }
     }
 
-    /// Adds `group`, the next in the site's order, as [`Self::add_group_postings`], and
-    /// records it for the shards' keys.
-    pub(super) fn add_group(&mut self, group: &Arc<GroupPostings>) {
-        self.sources.add(group, self.count as u32);
-        self.add_group_postings(group);
-    }
-
-    /// Adds the postings of a group of sections, the next in the site's order, their documents
-    /// written elsewhere (by a [`ChunkWriter`] given the same sections in the same order): one
-    /// look up per distinct term of the group.
-    fn add_group_postings(&mut self, group: &GroupPostings) {
+    /// Adds the postings of `group`, the next group of sections in the site's order, their
+    /// documents written elsewhere (by a [`ChunkWriter`] given the same sections in the same
+    /// order); `kept` says it was kept from an earlier export.
+    pub(super) fn add_group(&mut self, group: &Arc<GroupPostings>, kept: bool) {
         let first = self.count as u32;
+        if kept && self.merged_until.is_none() {
+            self.merged_until = Some(self.averages.len());
+        }
+        self.sources.add(group, first);
         let lengths = group.lengths();
         self.count += lengths.len();
         self.lengths.extend_from_slice(lengths);
         self.total_length += lengths.iter().map(|&l| u64::from(l)).sum::<u64>();
         let average = self.total_length as f64 / self.count.max(1) as f64;
-        for (token, list) in group.terms() {
-            let term = match self.terms.get(token) {
-                Some(&term) => term,
-                None => {
-                    let term = self.postings.len() as u32;
-                    self.postings.push(Postings::default());
-                    self.terms.insert(token.to_string(), term);
-                    term
-                }
-            };
-            let postings = &mut self.postings[term as usize];
-            postings.df += list.len() as u32;
-            postings
-                .list
-                .extend(list.iter().map(|&(section, tf)| (first + section, tf)));
-            // A very common term would hold a posting for most documents until the end, which
-            // for a large site is most of the export's memory: its list is cut back to its best
-            // postings by the weights known so far, with room to spare above what is kept.
-            if postings.list.len() >= PRUNE_AT {
-                postings.pruned = true;
-                prune(
-                    &mut postings.list,
-                    &self.lengths,
-                    average,
-                    2 * MAX_POSTINGS,
-                    &mut self.prune_scratch,
-                );
-            }
+        self.averages.push(average);
+        self.totals.add(group);
+        if self.merged_until.is_none() {
+            self.merged.add(group, first, &self.lengths, average, None);
         }
     }
 
@@ -155,27 +133,31 @@ impl SearchIndexBuilder {
     /// The rest of the index files: the last chunk, the term shards and the header.
     pub fn finish(mut self) -> IndexFiles {
         let count = self.count;
-        let total_postings: usize = self
-            .postings
-            .iter()
-            .map(|p| p.list.len().min(MAX_POSTINGS))
-            .sum();
-        let shards = total_postings
+        let shards = self
+            .totals
+            .listed()
             .div_ceil(POSTINGS_PER_SHARD)
             .clamp(1, MAX_SHARDS);
         let mean = self.lengths.iter().map(|&l| l as f64).sum::<f64>() / count.max(1) as f64;
         let average = term_shards::weighing_average(mean);
 
-        let placed: Vec<Placed<'_>> = self
-            .terms
-            .iter()
-            .map(|(term, &number)| (shard_of(term, shards), term.as_str(), number))
-            .collect();
-        let mut pruned = vec![false; shards];
-        for &(shard, _, number) in &placed {
-            pruned[shard] |= self.postings[number as usize].pruned;
-        }
+        let pruned = self.totals.pruned_shards(shards);
         let keys = self.sources.keys(shards, average, &pruned);
+        let memo = self.kept_shards.unwrap_or_else(term_shards::process_memo);
+        let kept = term_shards::kept(memo, &keys);
+        let shards_kept = kept.iter().flatten().count();
+        let to_write: Vec<bool> = kept.iter().map(Option::is_none).collect();
+        let to_write = ShardSet {
+            marked: &to_write,
+            shards,
+        };
+        if let Some(from) = self.merged_until {
+            let groups = self.sources.groups().iter().skip(from);
+            for ((group, first), &average) in groups.zip(&self.averages[from..]) {
+                self.merged
+                    .add(group, *first, &self.lengths, average, Some(&to_write));
+            }
+        }
         // Each shard's JSON object written as text: a `serde_json::Value` per number would
         // take several times the memory of the index, which for a large site is most of the
         // export's.
@@ -183,9 +165,17 @@ impl SearchIndexBuilder {
             lengths: &self.lengths,
             average,
         };
-        let memo = self.kept_shards.unwrap_or_else(term_shards::process_memo);
-        let (by_shard, shards_kept) =
-            term_shards::write(memo, &placed, &self.postings, &lengths, &keys);
+        let placed = self.merged.placed(&to_write);
+        let wrap = |number: usize, body: &str| script(&format!("t{number}"), &[body, "}"]);
+        let by_shard = term_shards::write(
+            memo,
+            kept,
+            &placed,
+            self.merged.postings(),
+            &lengths,
+            &keys,
+            &wrap,
+        );
 
         let mut files = Vec::with_capacity(shards + count / DOCS_PER_CHUNK + 2);
         let meta = json!({
@@ -197,11 +187,8 @@ impl SearchIndexBuilder {
             "search/index.js".to_string(),
             script("meta", &[&meta.to_string()]),
         ));
-        for (i, body) in by_shard.into_iter().enumerate() {
-            files.push((
-                format!("search/t{i}.js"),
-                script(&format!("t{i}"), &[&body, "}"]),
-            ));
+        for (i, file) in by_shard.into_iter().enumerate() {
+            files.push((format!("search/t{i}.js"), file.to_vec()));
         }
         files.extend(std::mem::take(&mut self.chunks).finish());
         IndexFiles {
@@ -210,50 +197,6 @@ impl SearchIndexBuilder {
             shards_kept,
         }
     }
-}
-
-/// Keeps the `keep` best of `list`, which is in doc order, by their weight with the `average`
-/// length known so far, in doc order; `scratch` is room for the selection, kept between calls.
-fn prune(
-    list: &mut Vec<(u32, u32)>,
-    lengths: &[u32],
-    average: f64,
-    keep: usize,
-    scratch: &mut PruneScratch,
-) {
-    debug_assert!(list.windows(2).all(|pair| pair[0].0 < pair[1].0));
-    if keep == 0 {
-        list.clear();
-        return;
-    }
-    if list.len() <= keep {
-        return;
-    }
-    // Which postings are kept is all that matters here, so the keep-th best key is selected
-    // rather than the list sorted (a large site prunes its common terms thousands of times),
-    // and the list filtered by it in place, which leaves it in doc order with no sort after.
-    // Each key is best weight first and then the earlier document: a document is listed once
-    // per term, so the keys are distinct and exactly `keep` are at most the selected one.
-    let PruneScratch { keys, selection } = scratch;
-    keys.clear();
-    keys.extend(list.iter().map(|&(doc, tf)| {
-        let weight = weight(tf, lengths[doc as usize], average);
-        (u64::from(u32::MAX - weight) << 32) | u64::from(doc)
-    }));
-    selection.clear();
-    selection.extend_from_slice(keys);
-    let (_, &mut threshold, _) = selection.select_nth_unstable(keep - 1);
-    let mut key = keys.iter();
-    // The list is filled again to `PRUNE_AT` before its next pruning: its room is kept.
-    list.retain(|_| key.next().is_some_and(|&key| key <= threshold));
-}
-
-/// The buffers pruning selects in, kept by the builder so that each pruning does not allocate
-/// its own.
-#[derive(Default)]
-struct PruneScratch {
-    keys: Vec<u64>,
-    selection: Vec<u64>,
 }
 
 /// A data file of the JSON text that `parts` make: a call the search script has set up, so
@@ -269,6 +212,8 @@ pub(super) fn script(name: &str, parts: &[&str]) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::merged_postings::PRUNE_AT;
+    use super::super::term_shards::MAX_POSTINGS;
     use super::*;
 
     #[test]
@@ -389,8 +334,8 @@ mod tests {
     fn a_term_in_very_many_documents_is_pruned_as_it_goes_and_keeps_its_count() {
         let documents = PRUNE_AT * 2 + 10;
         let builder = holding_everywhere("gadget", documents, documents - 3, |builder| {
-            let gadget = builder.terms["gadget"] as usize;
-            assert!(builder.postings[gadget].list.len() < PRUNE_AT);
+            let gadget = builder.merged.of("gadget").expect("merged as it comes");
+            assert!(gadget.list.len() < PRUNE_AT);
         });
         let files = builder.finish().files;
         let (df, kept) = postings_of(&files, "gadget");
@@ -407,26 +352,6 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Pruning keeps the postings a full sort by weight (best first, then the earlier
-        /// document) would keep, in document order.
-        #[test]
-        fn pruning_keeps_what_sorting_by_weight_keeps(
-            postings in proptest::collection::btree_map(0u32..400, 1u32..40, 0..300),
-            lengths in proptest::collection::vec(1u32..500, 400),
-            average in 1.0f64..300.0,
-            keep in 0usize..320,
-        ) {
-            let mut list: Vec<(u32, u32)> = postings.into_iter().collect();
-            let mut sorted = list.clone();
-            sorted.sort_by_key(|&(doc, tf)| {
-                (std::cmp::Reverse(weight(tf, lengths[doc as usize], average)), doc)
-            });
-            sorted.truncate(keep);
-            sorted.sort_by_key(|p| p.0);
-            prune(&mut list, &lengths, average, keep, &mut PruneScratch::default());
-            proptest::prop_assert_eq!(list, sorted);
-        }
-
         /// A term is written as `serde_json` writes the string, escapes and all.
         #[test]
         fn terms_are_written_as_json_strings(text in "(\\PC|[\"\\\\\\x00-\\x1f\\x7f])*") {

@@ -29,6 +29,11 @@ impl ShardSources {
         self.groups.push((Arc::clone(group), first));
     }
 
+    /// The groups recorded, in order, each with its first document's number.
+    pub fn groups(&self) -> &[(Arc<GroupPostings>, u32)] {
+        &self.groups
+    }
+
     /// Each of `shards` shards' key, for postings weighed with `average`; `pruned` says which
     /// shards hold a pruned term.
     pub fn keys(&self, shards: usize, average: f64, pruned: &[bool]) -> Vec<Option<[u8; 32]>> {

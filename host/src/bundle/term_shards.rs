@@ -1,6 +1,6 @@
 //! The offline search index's term shards written out: each term's postings as JSON, in the
 //! shard its hash names, terms in order within a shard. Writing every posting was the serial
-//! end of a one-page export's index (BENCHMARKS.md), so a shard's body is kept in the process
+//! end of a one-page export's index (BENCHMARKS.md), so a shard's file is kept in the process
 //! under its key (`shard_keys`: what it is written from), and only the shards whose keys are
 //! new are written. Shards hold disjoint terms, so those are written on several threads, each
 //! taking every n-th shard, and the files are the same whatever the number of threads.
@@ -18,19 +18,17 @@ pub(super) const MAX_POSTINGS: usize = 1_000;
 /// Shards kept per generation of the process's memo: the most one site's index has.
 const SHARDS_PER_GENERATION: usize = 4_096;
 
-/// The shards' bodies this process wrote, by their keys.
+/// The shards' files this process wrote, by their keys.
 static KEPT: LazyLock<ShardMemo> = LazyLock::new(|| TwoGenerations::new(SHARDS_PER_GENERATION));
 
-/// Where shards' bodies are kept between exports.
-pub(super) type ShardMemo = TwoGenerations<[u8; 32], Arc<str>>;
+/// Where shards' files are kept between exports.
+pub(super) type ShardMemo = TwoGenerations<[u8; 32], Arc<[u8]>>;
 
 /// A term's postings while documents are added.
 #[derive(Default)]
 pub(super) struct Postings {
     /// Documents holding the term, all of them (the list may have been pruned).
     pub df: u32,
-    /// Whether the list was pruned while documents were added.
-    pub pruned: bool,
     /// (doc id, raw term frequency), in doc order.
     pub list: Vec<(u32, u32)>,
 }
@@ -66,26 +64,31 @@ pub(super) fn process_memo() -> &'static ShardMemo {
 /// A term placed in its shard: (shard, term, its number in the postings).
 pub(super) type Placed<'t> = (usize, &'t str, u32);
 
-/// The bodies of the shards that `keys` name (each a JSON object of its terms, without the
-/// braces' end written yet), for the `placed` terms numbered into `postings`, and how many of
-/// them were kept: a shard whose key `memo` holds is taken from there, the others are written
-/// and kept there under their keys.
+/// The files of the shards `keys` name that `memo` holds; `None` for each shard to write.
+pub(super) fn kept(memo: &ShardMemo, keys: &[Option<[u8; 32]>]) -> Vec<Option<Arc<[u8]>>> {
+    keys.iter()
+        .map(|key| key.as_ref().and_then(|key| memo.get(key)))
+        .collect()
+}
+
+/// Every shard's file: those `kept` holds, and the others written from the `placed` terms
+/// numbered into `postings` (which must hold every term of those shards) and made a file by
+/// `wrap`, given the shard's number and its JSON object; each written one is kept in `memo`
+/// under its key.
 pub(super) fn write(
     memo: &ShardMemo,
+    kept: Vec<Option<Arc<[u8]>>>,
     placed: &[Placed<'_>],
     postings: &[Postings],
     lengths: &Lengths<'_>,
     keys: &[Option<[u8; 32]>],
-) -> (Vec<Arc<str>>, usize) {
-    let mut bodies: Vec<Option<Arc<str>>> = keys
-        .iter()
-        .map(|key| key.as_ref().and_then(|key| memo.get(key)))
-        .collect();
-    let kept = bodies.iter().filter(|body| body.is_some()).count();
+    wrap: &(dyn Fn(usize, &str) -> Vec<u8> + Sync),
+) -> Vec<Arc<[u8]>> {
+    let mut files = kept;
     let mut by_shard: Vec<Terms<'_>> = vec![Vec::new(); keys.len()];
     let mut count = 0usize;
     for &(shard, term, number) in placed {
-        if bodies.get(shard).is_some_and(Option::is_none) {
+        if files.get(shard).is_some_and(Option::is_none) {
             by_shard[shard].push((term, number));
             count += 1;
         }
@@ -93,7 +96,7 @@ pub(super) fn write(
     let to_write: Vec<(usize, Terms<'_>)> = by_shard
         .into_iter()
         .enumerate()
-        .filter(|(shard, _)| bodies[*shard].is_none())
+        .filter(|(shard, _)| files.get(*shard).is_some_and(Option::is_none))
         .collect();
     let threads = std::thread::available_parallelism()
         .map_or(1, usize::from)
@@ -106,18 +109,19 @@ pub(super) fn write(
         Terms<'_>,
     )| {
         terms.sort_unstable_by(|a, b| a.0.cmp(b.0));
-        (number, Arc::<str>::from(shard(&terms, postings, lengths)))
+        let body = shard(&terms, postings, lengths);
+        (number, Arc::<[u8]>::from(wrap(number, &body)))
     });
     memo.put(
         written
             .iter()
-            .filter_map(|(number, body)| Some((keys[*number]?, Arc::clone(body)))),
+            .filter_map(|(number, file)| Some((keys[*number]?, Arc::clone(file)))),
     );
-    for (number, body) in written {
-        bodies[number] = Some(body);
+    for (number, file) in written {
+        files[number] = Some(file);
     }
     // Every shard was kept or written.
-    (bodies.into_iter().flatten().collect(), kept)
+    files.into_iter().flatten().collect()
 }
 
 /// `each` applied to each of `items` on `threads` threads, in the items' order.
@@ -205,12 +209,17 @@ fn shard(terms: &Terms<'_>, postings: &[Postings], lengths: &Lengths<'_>) -> Str
 /// The shard of a term: FNV-1a over its UTF-16 code units (what JavaScript strings are made
 /// of), so the browser computes the same number.
 pub fn shard_of(term: &str, shards: usize) -> usize {
+    shard_hash(term) as usize % shards.max(1)
+}
+
+/// The hash a term's shard is taken from: FNV-1a 32 over its UTF-16 code units.
+pub(super) fn shard_hash(term: &str) -> u32 {
     let mut hash: u32 = 0x811c_9dc5;
     for unit in term.encode_utf16() {
         hash ^= unit as u32;
         hash = hash.wrapping_mul(0x0100_0193);
     }
-    (hash as usize) % shards.max(1)
+    hash
 }
 
 /// BM25 parameters (the common defaults).
@@ -254,7 +263,6 @@ mod tests {
         let postings: Vec<Postings> = (0..5_000u32)
             .map(|n| Postings {
                 df: n % 7 + 1,
-                pruned: false,
                 list: (0..n % 1_200).map(|d| (d, d % 5 + 1)).collect(),
             })
             .collect();
@@ -271,6 +279,25 @@ mod tests {
 
     fn fresh_memo() -> ShardMemo {
         TwoGenerations::new(SHARDS_PER_GENERATION)
+    }
+
+    /// A shard's JSON object as its file, for the tests.
+    fn as_file(_: usize, body: &str) -> Vec<u8> {
+        body.as_bytes().to_vec()
+    }
+
+    /// Every shard's file from `memo` or written, and how many were kept.
+    fn write_all(
+        memo: &ShardMemo,
+        placed: &[Placed<'_>],
+        postings: &[Postings],
+        lengths: &Lengths<'_>,
+        keys: &[Option<[u8; 32]>],
+    ) -> (Vec<Arc<[u8]>>, usize) {
+        let found = kept(memo, keys);
+        let count = found.iter().flatten().count();
+        let files = write(memo, found, placed, postings, lengths, keys, &as_file);
+        (files, count)
     }
 
     #[test]
@@ -292,7 +319,7 @@ mod tests {
         for threads in [2, 3, 4] {
             assert!(write_on(threads, by_shard.clone(), &written) == one);
         }
-        let (bodies, kept) = write(
+        let (bodies, kept) = write_all(
             &fresh_memo(),
             &placed(&terms, 37),
             &postings,
@@ -300,7 +327,13 @@ mod tests {
             &[None; 37],
         );
         assert_eq!(kept, 0);
-        assert!(bodies.iter().map(|b| b.to_string()).collect::<Vec<_>>() == one);
+        assert!(
+            bodies
+                .iter()
+                .map(|b| String::from_utf8_lossy(b).into_owned())
+                .collect::<Vec<_>>()
+                == one
+        );
         assert!(one.iter().all(|body| body.starts_with('{')));
         let listed: usize = one.iter().map(|body| body.matches(":[").count()).sum();
         assert_eq!(listed, terms.len());
@@ -316,12 +349,12 @@ mod tests {
         };
         let placed = placed(&terms, 37);
         let keys: Vec<Option<[u8; 32]>> = (0..37u8).map(|n| Some([n; 32])).collect();
-        let (first, kept) = write(&memo, &placed, &postings, &lengths, &keys);
+        let (first, kept) = write_all(&memo, &placed, &postings, &lengths, &keys);
         assert_eq!(kept, 0);
-        let (again, kept) = write(&memo, &placed, &postings, &lengths, &keys);
+        let (again, kept) = write_all(&memo, &placed, &postings, &lengths, &keys);
         assert_eq!((kept, &again), (37, &first));
 
-        // A shard without a key or with a new one is written; the memo's bodies are taken
+        // A shard without a key or with a new one is written; the memo's files are taken
         // whatever the postings now say, which is why a key must name everything a shard is
         // written from (`shard_keys`).
         let other = Lengths {
@@ -331,8 +364,8 @@ mod tests {
         let mut changed = keys.clone();
         changed[3] = None;
         changed[5] = Some([200; 32]);
-        let (bodies, kept) = write(&memo, &placed, &postings, &other, &changed);
-        let (fresh, _) = write(&fresh_memo(), &placed, &postings, &other, &[None; 37]);
+        let (bodies, kept) = write_all(&memo, &placed, &postings, &other, &changed);
+        let (fresh, _) = write_all(&fresh_memo(), &placed, &postings, &other, &[None; 37]);
         assert_eq!(kept, 35);
         for shard in 0..37 {
             let expected = if shard == 3 || shard == 5 {

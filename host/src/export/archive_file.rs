@@ -13,8 +13,9 @@
 //! was a serial part of a one-page release's tail (BENCHMARKS.md).
 //!
 //! Entries copied from an earlier archive's file go from file to file in the kernel
-//! (`copy_file_range`), consecutive ones in one run: read into memory and written out again,
-//! they were most of the writer's time on a one-page release (BENCHMARKS.md).
+//! (`copy_file_range`), consecutive ones in one run of a few megabytes at most: read into memory
+//! and written out again, they were most of the writer's time on a one-page release
+//! (BENCHMARKS.md).
 
 use std::fs::File;
 use std::io::Write;
@@ -28,6 +29,12 @@ use super::{ArchiveOutput, ExportError};
 
 /// What is gathered before a write to the file: most entries are a few kilobytes.
 const WRITE_BUFFER_BYTES: usize = 1 << 20;
+
+/// A run of copied entries is copied once it is this long, rather than when the next written
+/// chunk comes: on a one-page release the entries after the changed page are one run, and the
+/// next chunk comes only with the site's files at the end of the export, so copying the run then
+/// was a serial part of the release's tail (BENCHMARKS.md).
+const RUN_COPIED_AT_BYTES: u64 = 4 << 20;
 
 /// A synced archive asks for what it holds to be flushed to disk each time this much more
 /// has been written.
@@ -195,6 +202,9 @@ impl ArchiveOutput for ArchiveFile {
             && run.span.offset + run.span.length == span.offset
         {
             run.span.length += span.length;
+            if run.span.length >= RUN_COPIED_AT_BYTES {
+                self.copy_run()?;
+            }
             return Ok(());
         }
         self.copy_run()?;
@@ -341,6 +351,31 @@ mod tests {
             short.close().is_err(),
             "an earlier archive shorter than its index"
         );
+    }
+
+    #[test]
+    fn a_long_run_is_copied_before_the_next_chunk_comes() {
+        let folder = tempfile::tempdir().unwrap();
+        let earlier_path = folder.path().join("earlier.tar.gz");
+        let piece = 1usize << 20;
+        let earlier: Vec<u8> = (0..10 * piece).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&earlier_path, &earlier).unwrap();
+        let source = Arc::new(File::open(&earlier_path).unwrap());
+        let path = folder.path().join("f.tar.gz");
+        let mut archive = ArchiveFile::create(&path).unwrap();
+        let partial = folder.path().join("f.tar.gz.partial");
+        for n in 0..10 {
+            let span = Span {
+                offset: (n * piece) as u64,
+                length: piece as u64,
+            };
+            archive.copy_from(&source, span).unwrap();
+        }
+        // The run reached its length twice: 8 of its 10 megabytes are in the file already.
+        let copied = std::fs::metadata(&partial).unwrap().len();
+        assert_eq!(copied, 2 * RUN_COPIED_AT_BYTES);
+        archive.close().unwrap();
+        assert!(std::fs::read(&path).unwrap() == earlier);
     }
 
     #[test]
