@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 
 use super::PageSections;
 use super::counted_section::{FxHashMap, SectionParts};
-use super::term_shards::shard_hash;
+use super::term_shards::{shard_hash, shard_numbered};
 
 /// A shard's number and the digest of what a group gives it (128 bits of a SHA-256: content
 /// addressing, not a defence against collisions made on purpose).
@@ -123,7 +123,7 @@ impl GroupPostings {
                     part.extend_from_slice(&number.to_le_bytes());
                 }
             }
-            hashers[shard_hash as usize % shards.max(1)]
+            hashers[shard_numbered(shard_hash, shards)]
                 .get_or_insert_with(Sha256::new)
                 .update(&part);
         }

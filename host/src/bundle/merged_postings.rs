@@ -8,7 +8,7 @@
 
 use super::counted_section::FxHashMap;
 use super::group_postings::{GroupPostings, TermHash};
-use super::term_shards::{MAX_POSTINGS, Placed, Postings, weight};
+use super::term_shards::{MAX_POSTINGS, Placed, Postings, shard_numbered, weight};
 
 /// A term's list is cut back to twice `MAX_POSTINGS` when it reaches this many while documents
 /// are still added.
@@ -42,7 +42,7 @@ impl TermTotals {
         let mut pruned = vec![false; shards];
         for (&(_, shard_hash), &n) in &self.postings {
             if n as usize >= PRUNE_AT {
-                pruned[shard_hash as usize % shards.max(1)] = true;
+                pruned[shard_numbered(shard_hash, shards)] = true;
             }
         }
         pruned
@@ -69,7 +69,7 @@ pub(super) struct ShardSet<'a> {
 impl ShardSet<'_> {
     fn holds(&self, shard_hash: u32) -> bool {
         self.marked
-            .get(shard_hash as usize % self.shards.max(1))
+            .get(shard_numbered(shard_hash, self.shards))
             .copied()
             .unwrap_or(false)
     }
@@ -129,7 +129,7 @@ impl MergedPostings {
                 let shard_hash = self.shard_hashes[number as usize];
                 only.holds(shard_hash).then(|| {
                     (
-                        shard_hash as usize % only.shards.max(1),
+                        shard_numbered(shard_hash, only.shards),
                         term.as_str(),
                         number,
                     )

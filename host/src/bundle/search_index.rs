@@ -138,7 +138,7 @@ impl SearchIndexBuilder {
             .listed()
             .div_ceil(POSTINGS_PER_SHARD)
             .clamp(1, MAX_SHARDS);
-        let mean = self.lengths.iter().map(|&l| l as f64).sum::<f64>() / count.max(1) as f64;
+        let mean = self.total_length as f64 / count.max(1) as f64;
         let average = term_shards::weighing_average(mean);
 
         let pruned = self.totals.pruned_shards(shards);

@@ -209,7 +209,12 @@ fn shard(terms: &Terms<'_>, postings: &[Postings], lengths: &Lengths<'_>) -> Str
 /// The shard of a term: FNV-1a over its UTF-16 code units (what JavaScript strings are made
 /// of), so the browser computes the same number.
 pub fn shard_of(term: &str, shards: usize) -> usize {
-    shard_hash(term) as usize % shards.max(1)
+    shard_numbered(shard_hash(term), shards)
+}
+
+/// The shard of `shards` that a term of shard hash `hash` falls in.
+pub(super) fn shard_numbered(hash: u32, shards: usize) -> usize {
+    hash as usize % shards.max(1)
 }
 
 /// The hash a term's shard is taken from: FNV-1a 32 over its UTF-16 code units.
