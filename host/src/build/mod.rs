@@ -245,7 +245,7 @@ impl Builder {
             },
             domain: &self.domain,
             features: Some(&features),
-            assistant,
+            assistant: std::sync::Mutex::new(Some(Box::new(move || assistant))),
         };
         let mut progress = Progress {
             on_progress,

@@ -43,7 +43,21 @@ pub fn make(earlier: &[u8], contents: &[u8]) -> Option<Vec<u8>> {
     if contents.len() < MIN_PATCHED_BYTES {
         return None;
     }
-    let (start, end) = shared_ends(earlier, contents);
+    make_with_ends(earlier, contents, shared_ends(earlier, contents))
+}
+
+/// [`make`] where the bytes `earlier` and `contents` share at their start and end are known
+/// already (`shared_ends` of the two, as the export's layout of a large file finds them).
+/// `None` as for `make`, or when the ends given do not fit the two.
+pub fn make_with_ends(
+    earlier: &[u8],
+    contents: &[u8],
+    (start, end): (usize, usize),
+) -> Option<Vec<u8>> {
+    let shortest = earlier.len().min(contents.len());
+    if contents.len() < MIN_PATCHED_BYTES || start.checked_add(end)? > shortest {
+        return None;
+    }
     let (earlier_middle, middle) = (
         &earlier[start..earlier.len() - end],
         &contents[start..contents.len() - end],
@@ -64,7 +78,7 @@ pub fn make(earlier: &[u8], contents: &[u8]) -> Option<Vec<u8>> {
 
 /// How many bytes `earlier` and `contents` share at their start, and then at their end (the
 /// two never overlap in either).
-fn shared_ends(earlier: &[u8], contents: &[u8]) -> (usize, usize) {
+pub fn shared_ends(earlier: &[u8], contents: &[u8]) -> (usize, usize) {
     let start = shared_start(earlier, contents);
     let (earlier_rest, rest) = (&earlier[start..], &contents[start..]);
     (start, shared_end(earlier_rest, rest))

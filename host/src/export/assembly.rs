@@ -132,6 +132,11 @@ impl<'a> Assembler<'a> {
         self.earlier.map(EarlierArchive::file)
     }
 
+    /// The SHA-256 (hex) of the earlier archive's contents at `path`, if it has any.
+    pub(super) fn earlier_sha256(&self, path: &str) -> Option<&str> {
+        self.earlier?.sha256_at(path)
+    }
+
     /// The earlier archive's piece for a part whose bytes hash to `sha256`, if it can be
     /// copied.
     pub(super) fn kept_piece(&mut self, sha256: &str) -> Option<Vec<u8>> {
@@ -159,6 +164,19 @@ impl<'a> Assembler<'a> {
         (contents, sha256): (&[u8], &str),
         entry: &Entry,
     ) -> std::io::Result<Option<PatchToPack>> {
+        self.record_from(path, (contents, sha256), entry, None)
+    }
+
+    /// [`Assembler::record`], with the earlier archive's contents at `path` and the bytes they
+    /// share with `contents` at their start and end where these are known (a large file's
+    /// layout found them), so that its patch is made without reading them back.
+    pub(super) fn record_from(
+        &mut self,
+        path: &str,
+        (contents, sha256): (&[u8], &str),
+        entry: &Entry,
+        base: Option<(&[u8], (usize, usize))>,
+    ) -> std::io::Result<Option<PatchToPack>> {
         let length = entry.length();
         self.index.entries.push(IndexEntry {
             path: path.to_string(),
@@ -180,7 +198,7 @@ impl<'a> Assembler<'a> {
         if known || path == MANIFEST_FILE {
             return Ok(None);
         }
-        if let Some(patch) = self.patch_for(path, contents, entry) {
+        if let Some(patch) = self.patch_for(path, contents, entry, base) {
             return Ok(Some(patch));
         }
         self.delta_written.files += 1;
@@ -190,15 +208,34 @@ impl<'a> Assembler<'a> {
 
     /// The patch that makes `contents` from the earlier archive's file at `path`, if a delta
     /// is written, that file can be read back, and the patch is worth it against `entry`.
-    fn patch_for(&mut self, path: &str, contents: &[u8], entry: &Entry) -> Option<PatchToPack> {
+    fn patch_for(
+        &mut self,
+        path: &str,
+        contents: &[u8],
+        entry: &Entry,
+        base: Option<(&[u8], (usize, usize))>,
+    ) -> Option<PatchToPack> {
         self.delta.as_ref()?;
         // A file too small to patch is not worth reading the earlier entry back for.
         if contents.len() < file_patch::MIN_PATCHED_BYTES || path.starts_with(PATCH_ENTRIES) {
             return None;
         }
-        let (base_sha256, earlier) = self.earlier?.contents(path, (contents, entry))?;
-        let patch = file_patch::make(&earlier, contents)
-            .filter(|patch| file_patch::worth_it(patch, entry.length() as usize))?;
+        let patch = match base {
+            Some((earlier, ends)) => {
+                let base_sha256 = self.earlier?.sha256_at(path)?;
+                (
+                    base_sha256,
+                    file_patch::make_with_ends(earlier, contents, ends),
+                )
+            }
+            None => {
+                let (base_sha256, earlier) = self.earlier?.contents(path, (contents, entry))?;
+                (base_sha256, file_patch::make(&earlier, contents))
+            }
+        };
+        let (base_sha256, patch) = (patch.0, patch.1?);
+        let patch =
+            Some(patch).filter(|patch| file_patch::worth_it(patch, entry.length() as usize))?;
         let entry = format!("{PATCH_ENTRIES}{}.zst", self.patched.len());
         self.patched.push(PatchedFile {
             path: path.to_string(),

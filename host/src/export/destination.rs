@@ -101,7 +101,9 @@ pub fn pack<O: ArchiveOutput>(
                         .iter()
                         .enumerate()
                         .filter(|(_, file)| match file {
-                            BundleFile::Hashed { file, .. } | BundleFile::Made(file) => {
+                            BundleFile::Hashed { file, .. }
+                            | BundleFile::Made(file)
+                            | BundleFile::Laid { file, .. } => {
                                 !parted::in_parts(&archive, file.contents.len())
                             }
                             BundleFile::Kept { .. } => false,
@@ -117,6 +119,8 @@ pub fn pack<O: ArchiveOutput>(
                         tracing::warn!(work, path = %file.path(), "a second file at this path is left out");
                         continue;
                     }
+                    // A large file's layout, where it came laid out.
+                    let mut layout = None;
                     let (file, sha256) = match file {
                         BundleFile::Kept {
                             path,
@@ -152,6 +156,15 @@ pub fn pack<O: ArchiveOutput>(
                             );
                             (file, sha256.clone())
                         }
+                        BundleFile::Laid { file, sha256, laid } => {
+                            manifest.add_hashed(
+                                &file.path,
+                                file.contents.len() as u64,
+                                sha256.clone(),
+                            );
+                            layout = Some(laid.clone());
+                            (file, sha256.clone())
+                        }
                         BundleFile::Made(file) => {
                             let sha256 = manifest.add(&file.path, &file.contents).to_string();
                             (file, sha256)
@@ -165,11 +178,15 @@ pub fn pack<O: ArchiveOutput>(
                             let entry = match assembler.kept(&file.path, sha256) {
                                 Some(kept) => kept,
                                 None if parted::in_parts(&archive, file.contents.len()) => {
+                                    let laid = layout.get_or_insert_with(|| {
+                                        parted::lay_out(assembler, &file.path, &file.contents)
+                                    });
                                     parted::pack(
                                         &mut archive,
                                         assembler,
                                         &file.path,
                                         &file.contents,
+                                        &laid.now.layout,
                                     )?
                                 }
                                 None => Entry::new(match ahead.take(place) {
@@ -177,8 +194,10 @@ pub fn pack<O: ArchiveOutput>(
                                     None => archive.add_file(&file.path, &file.contents)?,
                                 }),
                             };
+                            // A file laid out from its earlier contents is patched from them.
+                            let base = layout.as_ref().and_then(parted::Laid::base);
                             let patch = assembler
-                                .record(&file.path, (&file.contents, sha256), &entry)
+                                .record_from(&file.path, (&file.contents, sha256), &entry, base)
                                 .map_err(ExportError::Delta)?;
                             // Like the manifest patch below, a file's patch is packed for the
                             // delta only.
@@ -228,7 +247,8 @@ pub fn pack<O: ArchiveOutput>(
                 let (path, contents) = (&listing.file.path, &listing.file.contents);
                 let chunk = match assembler.as_mut() {
                     Some(assembler) if parted::in_parts(&archive, contents.len()) => {
-                        parted::pack(&mut archive, assembler, path, contents)
+                        let laid = parted::lay_out(assembler, path, contents);
+                        parted::pack(&mut archive, assembler, path, contents, &laid.now.layout)
                     }
                     _ => archive
                         .add_file(path, contents)
@@ -389,7 +409,7 @@ pub fn write_folder(
                     manifest.add(&file.path, &file.contents);
                     file
                 }
-                BundleFile::Hashed { file, sha256 } => {
+                BundleFile::Hashed { file, sha256 } | BundleFile::Laid { file, sha256, .. } => {
                     manifest.add_hashed(&file.path, file.contents.len() as u64, sha256);
                     file
                 }

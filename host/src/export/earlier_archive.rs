@@ -215,6 +215,11 @@ impl EarlierArchive {
 
     /// Whether the earlier archive holds the file at `path` with contents hashing to `sha256`
     /// (so a docs server serving it has that file).
+    /// The SHA-256 (hex) of the contents the earlier archive holds at `path`, if it holds any.
+    pub(super) fn sha256_at(&self, path: &str) -> Option<&str> {
+        self.entries.get(path).map(|e| e.sha256.as_str())
+    }
+
     pub(super) fn has(&self, path: &str, sha256: &str) -> bool {
         self.listed(path, sha256).is_some()
     }

@@ -13,6 +13,7 @@ use std::sync::mpsc::{Receiver, SyncSender};
 use sha2::{Digest, Sha256};
 
 use super::assembly::{EarlierArchive, Entry};
+use super::parted::{self, Laid, PARTED_ABOVE};
 use crate::plugins::OutputFile;
 
 /// One file of the bundle.
@@ -21,6 +22,13 @@ pub enum BundleFile {
     Made(OutputFile),
     /// Contents whose SHA-256 (hex) is known.
     Hashed { file: OutputFile, sha256: String },
+    /// A large file's contents laid out in parts from the layout of its earlier contents,
+    /// which gave their SHA-256 (hex).
+    Laid {
+        file: OutputFile,
+        sha256: String,
+        laid: Laid,
+    },
     /// A file the earlier archive holds unchanged: its path, size and SHA-256 (hex), and that
     /// archive's entry for it, whose bytes were checked against the archive's index.
     Kept {
@@ -35,7 +43,9 @@ impl BundleFile {
     /// Where the file goes in the bundle.
     pub fn path(&self) -> &str {
         match self {
-            BundleFile::Made(file) | BundleFile::Hashed { file, .. } => &file.path,
+            BundleFile::Made(file)
+            | BundleFile::Hashed { file, .. }
+            | BundleFile::Laid { file, .. } => &file.path,
             BundleFile::Kept { path, .. } => path,
         }
     }
@@ -60,6 +70,28 @@ pub(super) fn hash_on_the_way(
         let batch = batch
             .into_iter()
             .map(|file| match file {
+                // A large file whose earlier contents this process laid out is hashed as it is
+                // laid out from them (`part_layout`): the writer then cuts it no more.
+                BundleFile::Made(file) if file.contents.len() > PARTED_ABOVE => {
+                    match earlier.and_then(|e| parted::lay_out_from(e, &file.path, &file.contents))
+                    {
+                        Some(laid) => {
+                            let sha256 = hex::encode(laid.now.layout.sha256);
+                            match kept_or_hashed(file, sha256, earlier) {
+                                BundleFile::Hashed { file, sha256 } => {
+                                    BundleFile::Laid { file, sha256, laid }
+                                }
+                                kept => kept,
+                            }
+                        }
+                        None => {
+                            hashed_files += 1;
+                            hashed_bytes += file.contents.len() as u64;
+                            let sha256 = hex::encode(Sha256::digest(&file.contents));
+                            kept_or_hashed(file, sha256, earlier)
+                        }
+                    }
+                }
                 BundleFile::Made(file) => {
                     hashed_files += 1;
                     hashed_bytes += file.contents.len() as u64;
@@ -67,7 +99,7 @@ pub(super) fn hash_on_the_way(
                     kept_or_hashed(file, sha256, earlier)
                 }
                 BundleFile::Hashed { file, sha256 } => kept_or_hashed(file, sha256, earlier),
-                kept @ BundleFile::Kept { .. } => kept,
+                passed @ (BundleFile::Kept { .. } | BundleFile::Laid { .. }) => passed,
             })
             .collect();
         if hashed.send(batch).is_err() {

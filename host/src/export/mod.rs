@@ -13,9 +13,11 @@ mod error;
 mod files;
 mod pack_ahead;
 mod page_summary;
+mod part_layout;
 mod parted;
 
 use std::collections::{BTreeSet, HashSet};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
@@ -51,10 +53,15 @@ pub struct Export<'a> {
     pub domain: &'a str,
     /// The feature file the bundle carries instead of the renderer's default, if any.
     pub features: Option<&'a str>,
-    /// The bundle's own assistant (`bundle::assistant`), if it ships one; with no feature file
-    /// given, the default one then switches it on.
-    pub assistant: Option<Vec<OutputFile>>,
+    /// What makes the bundle's own assistant's files (`bundle::assistant`), if it ships one;
+    /// with no feature file given, the default one then switches it on. It is called on the
+    /// shared assets' thread, while the pages are made: reading and checking the version's
+    /// index for it was a serial part of a one-page release's start (BENCHMARKS.md).
+    pub assistant: Mutex<Option<AssistantFiles<'a>>>,
 }
+
+/// Makes the files of a bundle's own assistant, or says there are none (`None`).
+pub type AssistantFiles<'a> = Box<dyn FnOnce() -> Option<Vec<OutputFile>> + Send + 'a>;
 
 /// Hears of an export as it goes. Each warning comes once, however many pages give it (a
 /// problem in a snippet comes back from every page that uses it).
@@ -91,19 +98,27 @@ pub fn run<R: Send>(
     let manifest = render.manifest;
     let total = render.pages.len() as u64;
     let prepared = render.prepare(plugins);
-    let features = match (export.features, &export.assistant) {
-        (Some(features), _) => Some(features.to_string()),
-        (None, Some(_)) => Some(crate::bundle::features_script(
-            &quire_core::features::default_with_offline_assistant(),
-        )),
-        (None, None) => None,
-    };
     // The shared assets come from a session of their own, made while the pages are (a site's
-    // worth of kept pages leaves a core free for it); the pages from one session per thread.
-    let assets = || -> Result<(Vec<OutputFile>, Duration), RenderError> {
+    // worth of kept pages leaves a core free for it), as are the assistant's files; the pages
+    // come from one session per thread.
+    let assets = || -> Result<(Vec<OutputFile>, [Duration; 2]), RenderError> {
         let started = Instant::now();
         let mut assets = prepared.assets()?;
-        let time = started.elapsed();
+        let assets_time = started.elapsed();
+        let assistant = export
+            .assistant
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take()
+            .and_then(|make| make());
+        let times = [assets_time, started.elapsed() - assets_time];
+        let features = match (export.features, &assistant) {
+            (Some(features), _) => Some(features.to_string()),
+            (None, Some(_)) => Some(crate::bundle::features_script(
+                &quire_core::features::default_with_offline_assistant(),
+            )),
+            (None, None) => None,
+        };
         if let Some(features) = features {
             assets.retain(|file| file.path != FEATURES_FILE);
             assets.push(OutputFile {
@@ -111,8 +126,8 @@ pub fn run<R: Send>(
                 contents: features.into_bytes(),
             });
         }
-        assets.extend(export.assistant.iter().flatten().cloned());
-        Ok((assets, time))
+        assets.extend(assistant.into_iter().flatten());
+        Ok((assets, times))
     };
 
     let aborted = AtomicBool::new(false);
@@ -260,7 +275,7 @@ pub fn run<R: Send>(
             }
             timings.render = render_started.elapsed();
             site_files.pages_done();
-            let (assets, assets_time) = assets.join().map_err(|_| {
+            let (assets, [assets_time, assistant_time]) = assets.join().map_err(|_| {
                 ExportError::Plugin(crate::plugins::PluginError::Engine(
                     "making the shared assets stopped".into(),
                 ))
@@ -273,6 +288,7 @@ pub fn run<R: Send>(
                 rendered = counts.rendered,
                 reused = counts.reused,
                 assets_ms = assets_time.as_millis() as u64,
+                assistant_ms = assistant_time.as_millis() as u64,
                 render_ms = timings.render.as_millis() as u64,
                 writer_wait_ms = timings.waiting_for_writer.as_millis() as u64,
                 progress_ms = timings.progress.as_millis() as u64,

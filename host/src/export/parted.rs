@@ -7,30 +7,73 @@
 //! copied from it. The cut depends on the contents alone, so an archive assembled this way is
 //! the same bytes as one packed from nothing.
 
-use std::ops::Range;
+use std::sync::Arc;
 
-use sha2::{Digest, Sha256};
+use hex::FromHex;
 
 use super::ExportError;
-use super::assembly::{Assembler, Entry, IndexPart};
+use super::assembly::{Assembler, EarlierArchive, Entry, IndexPart};
+use super::part_layout::{self, Layout, Remembered};
 use crate::plugins::ArchiveSession;
 
 /// Files larger than this are written in parts, when the packager can.
 pub const PARTED_ABOVE: usize = 1 << 20;
 
-/// FastCDC's bounds for the parts: about 256 KiB, never under 64 KiB (but the last) nor over
-/// 1 MiB. A one-page change repacks the part or two holding that page, about a sixtieth of
-/// a full `llms-full.txt`; each part is a gzip member of its own, whose fresh dictionary costs
-/// a few hundred bytes.
-const MIN_PART: usize = 64 << 10;
-const AVERAGE_PART: usize = 256 << 10;
-const MAX_PART: usize = 1 << 20;
+/// A large file laid out: its layout, and the earlier archive's contents at its path where
+/// the layout was found from them.
+#[derive(Clone)]
+pub struct Laid {
+    pub now: Arc<Remembered>,
+    pub earlier: Option<Arc<Remembered>>,
+}
 
-/// Where `contents` is cut into parts.
-pub fn cut(contents: &[u8]) -> Vec<Range<usize>> {
-    fastcdc::v2020::FastCDC::new(contents, MIN_PART, AVERAGE_PART, MAX_PART)
-        .map(|chunk| chunk.offset..chunk.offset + chunk.length)
-        .collect()
+impl Laid {
+    /// The earlier archive's contents at the file's path and the bytes they share with the
+    /// file's at their start and end, where the layout was found from them.
+    pub fn base(&self) -> Option<(&[u8], (usize, usize))> {
+        Some((
+            &self.earlier.as_ref()?.contents,
+            self.now.layout.shared_ends?,
+        ))
+    }
+}
+
+/// The layout of the file at `path` with `contents`, found from the earlier archive's file at
+/// that path where this process laid that out, else from nothing; kept for the next export.
+pub fn lay_out(assembler: &Assembler<'_>, path: &str, contents: &[u8]) -> Laid {
+    let earlier = assembler.earlier_sha256(path).and_then(remembered);
+    remember(Layout::of(contents, earlier.as_deref()), contents, earlier)
+}
+
+/// The layout of the file at `path` with `contents`, when this process laid out the contents
+/// `earlier` holds at that path (kept for the next export if the file changed).
+pub fn lay_out_from(earlier: &EarlierArchive, path: &str, contents: &[u8]) -> Option<Laid> {
+    let before = remembered(earlier.sha256_at(path)?)?;
+    let layout = Layout::of(contents, Some(&before));
+    if layout.sha256 == before.layout.sha256 {
+        // Unchanged: the memo holds it already.
+        return Some(Laid {
+            now: before,
+            earlier: None,
+        });
+    }
+    Some(remember(layout, contents, Some(before)))
+}
+
+/// The layout this process keeps for contents hashing to `sha256` (hex), if any.
+fn remembered(sha256: &str) -> Option<Arc<Remembered>> {
+    let sha256 = <[u8; 32]>::from_hex(sha256).ok()?;
+    part_layout::process_memo().get(&sha256)
+}
+
+/// `layout` of `contents`, found from `earlier`, kept for the next export.
+fn remember(layout: Layout, contents: &[u8], earlier: Option<Arc<Remembered>>) -> Laid {
+    let now = Arc::new(Remembered {
+        contents: contents.to_vec(),
+        layout,
+    });
+    part_layout::process_memo().put([(now.layout.sha256, now.clone())]);
+    Laid { now, earlier }
 }
 
 /// Whether a file of `len` bytes is packed in parts by `archive`.
@@ -38,20 +81,17 @@ pub fn in_parts(archive: &ArchiveSession, len: usize) -> bool {
     archive.reusable_parts && len > PARTED_ABOVE
 }
 
-/// The entry of the file at `path` with `contents`, written in parts: each part the earlier
-/// archive holds (by its bytes' SHA-256, whichever file it was in) is copied, the others are
-/// packed.
+/// The entry of the file at `path` with `contents`, written in parts as `layout` cuts them:
+/// each part the earlier archive holds (by its bytes' SHA-256, whichever file it was in) is
+/// copied, the others are packed.
 pub fn pack(
     archive: &mut ArchiveSession,
     assembler: &mut Assembler<'_>,
     path: &str,
     contents: &[u8],
+    layout: &Layout,
 ) -> Result<Entry, ExportError> {
-    let ranges = cut(contents);
-    let hashes: Vec<String> = ranges
-        .iter()
-        .map(|range| hex::encode(Sha256::digest(&contents[range.clone()])))
-        .collect();
+    let (ranges, hashes) = (&layout.ranges, &layout.hashes);
     let kept: Vec<Option<Vec<u8>>> = hashes
         .iter()
         .map(|sha256| assembler.kept_piece(sha256))
@@ -74,11 +114,11 @@ pub fn pack(
     bytes.extend_from_slice(&pieces.head);
     let mut places = Vec::with_capacity(ranges.len());
     for (((packed, kept), sha256), range) in
-        pieces.parts.into_iter().zip(kept).zip(hashes).zip(&ranges)
+        pieces.parts.into_iter().zip(kept).zip(hashes).zip(ranges)
     {
         let piece = kept.unwrap_or(packed);
         places.push(IndexPart {
-            sha256,
+            sha256: sha256.clone(),
             size: range.len() as u64,
             offset: bytes.len() as u64,
             length: piece.len() as u64,
@@ -90,41 +130,4 @@ pub fn pack(
     let mut entry = Entry::new(bytes);
     entry.parts = places;
     Ok(entry)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Bytes that look like text and do not repeat, as `llms-full.txt`'s do not.
-    fn text(len: usize, seed: u64) -> Vec<u8> {
-        let mut state = seed | 1;
-        (0..len)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                b"abcdefghijklmnopqrstuvwxyz  \n"[(state % 29) as usize]
-            })
-            .collect()
-    }
-
-    #[test]
-    fn parts_cover_the_file_and_an_edit_changes_the_parts_around_it_only() {
-        let before = text(4 << 20, 7);
-        let ranges = cut(&before);
-        assert_eq!(ranges.first().map(|r| r.start), Some(0));
-        assert_eq!(ranges.last().map(|r| r.end), Some(before.len()));
-        assert!(ranges.windows(2).all(|w| w[0].end == w[1].start));
-        assert!(ranges.len() >= 8, "{} parts", ranges.len());
-        let mut after = before.clone();
-        let middle = before.len() / 2;
-        after.splice(middle..middle, b"One sentence more.".iter().copied());
-        let parts = |bytes: &[u8]| -> Vec<Vec<u8>> {
-            cut(bytes).into_iter().map(|r| bytes[r].to_vec()).collect()
-        };
-        let (old, new) = (parts(&before), parts(&after));
-        let changed = new.iter().filter(|part| !old.contains(part)).count();
-        assert!(changed <= 2, "{changed} of {} parts changed", new.len());
-    }
 }

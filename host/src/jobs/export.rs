@@ -2,7 +2,7 @@
 //! (`crate::export`) on that version's files, into an archive in object storage, with the job's
 //! progress and warnings written to the store as it goes. Runs on a blocking thread.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::runtime::Handle;
@@ -80,7 +80,9 @@ pub fn run_export(
         },
         domain: &job.domain,
         features: job.features.as_deref(),
-        assistant: bundle_assistant(context, job, runtime, &manifest),
+        assistant: Mutex::new(Some(Box::new(|| {
+            bundle_assistant(context, job, runtime, &manifest)
+        }))),
     };
     // Only a whole site's archive is kept and sent as a delta: a docs server serves whole sites.
     let whole_site = job.paths.is_none();

@@ -456,7 +456,7 @@ async fn exports_of_one_site_at_once_never_corrupt_what_they_share() {
 
 /// A job's bundle, checked against its manifest as a docs server checks one; its files
 /// without the manifest.
-async fn verified_files(api: &Api, job: &str) -> BTreeMap<String, Vec<u8>> {
+pub(crate) async fn verified_files(api: &Api, job: &str) -> BTreeMap<String, Vec<u8>> {
     let (_, bytes) = api.download_bundle(job).await;
     let folder = tempfile::tempdir().expect("folder");
     quire::docs_server::unpack_bundle(&bytes, folder.path())

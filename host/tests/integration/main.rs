@@ -22,6 +22,7 @@ mod export_formats;
 mod helm_chart;
 mod hostile_plugins;
 mod incremental;
+mod large_files;
 mod local_model;
 mod mcp;
 mod openai_generator;
