@@ -21,13 +21,13 @@ async fn counts(base: &str) -> (f64, f64) {
     )
 }
 
-/// Publishes `site` as `label` and exports it; returns the bundle's files (the manifest,
-/// which says when it was made, left out) and its page count.
-async fn release(
+/// Publishes `site` as `label` of `docs.acme.test` and exports it: the completed job's id and
+/// last state.
+pub(crate) async fn publish_and_export(
     api: &Api,
     site: &std::path::Path,
     label: &str,
-) -> (BTreeMap<String, Vec<u8>>, f64) {
+) -> (String, serde_json::Value) {
     let (status, version) = api.publish("docs.acme.test", label, tar_gz_dir(site)).await;
     assert_eq!(status, 201, "{version}");
     let (job_id, last) = api
@@ -37,6 +37,17 @@ async fn release(
         )
         .await;
     assert_eq!(last["status"], "completed", "{last}");
+    (job_id, last)
+}
+
+/// Publishes `site` as `label` and exports it; returns the bundle's files (the manifest,
+/// which says when it was made, left out) and its page count.
+async fn release(
+    api: &Api,
+    site: &std::path::Path,
+    label: &str,
+) -> (BTreeMap<String, Vec<u8>>, f64) {
+    let (job_id, last) = publish_and_export(api, site, label).await;
     let (_, bytes) = api.download_bundle(&job_id).await;
     let mut files = unpack(&bytes);
     files.remove("manifest.json");

@@ -5,12 +5,8 @@
 //! manifest and holds the same files, byte for byte, as an export of the same version on a
 //! server that never saw the first.
 
-use std::time::Duration;
-
-use crate::common::archive::tar_gz_dir;
 use crate::common::{self, Api, Instance};
-use crate::incremental::verified_files;
-use serde_json::json;
+use crate::incremental::{publish_and_export, verified_files};
 
 /// Text of `words` words that does not repeat, so that its parts are cut by content.
 fn prose(words: usize, seed: u64) -> String {
@@ -32,16 +28,7 @@ fn prose(words: usize, seed: u64) -> String {
 
 /// Publishes `site` as `label` on `api`'s server and exports it; the job's id.
 async fn release(api: &Api, site: &std::path::Path, label: &str) -> String {
-    let (status, version) = api.publish("docs.acme.test", label, tar_gz_dir(site)).await;
-    assert_eq!(status, 201, "{version}");
-    let (job, last) = api
-        .run_job(
-            json!({"domain": "docs.acme.test", "version": label}),
-            Duration::from_secs(120),
-        )
-        .await;
-    assert_eq!(last["status"], "completed", "{last}");
-    job
+    publish_and_export(api, site, label).await.0
 }
 
 #[tokio::test]
