@@ -70,11 +70,13 @@ pub(super) fn hash_on_the_way(
         let batch = batch
             .into_iter()
             .map(|file| match file {
-                // A large file whose earlier contents this process laid out is hashed as it is
-                // laid out from them (`part_layout`): the writer then cuts it no more.
-                BundleFile::Made(file) if file.contents.len() > PARTED_ABOVE => {
-                    match earlier.and_then(|e| parted::lay_out_from(e, &file.path, &file.contents))
-                    {
+                BundleFile::Made(file) => {
+                    // A large file whose earlier contents this process laid out is hashed as it
+                    // is laid out from them (`part_layout`): the writer then cuts it no more.
+                    let laid = (file.contents.len() > PARTED_ABOVE)
+                        .then(|| parted::lay_out_from(earlier?, &file.path, &file.contents))
+                        .flatten();
+                    match laid {
                         Some(laid) => {
                             let sha256 = hex::encode(laid.now.layout.sha256);
                             match kept_or_hashed(file, sha256, earlier) {
@@ -91,12 +93,6 @@ pub(super) fn hash_on_the_way(
                             kept_or_hashed(file, sha256, earlier)
                         }
                     }
-                }
-                BundleFile::Made(file) => {
-                    hashed_files += 1;
-                    hashed_bytes += file.contents.len() as u64;
-                    let sha256 = hex::encode(Sha256::digest(&file.contents));
-                    kept_or_hashed(file, sha256, earlier)
                 }
                 BundleFile::Hashed { file, sha256 } => kept_or_hashed(file, sha256, earlier),
                 passed @ (BundleFile::Kept { .. } | BundleFile::Laid { .. }) => passed,
