@@ -21,7 +21,8 @@ use quire_answer::retrieval::{
 };
 use quire_answer::vocabulary::Vocabulary;
 use quire_answer::{RetrievedSection, compose};
-use quire_retriever::{Index, Query};
+pub use quire_retriever::SegmentFacts;
+use quire_retriever::{Index, Query, check_together};
 use serde::{Deserialize, Serialize};
 
 /// Why the assistant cannot load or answer.
@@ -127,16 +128,35 @@ impl Assistant {
             None => Index::from_bytes(index),
         }
         .map_err(AssistantError::Index)?;
-        let vocabulary = vocabulary
-            .map(|bytes| Vocabulary::from_bytes(bytes).map_err(|e| e.to_string()))
-            .transpose()
-            .map_err(AssistantError::Vocabulary)?;
-        let site = serde_json::from_slice(site).map_err(|e| AssistantError::Site(e.to_string()))?;
         Ok(Self {
             index,
-            vocabulary,
-            site,
+            vocabulary: read_vocabulary(vocabulary)?,
+            site: read_site(site)?,
         })
+    }
+
+    /// Checks that `load` would take these bytes, without loading the index: each of its
+    /// segments is checked by `check_segment` (`SegmentFacts::check`, or what an earlier check
+    /// of the same bytes found), then the segments together.
+    pub fn check(
+        index: &[u8],
+        vocabulary: Option<&[u8]>,
+        site: &[u8],
+        mut check_segment: impl FnMut(&[u8]) -> Result<SegmentFacts, String>,
+    ) -> Result<(), AssistantError> {
+        let segments = match segments::split(index) {
+            Some(segments) => segments.map_err(AssistantError::Index)?,
+            None => vec![index],
+        };
+        let facts = segments
+            .into_iter()
+            .map(&mut check_segment)
+            .collect::<Result<Vec<_>, String>>()
+            .map_err(AssistantError::Index)?;
+        check_together(&facts).map_err(AssistantError::Index)?;
+        read_vocabulary(vocabulary)?;
+        read_site(site)?;
+        Ok(())
     }
 
     /// Answers `request` (a JSON `AskRequest`), as JSON: a `Reply`.
@@ -275,6 +295,19 @@ impl Ranked for Hit<'_> {
         &self.index.section(self.section).text
     }
     fn set_score(&mut self, _score: f32) {}
+}
+
+/// The version's word counts, when it has them.
+fn read_vocabulary(bytes: Option<&[u8]>) -> Result<Option<Vocabulary>, AssistantError> {
+    bytes
+        .map(|bytes| Vocabulary::from_bytes(bytes).map_err(|e| e.to_string()))
+        .transpose()
+        .map_err(AssistantError::Vocabulary)
+}
+
+/// The site's facts, from their JSON.
+fn read_site(bytes: &[u8]) -> Result<SiteFacts, AssistantError> {
+    serde_json::from_slice(bytes).map_err(|e| AssistantError::Site(e.to_string()))
 }
 
 #[cfg(test)]

@@ -12,13 +12,23 @@
 //! - `assistant/data.js`: `QUIRE_ASSISTANT_DATA`, each stream's chunk names in order;
 //! - `assistant/chunks/{hash}.js`: `QUIRE_ASSISTANT_CHUNK(hash, base64)`.
 
+use std::sync::LazyLock;
+
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use sha2::{Digest, Sha256};
 
 use crate::plugins::OutputFile;
 use crate::sites::SiteManifest;
-use quire_bundle_assistant::{Assistant, Scope, SiteFacts};
+use quire_bundle_assistant::{Assistant, Scope, SegmentFacts, SiteFacts};
+
+use crate::memo::TwoGenerations;
+
+/// The index segments this process has checked, by the SHA-256 of their bytes: a release after
+/// a one-page change shares all of its version's segments but one with the release before, and
+/// only that one needs decoding to be checked (the others' checks held for the same bytes).
+static CHECKED_SEGMENTS: LazyLock<TwoGenerations<[u8; 32], SegmentFacts>> =
+    LazyLock::new(|| TwoGenerations::new(256));
 
 /// The folder of the assistant's files, and the two a page loads first.
 pub const ASSISTANT_DIR: &str = "assistant/";
@@ -70,7 +80,15 @@ impl AssistantData {
         if size > MAX_DATA_BYTES {
             return Err(BundleAssistantError::TooLarge(size >> 20));
         }
-        Assistant::load(&self.index, self.vocabulary.as_deref(), &site)?;
+        Assistant::check(&self.index, self.vocabulary.as_deref(), &site, |segment| {
+            let key: [u8; 32] = Sha256::digest(segment).into();
+            if let Some(facts) = CHECKED_SEGMENTS.get(&key) {
+                return Ok(facts);
+            }
+            let facts = SegmentFacts::check(segment)?;
+            CHECKED_SEGMENTS.put([(key, facts)]);
+            Ok(facts)
+        })?;
         Ok(())
     }
 

@@ -121,28 +121,13 @@ impl Index {
         let mut sections = Vec::new();
         let mut lengths = Vec::new();
         let mut terms: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
-        let mut formats = Vec::new();
+        let mut facts = Vec::with_capacity(segments.len());
         for bytes in segments {
-            let stored: Stored = postcard::from_bytes(bytes.as_ref())
-                .map_err(|e| format!("not a Quire search index: {e}"))?;
-            if !(OLDEST_FORMAT..=FORMAT).contains(&stored.format) {
-                return Err(format!(
-                    "index format {} is not supported (this retriever reads formats {OLDEST_FORMAT} to {FORMAT}); publish the site again",
-                    stored.format
-                ));
-            }
-            if stored.lengths.len() != stored.sections.len() {
-                return Err("corrupt index: section and length counts differ".into());
-            }
+            let stored = read_segment(bytes.as_ref())?;
+            facts.push(SegmentFacts::of(&stored));
             let first = u32::try_from(sections.len())
                 .map_err(|_| "the index has more sections than it can number".to_string())?;
             for (term, postings) in stored.terms {
-                if postings
-                    .iter()
-                    .any(|&(section, _)| section as usize >= stored.sections.len())
-                {
-                    return Err("corrupt index: a posting names no section".into());
-                }
                 terms.entry(term).or_default().extend(
                     postings
                         .into_iter()
@@ -151,15 +136,8 @@ impl Index {
             }
             sections.extend(stored.sections);
             lengths.extend(stored.lengths);
-            if !formats.contains(&stored.format) {
-                formats.push(stored.format);
-            }
         }
-        if formats.len() > 1 {
-            return Err(
-                "the index's segments are of different formats; publish the site again".into(),
-            );
-        }
+        let format = check_together(&facts)?;
         let total: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
         let average_length = if sections.is_empty() {
             1.0
@@ -167,7 +145,7 @@ impl Index {
             total as f32 / sections.len() as f32
         };
         let mut languages: Vec<Option<String>> = Vec::new();
-        if formats.first().is_some_and(|&format| format >= 2) {
+        if format.is_some_and(|format| format >= 2) {
             for section in &sections {
                 if !languages.contains(&section.language) {
                     languages.push(section.language.clone());
@@ -254,6 +232,69 @@ impl Index {
         ranked.truncate(limit);
         ranked
     }
+}
+
+/// What checking one segment tells of it: enough to check segments together without loading
+/// them (`check_together`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SegmentFacts {
+    pub format: u32,
+    pub sections: usize,
+}
+
+impl SegmentFacts {
+    /// Checks one segment as `Index::from_segments` reads it (its format, and every posting
+    /// naming a section of its own), without loading it into an index.
+    pub fn check(bytes: &[u8]) -> Result<Self, String> {
+        read_segment(bytes).map(|stored| Self::of(&stored))
+    }
+
+    fn of(stored: &Stored) -> Self {
+        Self {
+            format: stored.format,
+            sections: stored.sections.len(),
+        }
+    }
+}
+
+/// Checks that segments, each checked on its own, make one index: one format, and no more
+/// sections than it can number. Gives that format (none for no segments).
+pub fn check_together(segments: &[SegmentFacts]) -> Result<Option<u32>, String> {
+    let format = segments.first().map(|s| s.format);
+    if segments.iter().any(|s| Some(s.format) != format) {
+        return Err("the index's segments are of different formats; publish the site again".into());
+    }
+    let sections: usize = segments.iter().map(|s| s.sections).sum();
+    if u32::try_from(sections).is_err() {
+        return Err("the index has more sections than it can number".into());
+    }
+    Ok(format)
+}
+
+/// One segment's bytes, decoded and checked: a format this retriever reads, a length per
+/// section, and every posting naming one of its sections.
+fn read_segment(bytes: &[u8]) -> Result<Stored, String> {
+    let stored: Stored =
+        postcard::from_bytes(bytes).map_err(|e| format!("not a Quire search index: {e}"))?;
+    if !(OLDEST_FORMAT..=FORMAT).contains(&stored.format) {
+        return Err(format!(
+            "index format {} is not supported (this retriever reads formats {OLDEST_FORMAT} to {FORMAT}); publish the site again",
+            stored.format
+        ));
+    }
+    if stored.lengths.len() != stored.sections.len() {
+        return Err("corrupt index: section and length counts differ".into());
+    }
+    let sections = stored.sections.len();
+    if stored
+        .terms
+        .iter()
+        .flat_map(|(_, postings)| postings)
+        .any(|&(section, _)| section as usize >= sections)
+    {
+        return Err("corrupt index: a posting names no section".into());
+    }
+    Ok(stored)
 }
 
 #[cfg(test)]
@@ -433,6 +474,37 @@ mod tests {
     fn garbage_is_not_an_index() {
         assert!(Index::from_bytes(b"nope").is_err());
         assert!(Index::from_bytes(&[]).is_err());
+        assert!(SegmentFacts::check(b"nope").is_err());
+    }
+
+    #[test]
+    fn a_segment_checked_alone_is_what_loading_it_finds() {
+        let mut builder = IndexBuilder::new();
+        builder.add_section(section("a", "A", "alpha", None));
+        builder.add_section(section("b", "B", "beta", None));
+        let bytes = builder.to_bytes().unwrap();
+        let facts = SegmentFacts::check(&bytes).unwrap();
+        assert_eq!(
+            facts,
+            SegmentFacts {
+                format: FORMAT,
+                sections: 2
+            }
+        );
+        assert_eq!(check_together(&[facts, facts]), Ok(Some(FORMAT)));
+        assert_eq!(check_together(&[]), Ok(None));
+        // Segments of two formats are refused together, as loading them is.
+        let older = SegmentFacts {
+            format: OLDEST_FORMAT,
+            ..facts
+        };
+        assert!(FORMAT == OLDEST_FORMAT || check_together(&[facts, older]).is_err());
+        // A posting naming a section the segment lacks is refused, checked or loaded.
+        let mut stored: Stored = postcard::from_bytes(&bytes).unwrap();
+        stored.terms[0].1.push((7, 1));
+        let damaged = postcard::to_allocvec(&stored).unwrap();
+        assert!(SegmentFacts::check(&damaged).is_err());
+        assert!(Index::from_bytes(&damaged).is_err());
     }
 
     fn in_language(path: &str, text: &str, language: &str) -> Section {

@@ -7,5 +7,5 @@ mod index;
 #[cfg(feature = "component")]
 mod plugin;
 
-pub use index::{Index, IndexBuilder, Query, Ranked, Section};
+pub use index::{Index, IndexBuilder, Query, Ranked, Section, SegmentFacts, check_together};
 pub use quire_sdk::tokens::Tokenizer;
