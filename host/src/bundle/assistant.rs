@@ -18,11 +18,10 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use sha2::{Digest, Sha256};
 
+use crate::memo::TwoGenerations;
 use crate::plugins::OutputFile;
 use crate::sites::SiteManifest;
 use quire_bundle_assistant::{Assistant, Scope, SegmentFacts, SiteFacts};
-
-use crate::memo::TwoGenerations;
 
 /// The index segments this process has checked, by the SHA-256 of their bytes: a release after
 /// a one-page change shares all of its version's segments but one with the release before, and
