@@ -9,6 +9,7 @@ use sha2::{Digest, Sha256};
 
 use super::PageSections;
 use super::counted_section::{FxHashMap, SectionParts};
+use super::search_chunks::page_span;
 use super::term_shards::{shard_hash, shard_numbered};
 
 /// A shard's number and the digest of what a group gives it (128 bits of a SHA-256: content
@@ -21,11 +22,14 @@ pub type ShardDigest = (u32, [u8; 16]);
 pub type TermHash = (u64, u32);
 
 /// One group's postings: for each distinct term of its sections, the sections holding it with
-/// the term's frequency, sections numbered from the group's first.
+/// the term's frequency, sections numbered from the group's first, each page's in its range
+/// (`search_chunks::page_span`).
 #[derive(Default)]
 pub struct GroupPostings {
-    /// Each section's length in tokens, at least 1, in order.
+    /// Each number's section length in tokens, at least 1; 0 for a number with no section.
     lengths: Vec<u32>,
+    /// Sections in the group.
+    documents: usize,
     /// The distinct terms, one after another, in the order they first appear.
     terms: String,
     /// Per term: where its text ends in `terms` and its postings end in `postings`.
@@ -43,19 +47,28 @@ impl GroupPostings {
     /// The postings of one section.
     pub fn of_section(section: &SectionParts<'_>) -> Self {
         let mut group = Self::default();
-        group.add_all(|add| add(section));
+        group.add_all(|add| add(Some(section)));
         group
     }
 
-    /// The postings of the sections `each` gives, in order: a page's stored sections are
-    /// read in place, so they are only borrowed while each is added.
-    fn add_all(&mut self, each: impl FnOnce(&mut dyn FnMut(&SectionParts<'_>))) {
+    /// The postings of the sections `each` gives, in order, each page's ended by `None`: a
+    /// page's stored sections are read in place, so they are only borrowed while each is
+    /// added.
+    fn add_all(&mut self, each: impl FnOnce(&mut dyn FnMut(Option<&SectionParts<'_>>))) {
         let mut numbers: FxHashMap<Box<str>, u32> = FxHashMap::default();
         let mut lists: Vec<Vec<(u32, u32)>> = Vec::new();
         let mut terms = String::new();
         let mut term_ends = Vec::new();
         let lengths = &mut self.lengths;
-        each(&mut |section: &SectionParts<'_>| {
+        let documents = &mut self.documents;
+        let mut page_first = 0;
+        each(&mut |section: Option<&SectionParts<'_>>| {
+            let Some(section) = section else {
+                lengths.resize(page_first + page_span(lengths.len() - page_first), 0);
+                page_first = lengths.len();
+                return;
+            };
+            *documents += 1;
             let id = lengths.len() as u32;
             lengths.push(section.length.max(1));
             let mut start = 0;
@@ -88,7 +101,12 @@ impl GroupPostings {
     /// The postings of the sections of `pages`, in order.
     pub(super) fn of_pages(pages: &[PageSections]) -> Self {
         let mut group = Self::default();
-        group.add_all(|add| pages.iter().for_each(|page| page.each(&mut *add)));
+        group.add_all(|add| {
+            for page in pages {
+                page.each(|section: &SectionParts<'_>| add(Some(section)));
+                add(None);
+            }
+        });
         group
     }
 
@@ -155,9 +173,14 @@ impl GroupPostings {
         })
     }
 
-    /// Each section's length, in order.
+    /// Each number's section length, in order: 0 where a page's range has no section.
     pub fn lengths(&self) -> &[u32] {
         &self.lengths
+    }
+
+    /// The sections in the group.
+    pub fn documents(&self) -> usize {
+        self.documents
     }
 
     /// Each distinct term with its postings.

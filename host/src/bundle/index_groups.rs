@@ -7,7 +7,9 @@
 //! Pages are cut into groups at content-defined boundaries, as the server's search index is
 //! (`search::segments`), by `page_groups::closes_group`: a page whose path hashes to a
 //! multiple of `PAGES_PER_GROUP` closes its group, so an edited, added or removed page changes
-//! the group it falls in and no other. A group's postings are kept under the hash of its pages'
+//! the group it falls in and no other. [`GroupCut`] decides it once per page, for both the
+//! postings and the documents, as each group's documents are numbered in a range of their own
+//! (`search_chunks`). A group's postings are kept under the hash of its pages'
 //! stored sections. The index is the same whether a group's postings were collected now or
 //! kept: both are made from the same sections by `GroupPostings::of_pages`, and the index adds
 //! groups in the site's order either way.
@@ -28,7 +30,7 @@ const PAGES_PER_GROUP: u64 = 64;
 /// A group closes at this many pages even where no page closes it.
 const MAX_GROUP_PAGES: usize = 1_024;
 /// Changes whenever what a group's key covers, or what its postings hold, changes.
-const KEY_FORMAT: &[u8] = b"quire-offline-index-group/1";
+const KEY_FORMAT: &[u8] = b"quire-offline-index-group/2";
 /// Groups kept per generation of the process's memo: about 130,000 pages' worth of sites each.
 const GROUPS_PER_GENERATION: usize = 2_048;
 
@@ -37,6 +39,25 @@ static KEPT: LazyLock<Memo> = LazyLock::new(|| TwoGenerations::new(GROUPS_PER_GE
 
 /// Where groups' postings are kept between exports.
 pub type Memo = TwoGenerations<[u8; 32], Arc<GroupPostings>>;
+
+/// Where the pages with sections, in the site's order, close their groups.
+#[derive(Default)]
+pub struct GroupCut {
+    /// Pages in the group so far.
+    pages: usize,
+}
+
+impl GroupCut {
+    /// Whether the page at `path`, the next with sections, closes its group.
+    pub fn closes_after(&mut self, path: &str) -> bool {
+        self.pages += 1;
+        let closes = closes_group(path, PAGES_PER_GROUP) || self.pages >= MAX_GROUP_PAGES;
+        if closes {
+            self.pages = 0;
+        }
+        closes
+    }
+}
 
 /// The index's builder, given pages in the site's order and adding their postings a group at a
 /// time, each group's kept in `memo` or collected and kept there.
@@ -82,15 +103,16 @@ impl GroupedIndex {
         }
     }
 
-    /// Adds the sections of the page at `path`, the next in the site's order.
-    pub fn add(&mut self, path: &str, page: PageSections) {
+    /// Adds the sections of the next page in the site's order; `closes` says it closes its
+    /// group ([`GroupCut`]).
+    pub fn add(&mut self, page: PageSections, closes: bool) {
         match page.digest() {
             Some(digest) => self.key.update(digest),
             // Sections that cannot be hashed make a group that is collected and not kept.
             None => self.keyable = false,
         }
         self.pages.push(page);
-        if closes_group(path, PAGES_PER_GROUP) || self.pages.len() >= MAX_GROUP_PAGES {
+        if closes {
             self.close_group();
         }
     }
@@ -122,6 +144,7 @@ impl GroupedIndex {
         };
         self.groups += 1;
         self.builder.add_group(&group, was_kept);
+        self.builder.end_group();
     }
 
     /// The index's files (its term shards and header; its documents are written by the
@@ -187,6 +210,7 @@ mod tests {
         memo: &'static (Memo, super::super::term_shards::ShardMemo),
     ) -> (IndexFiles, usize, usize) {
         let mut index = GroupedIndex::with_memos(&memo.0, &memo.1);
+        let mut cut = GroupCut::default();
         for (i, (path, edit)) in pages.iter().enumerate() {
             let mut sections = page(path, edit);
             // Every other page as a kept summary gives it back.
@@ -194,7 +218,7 @@ mod tests {
                 let stored = postcard::to_allocvec(&sections).expect("stores");
                 sections = postcard::from_bytes(&stored).expect("reads back");
             }
-            index.add(path, sections);
+            index.add(sections, cut.closes_after(path));
         }
         index.finish()
     }
@@ -262,11 +286,18 @@ mod tests {
         // Pages of words of their own, in sections of three words, so that an edit to one
         // section reaches the shards of four terms of the index's thousands.
         let memo = fresh_memo();
+        // An edit that starts with "##" adds a section to the page, as a new heading does.
         let build = |memo: &'static (Memo, super::super::term_shards::ShardMemo), edit: &str| {
             let mut index = GroupedIndex::with_memos(&memo.0, &memo.1);
+            let mut cut = GroupCut::default();
             for i in 0..2_000 {
                 let path = format!("reference/item-{i}");
-                let sections = (0..9)
+                let count = if i == 900 && edit.starts_with("##") {
+                    10
+                } else {
+                    9
+                };
+                let sections = (0..count)
                     .map(|s| {
                         let words: String = (0..3).map(|w| format!("w{i}s{s}x{w} ")).collect();
                         let text = if (i, s) == (900, 3) {
@@ -283,7 +314,8 @@ mod tests {
                         })
                     })
                     .collect();
-                index.add(&path, PageSections::of(Sections::Counted(sections)));
+                let closes = cut.closes_after(&path);
+                index.add(PageSections::of(Sections::Counted(sections)), closes);
             }
             index.finish().0
         };
@@ -300,6 +332,20 @@ mod tests {
             "{} of {} shards kept",
             after.shards_kept,
             after.shards
+        );
+
+        // A section more in one group leaves the other groups' document numbers, and so the
+        // shards of their terms, as they were.
+        let sectioned = build(memo, "## heading");
+        assert!(
+            sectioned.files == build(fresh_memo(), "## heading").files,
+            "the same files, byte for byte"
+        );
+        assert!(
+            sectioned.shards_kept + 5 >= sectioned.shards,
+            "{} of {} shards kept",
+            sectioned.shards_kept,
+            sectioned.shards
         );
     }
 

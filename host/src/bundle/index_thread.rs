@@ -1,8 +1,8 @@
 //! The offline search index's postings collected on a thread of its own while an export goes
 //! on: adding every section's postings is the largest part of what an export's one ordered
 //! pass over the site does (BENCHMARKS.md), and nothing of it is needed before the end.
-//! Sections go to the thread in the pages' order, with their paths, and are added a group of
-//! pages at a time (`index_groups`), so the index is the same as one built in line; its term
+//! Sections go to the thread in the pages' order, each page saying whether it closes its
+//! group, and are added a group of pages at a time (`index_groups`), so the index is the same as one built in line; its term
 //! shards and header come back once, at the end. The documents are written into
 //! chunks by the caller, beside the pages (`SiteFiles`).
 
@@ -19,8 +19,8 @@ const QUEUED_BATCHES: usize = 8;
 /// thread cost about as much as a kept page's sections take to add (BENCHMARKS.md).
 const PAGES_PER_BATCH: usize = 32;
 
-/// Pages' sections, with their paths, in the site's order.
-type Batch = Vec<(String, PageSections)>;
+/// Pages' sections in the site's order, each with whether it closes its group.
+type Batch = Vec<(PageSections, bool)>;
 
 /// The index's files, as (path, contents).
 type IndexFiles = Vec<(String, Vec<u8>)>;
@@ -44,8 +44,8 @@ impl Default for IndexThread {
             .name("offline-index".into())
             .spawn(move || {
                 let mut builder = GroupedIndex::default();
-                for (path, page) in queued.into_iter().flatten() {
-                    builder.add(&path, page);
+                for (page, closes) in queued.into_iter().flatten() {
+                    builder.add(page, closes);
                 }
                 finish(builder)
             });
@@ -64,21 +64,19 @@ impl Default for IndexThread {
 }
 
 impl IndexThread {
-    /// Adds the sections of the page at `path`, in the site's order.
-    pub fn add(&mut self, path: &str, page: PageSections) {
-        if page.is_empty() {
-            return;
-        }
+    /// Adds the sections of the next page with sections in the site's order; `closes` says
+    /// it closes its group (`index_groups::GroupCut`).
+    pub fn add(&mut self, page: PageSections, closes: bool) {
         match self {
             IndexThread::Thread {
                 sections, pending, ..
             } => {
-                pending.push((path.to_string(), page));
+                pending.push((page, closes));
                 if pending.len() >= PAGES_PER_BATCH {
                     send(sections, pending);
                 }
             }
-            IndexThread::InLine(builder) => builder.add(path, page),
+            IndexThread::InLine(builder) => builder.add(page, closes),
         }
     }
 

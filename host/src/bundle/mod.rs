@@ -105,6 +105,8 @@ pub struct SiteFiles {
     /// thread collects their postings: the chunks go into the bundle as they fill, beside the
     /// pages, rather than all at its end.
     chunks: search_index::ChunkWriter,
+    /// Where the index's groups of pages close, for its documents and its postings alike.
+    groups: index_groups::GroupCut,
     full_text: llms::FullText,
     redirects: quire_core::redirects::Redirects,
     /// docs.json `variables`, replaced in the page sources the bundle carries as Markdown.
@@ -124,6 +126,7 @@ impl SiteFiles {
             listed: Vec::new(),
             search: index_thread::IndexThread::default(),
             chunks: search_index::ChunkWriter::default(),
+            groups: index_groups::GroupCut::default(),
             full_text: llms::FullText::default(),
             redirects: quire_core::redirects::Redirects::default(),
             variables: quire_core::variables::Variables::default(),
@@ -243,6 +246,8 @@ impl SiteFiles {
                 language: language.map(str::to_string),
             });
             full_text(&mut self.full_text);
+        }
+        if facts.indexable && !sections.is_empty() {
             match &sections.documents {
                 Some(documents) => {
                     let mut start = 0;
@@ -253,7 +258,14 @@ impl SiteFiles {
                 }
                 None => sections.each(|section| self.chunks.push(section.document)),
             }
-            self.search.add(path, sections);
+            // One decision for both halves: the documents' numbers and the postings'
+            // must agree on where each group starts.
+            self.chunks.end_page();
+            let closes = self.groups.closes_after(path);
+            if closes {
+                self.chunks.end_group();
+            }
+            self.search.add(sections, closes);
         }
         let mut ready: Vec<OutputFile> = self
             .chunks
@@ -398,14 +410,31 @@ mod tests {
             .map(|file| (file.path, file.contents))
             .collect();
         let mut builder = SearchIndexBuilder::default();
+        let mut cut = index_groups::GroupCut::default();
         let mut expected = Vec::new();
-        for i in 0..120 {
-            builder.add(document(i));
+        for page in 0..40 {
+            for s in 0..3 {
+                builder.add(document(page * 3 + s));
+            }
+            builder.end_page();
+            if cut.closes_after(&format!("guides/page-{page}")) {
+                builder.end_group();
+            }
             expected.extend(builder.take_ready());
         }
         expected.extend(builder.finish().files);
         ours.sort();
         expected.sort();
+        // Each page's three documents take eight numbers, and page 9 closes the first group
+        // (80 numbers, chunks 0 and 1); the next group's are numbered from 256, chunk 4.
+        let names: Vec<&str> = ours.iter().map(|(name, _)| name.as_str()).collect();
+        for chunk in [0, 1, 4, 7] {
+            assert!(
+                names.contains(&format!("search/d{chunk}.js").as_str()),
+                "{names:?}"
+            );
+        }
+        assert!(!names.contains(&"search/d2.js") && !names.contains(&"search/d8.js"));
         assert_eq!(ours.len(), expected.len());
         assert!(ours == expected, "the same files, byte for byte");
     }

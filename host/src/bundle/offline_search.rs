@@ -209,13 +209,20 @@ mod tests {
         }
     }
 
-    /// Writes an index of `documents` as an export would, and opens it.
+    /// Writes an index of `documents` as an export would, in pages of two and groups of ten
+    /// (so documents are numbered with gaps between pages and groups), and opens it.
     fn index_of(documents: Vec<SearchDocument>) -> (tempfile::TempDir, OfflineIndex) {
         let dir = tempfile::tempdir().unwrap();
         let mut builder = SearchIndexBuilder::default();
         let mut files = Vec::new();
-        for d in documents {
+        for (i, d) in documents.into_iter().enumerate() {
             builder.add(d);
+            if i % 2 == 1 {
+                builder.end_page();
+            }
+            if i % 10 == 9 {
+                builder.end_group();
+            }
             files.extend(builder.take_ready());
         }
         files.extend(builder.finish().files);
@@ -283,6 +290,9 @@ mod tests {
         // A document past the first chunk is found too.
         let last = index.search("gadgets", None, None, 50).unwrap();
         assert_eq!(last.len(), 40);
+        assert!(last.iter().all(|hit| hit.path.starts_with("filler/")));
+        // The documents' count, not their highest number, weighs the terms.
+        assert!(index.meta.documents == 43);
     }
 
     #[test]

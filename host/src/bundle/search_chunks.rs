@@ -1,11 +1,37 @@
 //! The documents of the bundle's offline search index (`search_index`), written into chunk
 //! files of `DOCS_PER_CHUNK` in the order they are added: a result's link, title, trail,
 //! excerpt and scope, which a query loads only for the results it shows.
+//!
+//! A document's number is where it sits in the chunks, and the numbers leave room, so that a
+//! section added to or removed from a page moves no other page's documents: each page's
+//! sections are numbered in a range of their own that grows in steps of `PAGE_STEP`, and each
+//! group of pages' (`index_groups`) in one that grows in steps of `GROUP_STEP`. The term
+//! shards that hold no term of the changed sections are then the same files as before and are
+//! kept (BENCHMARKS.md). A number with no document is a `null` in its chunk; a chunk of none
+//! is not written.
 
 use super::counted_section::DocumentRef;
 
-/// Documents per document chunk.
-pub(super) const DOCS_PER_CHUNK: usize = 32;
+/// Document numbers per document chunk.
+pub(super) const DOCS_PER_CHUNK: usize = 64;
+
+/// The step a page's range of document numbers grows in: one section more moves the pages
+/// after it one time in `PAGE_STEP`.
+const PAGE_STEP: usize = 8;
+
+/// The step a group's range grows in: whole chunks, so each group starts a chunk of its own,
+/// and large enough that a page's range growing rarely moves the groups after it.
+const GROUP_STEP: usize = 4 * DOCS_PER_CHUNK;
+
+/// The document numbers a page of `sections` takes: room for at least one more.
+pub(super) fn page_span(sections: usize) -> usize {
+    (sections / PAGE_STEP + 1) * PAGE_STEP
+}
+
+/// The document numbers a group whose pages took `numbers` takes.
+pub(super) fn group_span(numbers: usize) -> usize {
+    numbers.div_ceil(GROUP_STEP) * GROUP_STEP
+}
 
 /// Writes the documents of the index, in the order they are added, into chunk files of
 /// `DOCS_PER_CHUNK` as they fill: each document's JSON is written as it comes, never held as
@@ -13,8 +39,11 @@ pub(super) const DOCS_PER_CHUNK: usize = 32;
 /// sections.
 #[derive(Default)]
 pub struct ChunkWriter {
-    /// Documents written so far.
+    /// The number the next document takes.
     count: usize,
+    /// The numbers the page and the group being written started at.
+    page_first: usize,
+    group_first: usize,
     /// The documents of the chunk being filled, as JSON array items, each followed by a comma.
     pending: Vec<u8>,
     /// How many documents `pending` holds.
@@ -42,6 +71,34 @@ impl ChunkWriter {
         }
     }
 
+    /// Ends the page whose documents were pushed since the last call: the next page's are
+    /// numbered from the end of its range ([`page_span`]).
+    pub(super) fn end_page(&mut self) {
+        self.skip_to(self.page_first + page_span(self.count - self.page_first));
+        self.page_first = self.count;
+    }
+
+    /// Ends the group of pages ended since the last call: the next group's documents are
+    /// numbered from the end of its range ([`group_span`]).
+    pub(super) fn end_group(&mut self) {
+        self.skip_to(self.group_first + group_span(self.count - self.group_first));
+        self.page_first = self.count;
+        self.group_first = self.count;
+    }
+
+    /// Leaves the numbers up to `next` without documents: `null` in their chunk, and whole
+    /// chunks of none not written.
+    fn skip_to(&mut self, next: usize) {
+        while self.count < next {
+            let whole = (next - self.count) / DOCS_PER_CHUNK * DOCS_PER_CHUNK;
+            if self.pending_count == 0 && whole > 0 {
+                self.count += whole;
+            } else {
+                self.push_json(b"null");
+            }
+        }
+    }
+
     /// The chunk files written since the last call, as (path, contents).
     pub fn take_ready(&mut self) -> Vec<(String, Vec<u8>)> {
         std::mem::take(&mut self.ready)
@@ -60,11 +117,18 @@ impl ChunkWriter {
             return;
         }
         let index = (self.count - 1) / DOCS_PER_CHUNK;
+        // A document is a JSON array, so only a number without one ends in `null,`.
+        while self.pending.ends_with(b"null,") {
+            self.pending.truncate(self.pending.len() - b"null,".len());
+        }
+        self.pending_count = 0;
+        if self.pending.is_empty() {
+            return;
+        }
         self.pending.pop();
         let name = format!("d{index}");
         let contents = data_file(&name, &[b"[", &self.pending, b"]"]);
         self.pending.clear();
-        self.pending_count = 0;
         self.ready.push((format!("search/{name}.js"), contents));
     }
 }
@@ -100,6 +164,32 @@ pub(super) fn data_file(name: &str, parts: &[&[u8]]) -> Vec<u8> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn numbers_without_documents_are_nulls_and_chunks_of_none_are_left_out() {
+        let mut chunks = ChunkWriter::default();
+        let row = |i: usize| json!(["p.html", format!("t{i}"), "", "", "/"]);
+        let push = |chunks: &mut ChunkWriter, i: usize| {
+            chunks.push_json(row(i).to_string().as_bytes());
+        };
+        // Two pages of 3 and 9 sections (numbers 0-2 and 8-16), a group's end, and a page of
+        // one in the next group (number 256).
+        (0..3).for_each(|i| push(&mut chunks, i));
+        chunks.end_page();
+        (3..12).for_each(|i| push(&mut chunks, i));
+        chunks.end_page();
+        chunks.end_group();
+        push(&mut chunks, 12);
+        chunks.end_page();
+        let files = chunks.finish();
+        let names: Vec<&str> = files.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(names, ["search/d0.js", "search/d4.js"]);
+        let mut first: Vec<serde_json::Value> = (0..3).map(row).collect();
+        first.extend(std::iter::repeat_n(serde_json::Value::Null, 5));
+        first.extend((3..12).map(row));
+        let expected = super::super::search_index::script("d0", &[&json!(first).to_string()]);
+        assert_eq!(files[0].1, expected, "gaps inside, none at the end");
+    }
 
     proptest::proptest! {
         /// A chunk of documents is the text a `serde_json::Value` of them gave before.

@@ -20,7 +20,7 @@ use super::group_postings::GroupPostings;
 use super::merged_postings::{MergedPostings, ShardSet, TermTotals};
 pub use super::search_chunks::ChunkWriter;
 pub(super) use super::search_chunks::document_json;
-use super::search_chunks::{DOCS_PER_CHUNK, data_file};
+use super::search_chunks::{DOCS_PER_CHUNK, data_file, group_span};
 use super::shard_keys::ShardSources;
 #[cfg(test)]
 use super::term_shards::push_json_string;
@@ -43,8 +43,13 @@ const MAX_SHARDS: usize = 4_096;
 /// terms of the shards to write.
 #[derive(Default)]
 pub struct SearchIndexBuilder {
-    /// Documents added so far.
+    /// The number the next document takes (`search_chunks` says how groups are numbered).
     count: usize,
+    /// Documents added so far.
+    documents: usize,
+    /// The numbers the page and the group being added started at.
+    page_first: usize,
+    group_first: usize,
     /// The chunks of the documents added with [`SearchIndexBuilder::add_counted`].
     chunks: ChunkWriter,
     /// The groups merged so far, every term of them.
@@ -111,9 +116,10 @@ impl SearchIndexBuilder {
         self.sources.add(group, first);
         let lengths = group.lengths();
         self.count += lengths.len();
+        self.documents += group.documents();
         self.lengths.extend_from_slice(lengths);
         self.total_length += lengths.iter().map(|&l| u64::from(l)).sum::<u64>();
-        let average = self.total_length as f64 / self.count.max(1) as f64;
+        let average = self.total_length as f64 / self.documents.max(1) as f64;
         self.averages.push(average);
         self.totals.add(group);
         if self.merged_until.is_none() {
@@ -121,8 +127,36 @@ impl SearchIndexBuilder {
         }
     }
 
+    /// Ends the page whose sections were added one by one since the last call: the next
+    /// page's are numbered from the end of its range, as [`ChunkWriter::end_page`] numbers
+    /// its documents. A group of pages added at once comes with its pages' ranges.
+    #[cfg(test)]
+    pub(super) fn end_page(&mut self) {
+        self.skip_to(
+            self.page_first + super::search_chunks::page_span(self.count - self.page_first),
+        );
+        self.chunks.end_page();
+    }
+
+    /// Ends the group of pages added since the last call: the next group's sections are
+    /// numbered from the end of its range, as [`ChunkWriter::end_group`] numbers its
+    /// documents.
+    pub(super) fn end_group(&mut self) {
+        self.skip_to(self.group_first + group_span(self.count - self.group_first));
+        self.group_first = self.count;
+        self.chunks.end_group();
+    }
+
+    /// Leaves the numbers up to `next` without sections; they have no length, and no posting
+    /// names them.
+    fn skip_to(&mut self, next: usize) {
+        self.count = self.count.max(next);
+        self.lengths.resize(self.count, 0);
+        self.page_first = self.count;
+    }
+
     pub fn is_empty(&self) -> bool {
-        self.count == 0
+        self.documents == 0
     }
 
     /// The document chunk files written since the last call, as (path, contents).
@@ -132,7 +166,7 @@ impl SearchIndexBuilder {
 
     /// The rest of the index files: the last chunk, the term shards and the header.
     pub fn finish(mut self) -> IndexFiles {
-        let count = self.count;
+        let count = self.documents;
         let shards = self
             .totals
             .listed()

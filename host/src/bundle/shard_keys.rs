@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use super::group_postings::GroupPostings;
 
 /// Changes whenever what a shard's key covers, or how its body is written, changes.
-const KEY_FORMAT: &[u8] = b"quire-offline-index-shard/1";
+const KEY_FORMAT: &[u8] = b"quire-offline-index-shard/2";
 
 /// The groups an index was built from, in order, each with its first document's number.
 #[derive(Default)]
