@@ -62,17 +62,22 @@ struct Listing {
 pub struct PageFacts<'a> {
     pub title: &'a str,
     pub description: Option<&'a str>,
-    /// Not hidden or noindex: listed in the sitemap, llms files and search.
+    /// Not hidden or noindex: listed in the sitemap and llms files.
     pub indexable: bool,
+    /// Reachable in the navigation (or taken in by `seo.indexing` or a `searchable` entry,
+    /// `sites::searchable`): in the offline search index, as the server's search has the
+    /// same pages.
+    pub searchable: bool,
 }
 
 impl<'a> PageFacts<'a> {
-    /// The facts of `page`.
-    pub fn of(page: &'a RenderedPage) -> Self {
+    /// The facts of `page`, which is `searchable` or not.
+    pub fn of(page: &'a RenderedPage, searchable: bool) -> Self {
         Self {
             title: &page.title,
             description: page.description.as_deref(),
             indexable: page.indexable,
+            searchable,
         }
     }
 }
@@ -161,7 +166,7 @@ impl SiteFiles {
     /// Takes note of a rendered page (`facts`, and its `sections` for the search index) and
     /// returns the files to add beside it: its source as `{path}.md`, and the search index's
     /// document chunks its sections filled. Pages marked hidden or noindex stay out of the
-    /// sitemap, llms files and search. `version` and `language` are the page's place in the
+    /// sitemap and llms files, and pages not searchable out of search. `version` and `language` are the page's place in the
     /// navigation, if any. `source_sha256` is the SHA-256 of `source`'s bytes where it is
     /// known (the version's manifest records each file's), which is then the Markdown's too
     /// unless a variable is replaced in it.
@@ -247,7 +252,7 @@ impl SiteFiles {
             });
             full_text(&mut self.full_text);
         }
-        if facts.indexable && !sections.is_empty() {
+        if facts.searchable && !sections.is_empty() {
             match &sections.documents {
                 Some(documents) => {
                     let mut start = 0;
@@ -392,6 +397,7 @@ mod tests {
                 title: "Page",
                 description: None,
                 indexable: true,
+                searchable: true,
             };
             let path = format!("guides/page-{page}");
             let beside = site.add_page(
@@ -486,6 +492,7 @@ mod tests {
                 title: "Page",
                 description: None,
                 indexable: false,
+                searchable: true,
             };
             let none = PageSections::of(Sections::Counted(Vec::new()));
             site.add_page(path, (source.into(), sha256), facts, none, (None, None))

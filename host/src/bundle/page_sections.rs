@@ -38,16 +38,14 @@ pub(super) enum Sections {
 
 impl PageSections {
     /// The sections of `page` at `path` (taken out of it), scoped to the page's `version` and
-    /// `language`; none for a page kept out of search.
+    /// `language`: those of every page, as whether a page is searched is the site's to say
+    /// (`PageFacts::searchable`; `seo.indexing: "all"` takes in even a hidden one).
     pub fn count(
         path: &str,
         page: &mut RenderedPage,
         version: Option<&str>,
         language: Option<&str>,
     ) -> Self {
-        if !page.indexable {
-            return Self::of(Sections::Counted(Vec::new()));
-        }
         let scope = format!("{}/{}", version.unwrap_or(""), language.unwrap_or(""));
         let sections = std::mem::take(&mut page.sections).into_iter();
         Self::of(Sections::Counted(

@@ -175,6 +175,7 @@ pub fn run<R: Send>(
                             title: &summary.title,
                             description: summary.description.as_deref(),
                             indexable: summary.indexable,
+                            searchable: page.searchable,
                         };
                         let unread = match (&rendered.source, &rendered.source_sha256) {
                             (None, Some(sha256)) => {
@@ -235,7 +236,7 @@ pub fn run<R: Send>(
                             render,
                             page,
                             (rendered.source, rendered.source_sha256.as_ref()),
-                            PageFacts::of(&output),
+                            PageFacts::of(&output, page.searchable),
                             sections,
                         )?;
                         warnings.extend(std::mem::take(&mut output.warnings));

@@ -18,7 +18,7 @@ use crate::sites::PageEntry;
 
 /// Names what is kept. The host counts the sections' terms, so another host version keys
 /// apart; the number changes with what a summary holds.
-const KIND: &str = concat!("page-summary/4/", env!("CARGO_PKG_VERSION"));
+const KIND: &str = concat!("page-summary/5/", env!("CARGO_PKG_VERSION"));
 
 /// A page as an export needs it when it does not read the page.
 #[derive(Serialize, Deserialize)]

@@ -370,12 +370,32 @@ async fn searched_pages(extra: Value) -> Vec<String> {
         "acme",
         None,
     );
+    // The exported site's own search box has the same pages.
+    let out = instance.dir.path().join("exported");
+    instance.cli_ok(&[
+        "build",
+        site.path().to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let offline = quire::bundle::offline_search::OfflineIndex::open(&out).expect("its index");
+    let mut offline: Vec<String> = offline
+        .search("quota rules webhooks", None, None, 10)
+        .expect("searched")
+        .into_iter()
+        .map(|hit| hit.path)
+        .collect();
+    offline.sort();
     let server = instance.start();
     let api = Api::new(&server.base, &key);
     let (status, results) = search(&api, json!({"query": "quota rules webhooks"})).await;
     assert_eq!(status, 200, "{results}");
     let mut pages = paths(&results);
     pages.sort();
+    assert_eq!(
+        offline, pages,
+        "the bundle's search finds what the server's does"
+    );
     pages
 }
 
