@@ -2,9 +2,9 @@
 //! on: adding every section's postings is the largest part of what an export's one ordered
 //! pass over the site does (BENCHMARKS.md), and nothing of it is needed before the end.
 //! Sections go to the thread in the pages' order, each page saying whether it closes its
-//! group, and are added a group of pages at a time (`index_groups`), so the index is the same as one built in line; its term
-//! shards and header come back once, at the end. The documents are written into
-//! chunks by the caller, beside the pages (`SiteFiles`).
+//! group, and are added a group of pages at a time (`index_groups`), so the index is the same
+//! as one built in line; its term shards and header come back once, at the end. The documents
+//! are written into chunks by the caller, beside the pages (`SiteFiles`).
 
 use std::sync::mpsc::{SyncSender, sync_channel};
 use std::thread::JoinHandle;

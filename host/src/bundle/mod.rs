@@ -166,10 +166,10 @@ impl SiteFiles {
     /// Takes note of a rendered page (`facts`, and its `sections` for the search index) and
     /// returns the files to add beside it: its source as `{path}.md`, and the search index's
     /// document chunks its sections filled. Pages marked hidden or noindex stay out of the
-    /// sitemap and llms files, and pages not searchable out of search. `version` and `language` are the page's place in the
-    /// navigation, if any. `source_sha256` is the SHA-256 of `source`'s bytes where it is
-    /// known (the version's manifest records each file's), which is then the Markdown's too
-    /// unless a variable is replaced in it.
+    /// sitemap and llms files, and pages not searchable out of search. `version` and
+    /// `language` are the page's place in the navigation, if any. `source_sha256` is the
+    /// SHA-256 of `source`'s bytes where it is known (the version's manifest records each
+    /// file's), which is then the Markdown's too unless a variable is replaced in it.
     pub fn add_page(
         &mut self,
         path: &str,
