@@ -9,7 +9,7 @@ use sha2::{Digest, Sha256};
 
 use super::PageSections;
 use super::counted_section::{FxHashMap, SectionParts};
-use super::search_chunks::page_span;
+use super::search_chunks::Numbering;
 use super::term_shards::{shard_hash, shard_numbered};
 
 /// A shard's number and the digest of what a group gives it (128 bits of a SHA-256: content
@@ -23,7 +23,7 @@ pub type TermHash = (u64, u32);
 
 /// One group's postings: for each distinct term of its sections, the sections holding it with
 /// the term's frequency, sections numbered from the group's first, each page's in its range
-/// (`search_chunks::page_span`).
+/// (`search_chunks::Numbering`).
 #[derive(Default)]
 pub struct GroupPostings {
     /// Each number's section length in tokens, at least 1; 0 for a number with no section.
@@ -61,15 +61,15 @@ impl GroupPostings {
         let mut term_ends = Vec::new();
         let lengths = &mut self.lengths;
         let documents = &mut self.documents;
-        let mut page_first = 0;
+        let mut numbering = Numbering::default();
         each(&mut |section: Option<&SectionParts<'_>>| {
             let Some(section) = section else {
-                lengths.resize(page_first + page_span(lengths.len() - page_first), 0);
-                page_first = lengths.len();
+                lengths.resize(numbering.end_page(), 0);
                 return;
             };
             *documents += 1;
-            let id = lengths.len() as u32;
+            let id = numbering.next() as u32;
+            numbering.take(1);
             lengths.push(section.length.max(1));
             let mut start = 0;
             for &(end, tf) in section.counts {

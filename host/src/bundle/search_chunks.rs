@@ -24,13 +24,52 @@ const PAGE_STEP: usize = 8;
 const GROUP_STEP: usize = 4 * DOCS_PER_CHUNK;
 
 /// The document numbers a page of `sections` takes: room for at least one more.
-pub(super) fn page_span(sections: usize) -> usize {
+fn page_span(sections: usize) -> usize {
     (sections / PAGE_STEP + 1) * PAGE_STEP
 }
 
 /// The document numbers a group whose pages took `numbers` takes.
-pub(super) fn group_span(numbers: usize) -> usize {
+fn group_span(numbers: usize) -> usize {
     numbers.div_ceil(GROUP_STEP) * GROUP_STEP
+}
+
+/// The numbers documents take, page by page and group by group: the one home of the layout,
+/// kept alike by the chunks, the index's lengths and each group's postings.
+#[derive(Default)]
+pub(super) struct Numbering {
+    /// The number the next document takes.
+    next: usize,
+    /// The numbers the page and the group being numbered started at.
+    page_first: usize,
+    group_first: usize,
+}
+
+impl Numbering {
+    /// The number the next document takes.
+    pub fn next(&self) -> usize {
+        self.next
+    }
+
+    /// Numbers `documents` more documents of the page being numbered.
+    pub fn take(&mut self, documents: usize) {
+        self.next += documents;
+    }
+
+    /// Ends the page being numbered; returns the number the next page starts at.
+    pub fn end_page(&mut self) -> usize {
+        self.next = self.page_first + page_span(self.next - self.page_first);
+        self.page_first = self.next;
+        self.next
+    }
+
+    /// Ends the group being numbered, its pages ended; returns the number the next group
+    /// starts at.
+    pub fn end_group(&mut self) -> usize {
+        self.next = self.group_first + group_span(self.next - self.group_first);
+        self.page_first = self.next;
+        self.group_first = self.next;
+        self.next
+    }
 }
 
 /// Writes the documents of the index, in the order they are added, into chunk files of
@@ -39,11 +78,10 @@ pub(super) fn group_span(numbers: usize) -> usize {
 /// sections.
 #[derive(Default)]
 pub struct ChunkWriter {
-    /// The number the next document takes.
+    /// The number the next item written takes: a document or a `null`.
     count: usize,
-    /// The numbers the page and the group being written started at.
-    page_first: usize,
-    group_first: usize,
+    /// The documents' numbers.
+    numbering: Numbering,
     /// The documents of the chunk being filled, as JSON array items, each followed by a comma.
     pending: Vec<u8>,
     /// How many documents `pending` holds.
@@ -62,6 +100,13 @@ impl ChunkWriter {
 
     /// [`ChunkWriter::push`] of a document whose JSON [`document_json`] wrote already.
     pub(super) fn push_json(&mut self, json: &[u8]) {
+        self.numbering.take(1);
+        self.push_item(json);
+    }
+
+    /// Writes `json` as the next item of the chunk being filled, and the chunk out when it is
+    /// full.
+    fn push_item(&mut self, json: &[u8]) {
         self.pending.extend_from_slice(json);
         self.pending.push(b',');
         self.pending_count += 1;
@@ -72,18 +117,17 @@ impl ChunkWriter {
     }
 
     /// Ends the page whose documents were pushed since the last call: the next page's are
-    /// numbered from the end of its range ([`page_span`]).
+    /// numbered from the end of its range ([`Numbering::end_page`]).
     pub(super) fn end_page(&mut self) {
-        self.skip_to(self.page_first + page_span(self.count - self.page_first));
-        self.page_first = self.count;
+        let next = self.numbering.end_page();
+        self.skip_to(next);
     }
 
     /// Ends the group of pages ended since the last call: the next group's documents are
-    /// numbered from the end of its range ([`group_span`]).
+    /// numbered from the end of its range ([`Numbering::end_group`]).
     pub(super) fn end_group(&mut self) {
-        self.skip_to(self.group_first + group_span(self.count - self.group_first));
-        self.page_first = self.count;
-        self.group_first = self.count;
+        let next = self.numbering.end_group();
+        self.skip_to(next);
     }
 
     /// Leaves the numbers up to `next` without documents: `null` in their chunk, and whole
@@ -94,7 +138,7 @@ impl ChunkWriter {
             if self.pending_count == 0 && whole > 0 {
                 self.count += whole;
             } else {
-                self.push_json(b"null");
+                self.push_item(b"null");
             }
         }
     }

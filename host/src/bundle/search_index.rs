@@ -20,7 +20,7 @@ use super::group_postings::GroupPostings;
 use super::merged_postings::{MergedPostings, ShardSet, TermTotals};
 pub use super::search_chunks::ChunkWriter;
 pub(super) use super::search_chunks::document_json;
-use super::search_chunks::{DOCS_PER_CHUNK, data_file, group_span};
+use super::search_chunks::{DOCS_PER_CHUNK, Numbering, data_file};
 use super::shard_keys::ShardSources;
 #[cfg(test)]
 use super::term_shards::push_json_string;
@@ -43,13 +43,10 @@ const MAX_SHARDS: usize = 4_096;
 /// terms of the shards to write.
 #[derive(Default)]
 pub struct SearchIndexBuilder {
-    /// The number the next document takes (`search_chunks` says how groups are numbered).
-    count: usize,
+    /// The sections' numbers (`search_chunks` says how pages and groups are numbered).
+    numbering: Numbering,
     /// Documents added so far.
     documents: usize,
-    /// The numbers the page and the group being added started at.
-    page_first: usize,
-    group_first: usize,
     /// The chunks of the documents added with [`SearchIndexBuilder::add_counted`].
     chunks: ChunkWriter,
     /// The groups merged so far, every term of them.
@@ -109,13 +106,13 @@ impl SearchIndexBuilder {
     /// documents written elsewhere (by a [`ChunkWriter`] given the same sections in the same
     /// order); `kept` says it was kept from an earlier export.
     pub(super) fn add_group(&mut self, group: &Arc<GroupPostings>, kept: bool) {
-        let first = self.count as u32;
+        let first = self.numbering.next() as u32;
         if kept && self.merged_until.is_none() {
             self.merged_until = Some(self.averages.len());
         }
         self.sources.add(group, first);
         let lengths = group.lengths();
-        self.count += lengths.len();
+        self.numbering.take(lengths.len());
         self.documents += group.documents();
         self.lengths.extend_from_slice(lengths);
         self.total_length += lengths.iter().map(|&l| u64::from(l)).sum::<u64>();
@@ -132,9 +129,9 @@ impl SearchIndexBuilder {
     /// its documents. A group of pages added at once comes with its pages' ranges.
     #[cfg(test)]
     pub(super) fn end_page(&mut self) {
-        self.skip_to(
-            self.page_first + super::search_chunks::page_span(self.count - self.page_first),
-        );
+        let next = self.numbering.end_page();
+        // The numbers with no section have no length; no posting names them.
+        self.lengths.resize(next, 0);
         self.chunks.end_page();
     }
 
@@ -142,17 +139,9 @@ impl SearchIndexBuilder {
     /// numbered from the end of its range, as [`ChunkWriter::end_group`] numbers its
     /// documents.
     pub(super) fn end_group(&mut self) {
-        self.skip_to(self.group_first + group_span(self.count - self.group_first));
-        self.group_first = self.count;
+        let next = self.numbering.end_group();
+        self.lengths.resize(next, 0);
         self.chunks.end_group();
-    }
-
-    /// Leaves the numbers up to `next` without sections; they have no length, and no posting
-    /// names them.
-    fn skip_to(&mut self, next: usize) {
-        self.count = self.count.max(next);
-        self.lengths.resize(self.count, 0);
-        self.page_first = self.count;
     }
 
     pub fn is_empty(&self) -> bool {
