@@ -39,7 +39,8 @@ impl MarkdownContext {
         Self(memo::variables_context(FORMAT, variables))
     }
 
-    fn key(&self, source_sha256: &[u8; 32]) -> Key {
+    /// The key of the Markdown of the page whose source has the SHA-256 `source_sha256`.
+    pub(super) fn key(&self, source_sha256: &[u8; 32]) -> Key {
         let mut hash = Sha256::new();
         hash.update(self.0);
         hash.update(source_sha256);

@@ -13,6 +13,7 @@ pub mod file_patch;
 mod group_postings;
 mod index_groups;
 mod index_thread;
+mod kept_full_text;
 mod kept_markdown;
 pub mod llms;
 mod manifest;
@@ -100,6 +101,15 @@ impl PageFiles {
     }
 }
 
+/// A page an export adds without reading its source ([`SiteFiles::unread_page`]).
+pub struct UnreadPage {
+    /// Its Markdown beside it, as this process kept it.
+    pub markdown: kept_markdown::MarkdownFacts,
+    /// Its part of `llms-full.txt`, from the last one made for the site; none when the file
+    /// does not take the page.
+    full_text_part: Option<kept_full_text::PartKey>,
+}
+
 /// Collects what the site-wide files need while pages are rendered.
 pub struct SiteFiles {
     domain: String,
@@ -132,7 +142,7 @@ impl SiteFiles {
             search: index_thread::IndexThread::default(),
             chunks: search_index::ChunkWriter::default(),
             groups: index_groups::GroupCut::default(),
-            full_text: llms::FullText::default(),
+            full_text: llms::FullText::for_site(domain),
             redirects: quire_core::redirects::Redirects::default(),
             variables: quire_core::variables::Variables::default(),
             markdown: kept_markdown::MarkdownContext::of(&Default::default()),
@@ -183,16 +193,23 @@ impl SiteFiles {
             std::borrow::Cow::Borrowed(_) => (source, source_sha256.copied()),
         };
         let full_text_body = llms::full_text_body(&source);
+        let mut part_key = None;
         if let Some(source_sha256) = source_sha256 {
-            let facts = kept_markdown::MarkdownFacts {
+            let markdown = kept_markdown::MarkdownFacts {
                 sha256: markdown_sha256.unwrap_or_else(|| Sha256::digest(source.as_bytes()).into()),
                 size: source.len() as u64,
                 full_text_len: full_text_body.len(),
             };
-            self.markdown.put(source_sha256, facts);
+            self.markdown.put(source_sha256, markdown);
+            part_key = Some(kept_full_text::part_key(
+                &self.markdown,
+                source_sha256,
+                path,
+                facts.title,
+            ));
         }
         let chunks = self.take_note(path, facts, sections, scope, |full_text| {
-            full_text.add(path, facts.title, full_text_body)
+            full_text.add(path, facts.title, full_text_body, part_key)
         });
         PageFiles {
             markdown: OutputFile {
@@ -204,31 +221,48 @@ impl SiteFiles {
         }
     }
 
-    /// The Markdown a page whose source has the SHA-256 `source_sha256` has beside it, when
-    /// this process kept it and `llms-full.txt` does not take the page (an `indexable` one it
-    /// has room for): the page can then be added unread ([`SiteFiles::add_unread_page`]), its
-    /// Markdown copied by this hash from an earlier archive.
-    pub fn unread_markdown(
+    /// A page whose source has the SHA-256 `source_sha256` and that can be added unread
+    /// ([`SiteFiles::add_unread_page`]): when this process kept its Markdown (copied by its
+    /// hash from an earlier archive) and either `llms-full.txt` does not take the page or the
+    /// last one made for the site holds its part.
+    pub fn unread_page(
         &self,
         source_sha256: &[u8; 32],
-        indexable: bool,
-    ) -> Option<kept_markdown::MarkdownFacts> {
-        let facts = self.markdown.get(source_sha256)?;
-        let taken = indexable && self.full_text.takes(facts.full_text_len);
-        (!taken).then_some(facts)
+        path: &str,
+        facts: PageFacts<'_>,
+    ) -> Option<UnreadPage> {
+        let markdown = self.markdown.get(source_sha256)?;
+        if !(facts.indexable && self.full_text.takes(markdown.full_text_len)) {
+            return Some(UnreadPage {
+                markdown,
+                full_text_part: None,
+            });
+        }
+        let key = kept_full_text::part_key(&self.markdown, source_sha256, path, facts.title);
+        self.full_text.has_earlier(&key).then_some(UnreadPage {
+            markdown,
+            full_text_part: Some(key),
+        })
     }
 
     /// [`SiteFiles::add_page`] for a page whose source was not read, after
-    /// [`SiteFiles::unread_markdown`] gave its Markdown: the search index's document chunks
-    /// its sections filled, its Markdown being the caller's to add.
+    /// [`SiteFiles::unread_page`] found it: the search index's document chunks its sections
+    /// filled, its Markdown being the caller's to add.
     pub fn add_unread_page(
         &mut self,
         path: &str,
         facts: PageFacts<'_>,
         sections: PageSections,
         scope: (Option<&str>, Option<&str>),
+        unread: &UnreadPage,
     ) -> Vec<OutputFile> {
-        self.take_note(path, facts, sections, scope, llms::FullText::leave_out)
+        let body_len = unread.markdown.full_text_len;
+        self.take_note(path, facts, sections, scope, |full_text| {
+            match unread.full_text_part {
+                Some(key) => full_text.add_earlier(key, body_len),
+                None => full_text.leave_out(),
+            }
+        })
     }
 
     /// Takes note of a page in the site-wide files (its `llms-full.txt` part by `full_text`)

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
-use crate::bundle::{FEATURES_FILE, PageFacts, PageFiles, PageSections, SiteFiles};
+use crate::bundle::{FEATURES_FILE, PageFacts, PageFiles, PageSections, SiteFiles, UnreadPage};
 use crate::plugins::{OutputFile, Plugins, RenderedPage, Warning};
 use crate::rendering::{PageKey, RenderCounts, RenderError, SiteRender};
 use crate::sites::{PageEntry, SiteManifest, is_static_asset};
@@ -184,13 +184,14 @@ pub fn run<R: Send>(
                             _ => None,
                         };
                         let beside: Vec<BundleFile> = match unread {
-                            Some(markdown) => {
+                            Some((markdown, unread)) => {
                                 crate::metrics::get().export_sources_unread.inc();
                                 let chunks = site_files.add_unread_page(
                                     &page.path,
                                     facts,
                                     summary.sections,
                                     scope,
+                                    &unread,
                                 );
                                 std::iter::once(markdown)
                                     .chain(chunks.into_iter().map(BundleFile::from))
@@ -338,25 +339,28 @@ pub fn run<R: Send>(
 }
 
 /// The Markdown beside a page whose source was not read (its SHA-256 `source_sha256`), as the
-/// earlier archive's checked entry: when this process kept what the Markdown is, the earlier
-/// archive holds it, and `llms-full.txt` does not take the page (which needs its text).
+/// earlier archive's checked entry, and how the page is added unread: when this process kept
+/// what the Markdown is, the earlier archive holds it, and `llms-full.txt` either does not take
+/// the page or takes its part from the last one made for the site.
 fn unread_markdown(
     site_files: &SiteFiles,
     earlier: Option<&EarlierArchive>,
     path: &str,
     source_sha256: &[u8; 32],
     facts: PageFacts<'_>,
-) -> Option<BundleFile> {
-    let markdown = site_files.unread_markdown(source_sha256, facts.indexable)?;
+) -> Option<(BundleFile, UnreadPage)> {
+    let unread = site_files.unread_page(source_sha256, path, facts)?;
+    let markdown = unread.markdown;
     let path = format!("{path}.md");
     let sha256 = hex::encode(markdown.sha256);
     let entry = earlier?.entry(&path, &sha256)?;
-    Some(BundleFile::Kept {
+    let file = BundleFile::Kept {
         path,
         size: markdown.size,
         sha256,
         entry,
-    })
+    };
+    Some((file, unread))
 }
 
 /// Adds `page` to `site_files` with its source (and the source's SHA-256, where known): as
