@@ -63,6 +63,11 @@ impl PageSections {
         ))
     }
 
+    /// No sections: those of a page the offline index does not take.
+    pub fn none() -> Self {
+        Self::of(Sections::Counted(Vec::new()))
+    }
+
     pub(super) fn of(sections: Sections) -> Self {
         Self {
             sections,

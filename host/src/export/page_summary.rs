@@ -18,7 +18,7 @@ use crate::sites::PageEntry;
 
 /// Names what is kept. The host counts the sections' terms, so another host version keys
 /// apart; the number changes with what a summary holds.
-const KIND: &str = concat!("page-summary/5/", env!("CARGO_PKG_VERSION"));
+const KIND: &str = concat!("page-summary/6/", env!("CARGO_PKG_VERSION"));
 
 /// A page as an export needs it when it does not read the page.
 #[derive(Serialize, Deserialize)]
@@ -158,8 +158,14 @@ impl<'a> Summaries<'a> {
     }
 }
 
-/// The sections of `output` for the offline search index, taken out of it.
+/// The sections of `output` for the offline search index, taken out of it: none for a page
+/// the index does not take (`PageEntry::searchable`), so that its summary, which an export of
+/// an unchanged page reads, holds no text (most of a large site's pages, on some sites).
 pub(super) fn count(page: &PageEntry, output: &mut RenderedPage) -> PageSections {
+    if !page.searchable {
+        output.sections.clear();
+        return PageSections::none();
+    }
     PageSections::count(
         &page.path,
         output,
@@ -169,7 +175,21 @@ pub(super) fn count(page: &PageEntry, output: &mut RenderedPage) -> PageSections
 }
 
 /// The key of the summary of `page` rendered under `key`: a summary follows from the page's
-/// output, its path and its place in the navigation.
+/// output, its path, its place in the navigation and whether it is searched (whose sections
+/// it holds only then).
 fn kept_key(page: &PageEntry, key: &PageKey) -> [u8; 32] {
-    key.derived_at(KIND, page)
+    let searched = if page.searchable {
+        "searched"
+    } else {
+        "not searched"
+    };
+    key.derived(
+        KIND,
+        &[
+            Some(&page.path),
+            page.version.as_deref(),
+            page.language.as_deref(),
+            Some(searched),
+        ],
+    )
 }
