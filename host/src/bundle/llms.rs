@@ -155,8 +155,8 @@ impl FullText {
         Some(text)
     }
 
-    /// Keeps a copy of `text` for the site's next export; a copy of 16 MiB costs a few
-    /// milliseconds, reading the sources it holds again most of a one-page export.
+    /// Keeps a copy of `text` for the site's next export: a copy of 16 MiB costs a few
+    /// milliseconds, where the next export would read again the source of every page it holds.
     fn keep(&mut self, text: &str) {
         if let Some(site) = &self.site {
             let parts = std::mem::take(&mut self.parts);
