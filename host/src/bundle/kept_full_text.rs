@@ -27,8 +27,8 @@ pub type PartKey = [u8; 32];
 
 /// An `llms-full.txt` as made, and where each page's part lies in it.
 pub struct KeptFullText {
-    pub text: String,
-    pub parts: HashMap<PartKey, Range<usize>>,
+    pub(super) text: String,
+    pub(super) parts: HashMap<PartKey, Range<usize>>,
 }
 
 impl KeptFullText {

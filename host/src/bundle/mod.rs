@@ -201,12 +201,10 @@ impl SiteFiles {
                 full_text_len: full_text_body.len(),
             };
             self.markdown.put(source_sha256, markdown);
-            part_key = Some(kept_full_text::part_key(
-                &self.markdown,
-                source_sha256,
-                path,
-                facts.title,
-            ));
+            // Only `llms-full.txt` takes a part, and only of an indexable page.
+            part_key = facts.indexable.then(|| {
+                kept_full_text::part_key(&self.markdown, source_sha256, path, facts.title)
+            });
         }
         let chunks = self.take_note(path, facts, sections, scope, |full_text| {
             full_text.add(path, facts.title, full_text_body, part_key)

@@ -298,9 +298,10 @@ fn render_one<T, P>(
         // Kept for later: on a local disk, that the entry is there is enough, as whatever
         // reads it checks it and renders the page again if it fails. A publish read back
         // every such entry whole (1,379 of langchain's 1,658 pages, those not searched).
-        Some((cache, lookup)) => {
-            (cache.marks_held(&lookup.key) || cache.holds(lookup)).then_some(None)
+        Some((cache, lookup)) if cache.reads_are_local() => {
+            cache.marks_held(&lookup.key).then_some(None)
         }
+        Some((cache, lookup)) => cache.holds(lookup).then_some(None),
         None => None,
     };
     let mut outcome = match cached {
